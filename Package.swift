@@ -1,0 +1,75 @@
+// swift-tools-version:6.1
+// YYKit for Swift: the core of ibireme's YYKit rebuilt as Swift 6 for Linux and Apple platforms.
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "YYKit",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "YYCache", targets: ["YYCache"]),
+        .library(name: "YYDispatch", targets: ["YYDispatch"]),
+        .executable(name: "yy", targets: ["yy"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C libraries come from Debian packages (see scripts/setup), found through pkg-config.
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .target(
+            name: "YYDispatch",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "YYCache",
+            dependencies: [
+                "YYDispatch",
+                "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "yy",
+            dependencies: [
+                "YYCache",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // A child process for the crash-safety tests: writes to a DiskCache until it is killed.
+        .executableTarget(
+            name: "cache-crash-writer",
+            dependencies: ["YYCache"],
+            path: "Tests/Tools/cache-crash-writer",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "YYDispatchTests",
+            dependencies: ["YYDispatch"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "YYCacheTests",
+            dependencies: ["YYCache", "CSQLite"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "yyTests",
+            dependencies: ["yy"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,290 @@
+import CSQLite
+import Foundation
+
+/// The SQLite table that indexes a disk cache: one row per key, the single source of truth.
+///
+/// A row holds the value inline (small values) or the name of its file in `data/` (large values),
+/// its size, times in milliseconds since 1970 (64-bit) and optional extended data and expiry.
+/// Keys are stored as BLOBs of their UTF-8 bytes, so any string (NUL, `/`, `..`, any Unicode) is
+/// just data. Reading does not write: access times are collected in memory and written in batches.
+///
+/// Not thread-safe: ``DiskCacheCore`` serialises every call.
+final class Manifest {
+    static let schemaVersion: Int64 = 1
+
+    /// What a lookup returns.
+    struct Row {
+        var fileName: String?
+        var size: Int64
+        var inlineData: Data?
+        var expirationTime: Int64?
+        var extendedData: Data?
+        var modificationTime: Int64 = 0
+        var lastAccessTime: Int64 = 0
+    }
+
+    /// Files and sizes of rows removed in one operation: the files are deleted after the commit.
+    struct Removal {
+        var fileNames: [String] = []
+        var count = 0
+        var size: Int64 = 0
+    }
+
+    let connection: SQLiteConnection
+    /// Access times not yet written, by key; flushed in one transaction.
+    private var pendingAccess: [String: Int64] = [:]
+    static let pendingAccessFlushCount = 1024
+
+    /// Opens the manifest at `path`, creating the schema if needed.
+    ///
+    /// - Throws: a corruption error (``SQLiteError/isCorruption``) when the file is not a usable
+    ///   manifest, so that the caller can rebuild it.
+    init(path: String) throws(SQLiteError) {
+        connection = try SQLiteConnection(path: path, busyTimeout: .seconds(10))
+        try connection.execute("PRAGMA journal_mode = WAL")
+        try connection.execute("""
+            PRAGMA synchronous = NORMAL;
+            PRAGMA temp_store = MEMORY;
+            PRAGMA cache_size = -8192;
+            PRAGMA mmap_size = 67108864;
+            """)
+        let version = try Self.userVersion(connection)
+        guard version == 0 || version == Self.schemaVersion else {
+            throw SQLiteError(code: SQLITE_NOTADB, message: "unknown manifest schema version \(version)",
+                              context: "open \(path)")
+        }
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS manifest (
+                key BLOB NOT NULL PRIMARY KEY,
+                filename TEXT,
+                size INTEGER NOT NULL,
+                inline_data BLOB,
+                modification_time INTEGER NOT NULL,
+                last_access_time INTEGER NOT NULL,
+                expiration_time INTEGER,
+                extended_data BLOB
+            );
+            CREATE INDEX IF NOT EXISTS manifest_last_access_time ON manifest(last_access_time);
+            CREATE INDEX IF NOT EXISTS manifest_expiration_time ON manifest(expiration_time)
+                WHERE expiration_time IS NOT NULL;
+            PRAGMA user_version = \(Self.schemaVersion);
+            """)
+    }
+
+    private static func userVersion(_ connection: SQLiteConnection) throws(SQLiteError) -> Int64 {
+        let statement = try connection.statement("PRAGMA user_version")
+        defer { statement.reset() }
+        guard try statement.step() else { return 0 }
+        return statement.int64(0)
+    }
+
+    // MARK: Reading
+
+    /// The row for `key`, without extended data unless `includingExtendedData`.
+    func row(forKey key: String, includingExtendedData: Bool = false) throws(SQLiteError) -> Row? {
+        let sql = includingExtendedData
+            ? "SELECT filename, size, inline_data, expiration_time, extended_data, modification_time, last_access_time FROM manifest WHERE key = ?1"
+            : "SELECT filename, size, inline_data, expiration_time FROM manifest WHERE key = ?1"
+        let statement = try connection.statement(sql)
+        return try Self.withKey(key, statement) { () throws(SQLiteError) -> Row? in
+            guard try statement.step() else { return nil }
+            var row = Row(fileName: statement.text(0), size: statement.int64(1), inlineData: statement.data(2),
+                          expirationTime: statement.optionalInt64(3))
+            if includingExtendedData {
+                row.extendedData = statement.data(4)
+                row.modificationTime = statement.int64(5)
+                row.lastAccessTime = statement.int64(6)
+            }
+            return row
+        }
+    }
+
+    /// The expiry of `key` if a row exists: `.some(nil)` for a row that never expires.
+    func expiration(forKey key: String) throws(SQLiteError) -> Int64?? {
+        let statement = try connection.statement("SELECT expiration_time FROM manifest WHERE key = ?1")
+        return try Self.withKey(key, statement) { () throws(SQLiteError) -> Int64?? in
+            guard try statement.step() else { return .none }
+            return .some(statement.optionalInt64(0))
+        }
+    }
+
+    /// Remembers that `key` was read at `time`; written later in a batch.
+    func noteAccess(_ key: String, at time: Int64) throws(SQLiteError) {
+        pendingAccess[key] = time
+        if pendingAccess.count >= Self.pendingAccessFlushCount { try flushAccessTimes() }
+    }
+
+    /// Writes the remembered access times in one transaction.
+    func flushAccessTimes() throws(SQLiteError) {
+        guard !pendingAccess.isEmpty else { return }
+        let pending = pendingAccess
+        pendingAccess.removeAll(keepingCapacity: true)
+        try connection.transaction { () throws(SQLiteError) in
+            let statement = try connection.statement(
+                "UPDATE manifest SET last_access_time = ?2 WHERE key = ?1 AND last_access_time < ?2")
+            for (key, time) in pending {
+                statement.bind(time, at: 2)
+                try Self.withKey(key, statement) { () throws(SQLiteError) in try statement.run() }
+            }
+        }
+    }
+
+    var count: Int64 {
+        get throws(SQLiteError) { try scalar("SELECT count(*) FROM manifest") }
+    }
+
+    var totalSize: Int64 {
+        get throws(SQLiteError) { try scalar("SELECT coalesce(sum(size), 0) FROM manifest") }
+    }
+
+    /// Every file name the manifest refers to.
+    func referencedFileNames() throws(SQLiteError) -> Set<String> {
+        let statement = try connection.statement("SELECT filename FROM manifest WHERE filename IS NOT NULL")
+        var names = Set<String>()
+        while try statement.step() {
+            if let name = statement.text(0) { names.insert(name) }
+        }
+        return names
+    }
+
+    // MARK: Writing
+
+    /// Inserts or replaces the row for `key`; returns the file name of the replaced row, if any,
+    /// which the caller deletes once this has committed.
+    func save(key: String, fileName: String?, size: Int64, inlineData: Data?, extendedData: Data?,
+              expirationTime: Int64?, now: Int64) throws(SQLiteError) -> String? {
+        try connection.transaction { () throws(SQLiteError) -> String? in
+            let old = try oldFileName(forKey: key)
+            let statement = try connection.statement("""
+                INSERT OR REPLACE INTO manifest
+                    (key, filename, size, inline_data, modification_time, last_access_time, expiration_time, extended_data)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7)
+                """)
+            statement.bind(fileName, at: 2)
+            statement.bind(size, at: 3)
+            statement.bind(inlineData, at: 4)
+            statement.bind(now, at: 5)
+            statement.bind(expirationTime, at: 6)
+            statement.bind(extendedData, at: 7)
+            try Self.withKey(key, statement) { () throws(SQLiteError) in try statement.run() }
+            pendingAccess[key] = nil
+            return old
+        }
+    }
+
+    private func oldFileName(forKey key: String) throws(SQLiteError) -> String? {
+        let statement = try connection.statement("SELECT filename FROM manifest WHERE key = ?1")
+        return try Self.withKey(key, statement) { () throws(SQLiteError) -> String? in
+            try statement.step() ? statement.text(0) : nil
+        }
+    }
+
+    /// Deletes the row for `key` (only if it still names `fileName`, when given).
+    func remove(key: String, ifFileName fileName: String? = nil) throws(SQLiteError) -> Removal {
+        pendingAccess[key] = nil
+        let sql = fileName == nil
+            ? "DELETE FROM manifest WHERE key = ?1 RETURNING filename, size"
+            : "DELETE FROM manifest WHERE key = ?1 AND filename = ?2 RETURNING filename, size"
+        let statement = try connection.statement(sql)
+        statement.bind(fileName, at: 2)
+        return try Self.withKey(key, statement) { () throws(SQLiteError) -> Removal in try collect(statement) }
+    }
+
+    /// Deletes every row; returns how many there were.
+    func removeAll() throws(SQLiteError) -> Int {
+        pendingAccess.removeAll()
+        let statement = try connection.statement("DELETE FROM manifest")
+        try statement.run()
+        return connection.changes
+    }
+
+    /// Deletes the `count` least recently used rows.
+    func removeLeastRecentlyUsed(count: Int64) throws(SQLiteError) -> Removal {
+        try flushAccessTimes()
+        let statement = try connection.statement("""
+            DELETE FROM manifest WHERE key IN (SELECT key FROM manifest ORDER BY last_access_time, key LIMIT ?1)
+            RETURNING filename, size
+            """)
+        statement.bind(count, at: 1)
+        defer { statement.reset() }
+        return try collect(statement)
+    }
+
+    /// Deletes the shortest run of least recently used rows whose sizes add up to at least `size`.
+    func removeLeastRecentlyUsed(size: Int64) throws(SQLiteError) -> Removal {
+        try flushAccessTimes()
+        let statement = try connection.statement("""
+            DELETE FROM manifest WHERE key IN (
+                SELECT key FROM (
+                    SELECT key, size, sum(size) OVER (ORDER BY last_access_time, key) AS running FROM manifest
+                ) WHERE running - size < ?1
+            ) RETURNING filename, size
+            """)
+        statement.bind(size, at: 1)
+        defer { statement.reset() }
+        return try collect(statement)
+    }
+
+    /// Deletes rows last used before `time`.
+    func removeAccessed(before time: Int64) throws(SQLiteError) -> Removal {
+        try flushAccessTimes()
+        let statement = try connection.statement(
+            "DELETE FROM manifest WHERE last_access_time < ?1 RETURNING filename, size")
+        statement.bind(time, at: 1)
+        defer { statement.reset() }
+        return try collect(statement)
+    }
+
+    /// Deletes rows whose expiry is at or before `time`.
+    func removeExpired(at time: Int64) throws(SQLiteError) -> Removal {
+        let statement = try connection.statement(
+            "DELETE FROM manifest WHERE expiration_time <= ?1 RETURNING filename, size")
+        statement.bind(time, at: 1)
+        defer { statement.reset() }
+        return try collect(statement)
+    }
+
+    /// Deletes rows whose file is not among `existing` (the file was lost or never finished).
+    func removeRows(withFilesMissingFrom existing: Set<String>) throws(SQLiteError) -> Int {
+        let missing = try referencedFileNames().subtracting(existing)
+        guard !missing.isEmpty else { return 0 }
+        try connection.transaction { () throws(SQLiteError) in
+            let statement = try connection.statement("DELETE FROM manifest WHERE filename = ?1")
+            for name in missing {
+                statement.bind(name, at: 1)
+                try statement.run()
+                statement.reset()
+            }
+        }
+        return missing.count
+    }
+
+    // MARK: Helpers
+
+    private func scalar(_ sql: String) throws(SQLiteError) -> Int64 {
+        let statement = try connection.statement(sql)
+        defer { statement.reset() }
+        return try statement.step() ? statement.int64(0) : 0
+    }
+
+    private func collect(_ statement: SQLiteStatement) throws(SQLiteError) -> Removal {
+        var removal = Removal()
+        while try statement.step() {
+            if let name = statement.text(0) { removal.fileNames.append(name) }
+            removal.size += statement.int64(1)
+            removal.count += 1
+        }
+        return removal
+    }
+
+    /// Binds `key`'s UTF-8 bytes as parameter 1 without copying them, for the duration of `body`.
+    private static func withKey<R>(_ key: String, _ statement: SQLiteStatement,
+                                   _ body: () throws(SQLiteError) -> R) throws(SQLiteError) -> R {
+        var key = key
+        // `withUTF8` only rethrows untyped errors, so the typed result travels out in a `Result`.
+        let result = key.withUTF8 { bytes in
+            Result { () throws(SQLiteError) -> R in try statement.withBlob(UnsafeRawBufferPointer(bytes), at: 1, body) }
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,374 @@
+import Synchronization
+import YYDispatch
+
+/// A fast, thread-safe in-memory key-value cache with least-recently-used eviction.
+///
+/// Lookups, inserts and removals are O(1). The cache can be bounded by entry count, total cost and
+/// age; each entry may also carry its own expiry. Limits are enforced on every insert (count and
+/// cost) and by a periodic trim every ``autoTrimInterval`` (age and expiry). Evicted values are
+/// released on a background queue unless ``releasesValuesAsynchronously`` is off.
+///
+/// ```swift
+/// let cache = MemoryCache<String, Data>(name: "thumbnails")
+/// cache.costLimit = 64 << 20
+/// cache.setValue(data, forKey: url, cost: data.count)
+/// let hit = cache.value(forKey: url)
+/// ```
+///
+/// What differs from YYMemoryCache: limits are optional (`nil` means none) and the cost limit is
+/// strict (checked on insert, not later in the background); a value whose cost alone exceeds the
+/// cost limit is not stored; no `trylock`/`usleep` loops; values are read under the lock; no
+/// user code runs while the lock is held.
+public final class MemoryCache<Key: Hashable & Sendable, Value> {
+    private struct State {
+        var list = LRUList<Key, Value>()
+        var countLimit: Int?
+        var costLimit: Int?
+        var ageLimit: Duration?
+        var statistics = CacheStatistics()
+        var releasesAsynchronously = true
+        var removesAllOnMemoryPressure = true
+        var memoryPressureHandler: (@Sendable () -> Void)?
+    }
+
+    /// An optional name, for logs and descriptions.
+    public let name: String?
+    private let lock = Lock()
+    /// Guarded by `lock`; only touched through ``locked(_:)``.
+    private var storage = State()
+    private let clock: CacheClock
+    private let timer = Mutex<WeakTimer?>(nil)
+    private let trimInterval = Mutex<Duration>(.seconds(5))
+    private let trimTarget = TrimTarget()
+
+    /// Creates an empty cache with no limits.
+    public convenience init(name: String? = nil) {
+        self.init(name: name, clock: .monotonic)
+    }
+
+    init(name: String?, clock: CacheClock) {
+        self.name = name
+        self.clock = clock
+        trimTarget.cache = self
+    }
+
+    deinit {
+        timer.withLock { $0?.invalidate() }
+    }
+
+    // MARK: Limits
+
+    /// The maximum number of entries, or `nil` for no limit (the default).
+    /// Inserting past the limit evicts the least recently used entries at once.
+    public var countLimit: Int? {
+        get { locked { $0.countLimit } }
+        set {
+            locked { $0.countLimit = newValue.map { max($0, 0) } }
+            enforceLimits()
+        }
+    }
+
+    /// The maximum total cost, or `nil` for no limit (the default).
+    /// Inserting past the limit evicts the least recently used entries at once.
+    public var costLimit: Int? {
+        get { locked { $0.costLimit } }
+        set {
+            locked { $0.costLimit = newValue.map { max($0, 0) } }
+            enforceLimits()
+        }
+    }
+
+    /// The maximum time since an entry was last read or written, or `nil` for no limit (the default).
+    /// Enforced by the periodic trim and by ``trim(toAge:)``.
+    public var ageLimit: Duration? {
+        get { locked { $0.ageLimit } }
+        set {
+            locked { $0.ageLimit = newValue }
+            scheduleAutoTrimIfNeeded()
+        }
+    }
+
+    /// How often the cache trims itself to its limits and drops expired entries. Default 5 seconds.
+    ///
+    /// The timer runs only while a limit or an expiring entry could need it, holds the cache weakly
+    /// and stops when the cache is deallocated.
+    public var autoTrimInterval: Duration {
+        get { trimInterval.withLock { $0 } }
+        set {
+            trimInterval.withLock { $0 = max(newValue, .milliseconds(1)) }
+            timer.withLock { $0?.invalidate(); $0 = nil }
+            scheduleAutoTrimIfNeeded()
+        }
+    }
+
+    /// Whether evicted and removed values are released on a background queue. Default `true`.
+    public var releasesValuesAsynchronously: Bool {
+        get { locked { $0.releasesAsynchronously } }
+        set { locked { $0.releasesAsynchronously = newValue } }
+    }
+
+    /// Whether ``handleMemoryPressure()`` empties the cache. Default `true`.
+    public var removesAllValuesOnMemoryPressure: Bool {
+        get { locked { $0.removesAllOnMemoryPressure } }
+        set { locked { $0.removesAllOnMemoryPressure = newValue } }
+    }
+
+    /// Called by ``handleMemoryPressure()`` before the optional purge, outside the cache's lock.
+    public var onMemoryPressure: (@Sendable () -> Void)? {
+        get { locked { $0.memoryPressureHandler } }
+        set { locked { $0.memoryPressureHandler = newValue } }
+    }
+
+    // MARK: Reading
+
+    /// The value for `key`, or `nil`. A hit makes the entry the most recently used.
+    public func value(forKey key: Key) -> Value? {
+        let now = clock.now()
+        var expired: Value?
+        let value = locked { state -> Value? in
+            guard let slot = state.list.slot(for: key) else {
+                state.statistics.misses += 1
+                return nil
+            }
+            if state.list[slot].expiry <= now {
+                expired = state.list.remove(slot)
+                state.statistics.misses += 1
+                state.statistics.evictions += 1
+                return nil
+            }
+            state.list.touch(slot, at: now)
+            state.statistics.hits += 1
+            return state.list[slot].value
+        }
+        if let expired { release([expired]) }
+        return value
+    }
+
+    /// Whether a live (unexpired) value is stored for `key`. Does not change the recency order.
+    public func contains(_ key: Key) -> Bool {
+        let now = clock.now()
+        return locked { state in
+            guard let slot = state.list.slot(for: key) else { return false }
+            return state.list[slot].expiry > now
+        }
+    }
+
+    /// Reads or writes a value with zero cost; assigning `nil` removes the entry.
+    public subscript(key: Key) -> Value? {
+        get { value(forKey: key) }
+        set {
+            if let newValue { setValue(newValue, forKey: key) } else { removeValue(forKey: key) }
+        }
+    }
+
+    // MARK: Writing
+
+    /// Stores `value` for `key`, replacing any earlier value, as the most recently used entry.
+    ///
+    /// - Parameters:
+    ///   - cost: the entry's share of ``costLimit`` (for example its size in bytes); negative counts as 0.
+    ///     A value whose cost alone exceeds the cost limit is not stored, and an earlier value for the
+    ///     key is removed.
+    ///   - expiresAfter: a time to live for this entry; after it the entry reads as absent.
+    public func setValue(_ value: Value, forKey key: Key, cost: Int = 0, expiresAfter: Duration? = nil) {
+        let now = clock.now()
+        let cost = max(cost, 0)
+        let expiry = expiresAfter.map { now.addingReportingOverflow($0.clampedNanoseconds) }
+            .map { $0.overflow ? UInt64.max - 1 : $0.partialValue } ?? .max
+        var released: [Value] = []
+        let needsTimer = locked { state -> Bool in
+            if let limit = state.costLimit, cost > limit {
+                if let slot = state.list.slot(for: key), let old = state.list.remove(slot) { released.append(old) }
+                return false
+            }
+            if let slot = state.list.slot(for: key) {
+                if let old = state.list.replace(slot, value: value, cost: cost, time: now, expiry: expiry) {
+                    released.append(old)
+                }
+            } else {
+                state.list.insert(key: key, value: value, cost: cost, time: now, expiry: expiry)
+            }
+            Self.evictOverLimits(&state, into: &released)
+            return expiry != .max
+        }
+        release(released)
+        if needsTimer { scheduleAutoTrimIfNeeded() }
+    }
+
+    /// Removes the value for `key` and returns it, or `nil` when there was none.
+    @discardableResult
+    public func removeValue(forKey key: Key) -> Value? {
+        locked { state in
+            guard let slot = state.list.slot(for: key) else { return nil }
+            return state.list.remove(slot)
+        }
+    }
+
+    /// Removes every entry. The old storage is released on a background queue when
+    /// ``releasesValuesAsynchronously`` is on.
+    public func removeAll() {
+        let (old, asynchronously) = locked { state in
+            (state.list.removeAll(), state.releasesAsynchronously)
+        }
+        ValueReleaser.release([old], asynchronously: asynchronously)
+    }
+
+    // MARK: Status
+
+    /// The number of entries, expired ones not yet swept included.
+    public var totalCount: Int {
+        locked { $0.list.count }
+    }
+
+    /// The sum of the entries' costs.
+    public var totalCost: Int {
+        locked { $0.list.totalCost }
+    }
+
+    /// Hit, miss and eviction counters since creation or the last ``resetStatistics()``.
+    public var statistics: CacheStatistics {
+        locked { $0.statistics }
+    }
+
+    /// Sets the counters back to zero.
+    public func resetStatistics() {
+        locked { $0.statistics = CacheStatistics() }
+    }
+
+    // MARK: Trimming
+
+    /// Evicts least recently used entries until at most `count` remain.
+    public func trim(toCount count: Int) {
+        trim { state in state.list.count > max(count, 0) }
+    }
+
+    /// Evicts least recently used entries until the total cost is at most `cost`.
+    public func trim(toCost cost: Int) {
+        trim { state in state.list.totalCost > max(cost, 0) }
+    }
+
+    /// Evicts entries that have not been read or written for longer than `age`.
+    public func trim(toAge age: Duration) {
+        let now = clock.now()
+        let maximumAge = age.clampedNanoseconds
+        trim { state in
+            let tail = state.list.tail
+            guard tail != LRUList<Key, Value>.none else { return false }
+            return now &- min(state.list[tail].accessTime, now) > maximumAge
+        }
+    }
+
+    /// Drops entries whose expiry has passed.
+    public func removeExpiredValues() {
+        let now = clock.now()
+        var released: [Value] = []
+        locked { state in
+            for slot in state.list.expiredSlots(at: now) {
+                if let value = state.list.remove(slot) { released.append(value) }
+                state.statistics.evictions += 1
+            }
+        }
+        release(released)
+    }
+
+    /// What the periodic timer does: expired entries, then cost, count and age limits.
+    func trimAutomatically() {
+        removeExpiredValues()
+        enforceLimits()
+        if let age = ageLimit { trim(toAge: age) }
+    }
+
+    // MARK: Memory pressure
+
+    /// Reacts to memory pressure: calls ``onMemoryPressure``, then empties the cache when
+    /// ``removesAllValuesOnMemoryPressure`` is on.
+    ///
+    /// Linux has no memory warnings; call this yourself, or let a ``MemoryPressureMonitor`` call it.
+    public func handleMemoryPressure() {
+        let (handler, purge) = locked { ($0.memoryPressureHandler, $0.removesAllOnMemoryPressure) }
+        handler?()
+        guard purge else { return }
+        let evicted = locked { state in
+            state.statistics.evictions += state.list.count
+            return state.list.removeAll()
+        }
+        ValueReleaser.release([evicted], asynchronously: releasesValuesAsynchronously)
+    }
+
+    // MARK: Internals
+
+    @inline(__always)
+    private func locked<R>(_ body: (inout State) -> R) -> R {
+        lock.withLock { body(&storage) }
+    }
+
+    /// Evicts from the tail while `isOverLimit` holds, in batches, releasing the lock between
+    /// batches so that other callers are never blocked for long.
+    private func trim(while isOverLimit: (inout State) -> Bool) {
+        let batchSize = 1024
+        var finished = false
+        while !finished {
+            var released: [Value] = []
+            locked { state in
+                var evicted = 0
+                while evicted < batchSize, isOverLimit(&state), let value = state.list.removeTail() {
+                    released.append(value)
+                    evicted += 1
+                }
+                state.statistics.evictions += evicted
+                finished = evicted < batchSize
+            }
+            release(released)
+        }
+    }
+
+    private func enforceLimits() {
+        var released: [Value] = []
+        locked { Self.evictOverLimits(&$0, into: &released) }
+        release(released)
+    }
+
+    private static func evictOverLimits(_ state: inout State, into released: inout [Value]) {
+        let countLimit = state.countLimit ?? .max
+        let costLimit = state.costLimit ?? .max
+        while state.list.count > countLimit || state.list.totalCost > costLimit {
+            guard let value = state.list.removeTail() else { break }
+            released.append(value)
+            state.statistics.evictions += 1
+        }
+    }
+
+    private func release(_ values: [Value]) {
+        guard !values.isEmpty else { return }
+        ValueReleaser.release(values, asynchronously: releasesValuesAsynchronously)
+    }
+
+    /// Starts the periodic trim once something needs it (an age limit or an expiring entry).
+    private func scheduleAutoTrimIfNeeded() {
+        let needed = locked { $0.ageLimit != nil || $0.list.expiringCount > 0 }
+        guard needed else { return }
+        let interval = autoTrimInterval
+        timer.withLock { timer in
+            guard timer == nil else { return }
+            timer = WeakTimer(interval: interval, target: trimTarget) { $0.cache?.trimAutomatically() }
+        }
+    }
+}
+
+extension MemoryCache {
+    /// Lets the trim timer reach the cache without keeping it alive: the cache owns this object, the
+    /// timer holds it weakly. `@unchecked Sendable` because trimming is synchronised by the cache's
+    /// own lock whatever `Value` is, and trimmed values are only released, never read, elsewhere.
+    private final class TrimTarget: @unchecked Sendable {
+        weak var cache: MemoryCache?
+    }
+}
+
+/// The memory cache shares values between threads only when the values themselves are `Sendable`.
+extension MemoryCache: @unchecked Sendable where Value: Sendable {}
+
+extension MemoryCache: CustomStringConvertible {
+    public var description: String {
+        "MemoryCache(\(name ?? "unnamed"): \(totalCount) entries, cost \(totalCost))"
+    }
+}

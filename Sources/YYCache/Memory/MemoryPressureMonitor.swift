@@ -1,0 +1,180 @@
+import Foundation
+import Synchronization
+import YYDispatch
+
+/// Something that can give memory back when the process runs short, such as a ``MemoryCache``.
+///
+/// The monitor calls ``handleMemoryPressure()`` on a background queue, so conforming types must
+/// make it safe to call from any thread (``MemoryCache``'s is, whatever its `Value`).
+public protocol MemoryPressureHandling: AnyObject {
+    /// Frees what can be freed. Called on a background queue.
+    func handleMemoryPressure()
+}
+
+extension MemoryCache: MemoryPressureHandling {}
+
+/// Watches the memory figures of the process's container (cgroup v2 or v1) or, outside a
+/// container, of the machine (`/proc/meminfo`), and tells registered handlers when the available
+/// share falls below a threshold.
+///
+/// Linux has no memory-warning notification, so this polls. Handlers are held weakly and called
+/// once per crossing (again only after the reading has recovered above the threshold).
+///
+/// ```swift
+/// let monitor = MemoryPressureMonitor(threshold: 0.1)
+/// monitor.register(imageCache)
+/// monitor.start()
+/// ```
+public final class MemoryPressureMonitor: @unchecked Sendable {
+    /// One reading of memory figures, in bytes.
+    public struct Reading: Sendable, Equatable {
+        /// Bytes that can still be used before the limit.
+        public var available: Int64
+        /// The limit: the cgroup's `memory.max` or the machine's total memory.
+        public var limit: Int64
+        /// `available / limit`, between 0 and 1.
+        public var availableFraction: Double {
+            limit > 0 ? min(max(Double(available) / Double(limit), 0), 1) : 1
+        }
+
+        /// Creates a reading.
+        public init(available: Int64, limit: Int64) {
+            self.available = available
+            self.limit = limit
+        }
+    }
+
+    /// The interval between two readings.
+    public let interval: Duration
+    /// The available fraction below which handlers are called.
+    public let threshold: Double
+    private let reader: @Sendable () -> Reading?
+    /// Guarded by `lock`. (`@unchecked Sendable` above: every access to `state` goes through it.)
+    private let lock = Lock()
+    private var state = MonitorState()
+
+    private struct MonitorState {
+        var handlers: [WeakHandler] = []
+        var timer: WeakTimer?
+        var underPressure = false
+    }
+
+    private struct WeakHandler {
+        weak var handler: (any MemoryPressureHandling)?
+    }
+
+    /// Creates a monitor; call ``start()`` to begin polling.
+    ///
+    /// - Parameters:
+    ///   - interval: time between readings (default 1 second).
+    ///   - threshold: call handlers when the available share drops below this (default 0.1 = 10 %).
+    ///   - reader: where readings come from; the default reads cgroup files or `/proc/meminfo`.
+    public init(
+        interval: Duration = .seconds(1),
+        threshold: Double = 0.1,
+        reader: @escaping @Sendable () -> Reading? = MemoryPressureMonitor.systemReading
+    ) {
+        self.interval = interval
+        self.threshold = threshold
+        self.reader = reader
+    }
+
+    deinit {
+        lock.withLock { state.timer?.invalidate() }
+    }
+
+    /// Adds a handler, held weakly.
+    public func register(_ handler: any MemoryPressureHandling) {
+        lock.withLock {
+            state.handlers.removeAll { $0.handler == nil }
+            state.handlers.append(WeakHandler(handler: handler))
+        }
+    }
+
+    /// Starts polling. Calling it again has no effect.
+    public func start() {
+        lock.withLock {
+            guard state.timer == nil else { return }
+            state.timer = WeakTimer(interval: interval, target: self) { $0.check() }
+        }
+    }
+
+    /// Stops polling.
+    public func stop() {
+        lock.withLock {
+            state.timer?.invalidate()
+            state.timer = nil
+        }
+    }
+
+    /// Takes one reading now and calls the handlers if it crosses the threshold.
+    /// Returns whether the handlers were called.
+    @discardableResult
+    public func check() -> Bool {
+        guard let reading = reader() else { return false }
+        let pressed = reading.availableFraction < threshold
+        let handlers = lock.withLock { () -> [any MemoryPressureHandling] in
+            defer { state.underPressure = pressed }
+            guard pressed, !state.underPressure else { return [] }
+            state.handlers.removeAll { $0.handler == nil }
+            return state.handlers.compactMap(\.handler)
+        }
+        // Handlers run outside the lock: they may register or check again.
+        for handler in handlers { handler.handleMemoryPressure() }
+        return !handlers.isEmpty
+    }
+
+    // MARK: Readings
+
+    /// The memory figures of this process's cgroup if it has a limit, else of the machine.
+    public static let systemReading: @Sendable () -> Reading? = {
+        cgroupV2Reading(root: "/sys/fs/cgroup") ?? cgroupV1Reading(root: "/sys/fs/cgroup/memory")
+            ?? meminfoReading(path: "/proc/meminfo")
+    }
+
+    static func cgroupV2Reading(root: String) -> Reading? {
+        guard let maxText = readSmallFile(root + "/memory.max"),
+              let limit = Int64(maxText.trimmingCharacters(in: .whitespacesAndNewlines)),  // "max" = no limit
+              let currentText = readSmallFile(root + "/memory.current"),
+              let current = Int64(currentText.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return nil }
+        return Reading(available: limit - current, limit: limit)
+    }
+
+    static func cgroupV1Reading(root: String) -> Reading? {
+        guard let limitText = readSmallFile(root + "/memory.limit_in_bytes"),
+              let limit = Int64(limitText.trimmingCharacters(in: .whitespacesAndNewlines)),
+              limit < (Int64(1) << 60),  // v1 reports a huge number for "no limit"
+              let usageText = readSmallFile(root + "/memory.usage_in_bytes"),
+              let usage = Int64(usageText.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return nil }
+        return Reading(available: limit - usage, limit: limit)
+    }
+
+    static func meminfoReading(path: String) -> Reading? {
+        guard let text = readSmallFile(path) else { return nil }
+        return parseMeminfo(text)
+    }
+
+    /// Parses `/proc/meminfo`: `MemTotal` and `MemAvailable`, in kB.
+    static func parseMeminfo(_ text: String) -> Reading? {
+        var total: Int64?
+        var available: Int64?
+        for line in text.split(separator: "\n") {
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == ":" })
+            guard fields.count >= 2, let kilobytes = Int64(fields[1]) else { continue }
+            switch fields[0] {
+            case "MemTotal": total = kilobytes * 1024
+            case "MemAvailable": available = kilobytes * 1024
+            default: continue
+            }
+        }
+        guard let total, let available else { return nil }
+        return Reading(available: available, limit: total)
+    }
+
+    private static func readSmallFile(_ path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path), data.count < 1 << 20 else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
