@@ -213,7 +213,7 @@ public final class DiskCache: Sendable {
             } else {
                 data = row.inlineData ?? Data()
             }
-            core.statistics.withLock { $0.hits += 1 }
+            core.statistics.withLock { $0.session.hits += 1 }
             return Entry(
                 data: data,
                 extendedData: row.extendedData,
@@ -232,7 +232,7 @@ public final class DiskCache: Sendable {
     }
 
     private func recordMiss() -> Entry? {
-        core.statistics.withLock { $0.misses += 1 }
+        core.statistics.withLock { $0.session.misses += 1 }
         return nil
     }
 
@@ -326,12 +326,19 @@ public final class DiskCache: Sendable {
 
     /// Hit, miss and eviction counters of this process since the folder was opened.
     public var statistics: CacheStatistics {
-        core.statistics.withLock { $0 }
+        core.statistics.withLock { $0.session }
     }
 
-    /// Sets the counters back to zero.
-    public func resetStatistics() {
-        core.statistics.withLock { $0 = CacheStatistics() }
+    /// Hit, miss and eviction counters of every process that has used the folder, kept in the
+    /// manifest. Each process adds its counts with the periodic trim, on ``flush()`` and when its
+    /// last `DiskCache` on the folder is released.
+    public var lifetimeStatistics: CacheStatistics {
+        get throws(DiskCacheError) { try core.lifetimeStatistics() }
+    }
+
+    /// Writes batched access times and counters to the manifest now.
+    public func flush() throws(DiskCacheError) {
+        try core.flushPending()
     }
 
     // MARK: Trimming

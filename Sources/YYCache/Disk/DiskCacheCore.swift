@@ -41,7 +41,18 @@ final class DiskCacheCore: Sendable {
     /// `nil` after a failure that left no usable connection; the next call reopens.
     private let manifest: Mutex<Manifest?>
     let limits = Mutex(Limits())
-    let statistics = Mutex(CacheStatistics())
+    let statistics = Mutex(Counters())
+
+    /// This process's counters, and how much of them is already added to the manifest's table.
+    struct Counters {
+        var session = CacheStatistics()
+        var persisted = CacheStatistics()
+
+        var pending: CacheStatistics {
+            CacheStatistics(hits: session.hits - persisted.hits, misses: session.misses - persisted.misses,
+                            evictions: session.evictions - persisted.evictions)
+        }
+    }
     private let lockDescriptor: Int32
     private let trashQueue: DispatchQueue
     private let timer = Mutex<WeakTimer?>(nil)
@@ -84,8 +95,10 @@ final class DiskCacheCore: Sendable {
 
     deinit {
         timer.withLock { $0?.invalidate() }
+        let pending = statistics.withLock { $0.pending }
         manifest.withLock { manifest in
             try? manifest?.flushAccessTimes()
+            try? manifest?.addToCounters(pending)
             manifest?.connection.checkpoint()
             manifest?.connection.close()
         }
@@ -155,7 +168,7 @@ final class DiskCacheCore: Sendable {
     func finish(_ removal: Manifest.Removal, evicted: Bool) {
         files.remove(removal.fileNames)
         if evicted && removal.count > 0 {
-            statistics.withLock { $0.evictions += removal.count }
+            statistics.withLock { $0.session.evictions += removal.count }
         }
     }
 
@@ -213,13 +226,29 @@ final class DiskCacheCore: Sendable {
             if let count = limits.count { try trim(toCount: count) }
             if let age = limits.age { try trim(toAge: age) }
             if let floor = limits.freeDiskSpace { try trim(toFreeDiskSpace: floor) }
-            try withManifest { manifest throws(SQLiteError) in
-                try manifest.flushAccessTimes()
-                manifest.connection.checkpoint()
-            }
+            try flushPending()
+            try withManifest { manifest throws(SQLiteError) in manifest.connection.checkpoint() }
         } catch {
             logger.warning("automatic cache trim failed", metadata: ["path": "\(path)", "error": "\(error)"])
         }
+    }
+
+    /// Writes batched access times and this process's new counts to the manifest.
+    func flushPending() throws(DiskCacheError) {
+        let snapshot = statistics.withLock { $0 }
+        try withManifest { manifest throws(SQLiteError) in
+            try manifest.flushAccessTimes()
+            try manifest.addToCounters(snapshot.pending)
+        }
+        statistics.withLock { $0.persisted = snapshot.session }
+    }
+
+    /// Counters of every process that used the folder, this one's unsaved counts included.
+    func lifetimeStatistics() throws(DiskCacheError) -> CacheStatistics {
+        let saved = try withManifest { manifest throws(SQLiteError) in try manifest.persistedCounters() }
+        let pending = statistics.withLock { $0.pending }
+        return CacheStatistics(hits: saved.hits + pending.hits, misses: saved.misses + pending.misses,
+                               evictions: saved.evictions + pending.evictions)
     }
 
     func scheduleAutoTrim() {

@@ -67,6 +67,7 @@ final class Manifest {
             CREATE INDEX IF NOT EXISTS manifest_last_access_time ON manifest(last_access_time);
             CREATE INDEX IF NOT EXISTS manifest_expiration_time ON manifest(expiration_time)
                 WHERE expiration_time IS NOT NULL;
+            CREATE TABLE IF NOT EXISTS counters (name TEXT NOT NULL PRIMARY KEY, value INTEGER NOT NULL);
             PRAGMA user_version = \(Self.schemaVersion);
             """)
     }
@@ -125,6 +126,39 @@ final class Manifest {
             for (key, time) in pending {
                 statement.bind(time, at: 2)
                 try Self.withKey(key, statement) { () throws(SQLiteError) in try statement.run() }
+            }
+        }
+    }
+
+    /// The hit, miss and eviction counts persisted by every process that used this folder.
+    func persistedCounters() throws(SQLiteError) -> CacheStatistics {
+        let statement = try connection.statement("SELECT name, value FROM counters")
+        var counters = CacheStatistics()
+        while try statement.step() {
+            let value = Int(statement.int64(1))
+            switch statement.text(0) {
+            case "hits": counters.hits = value
+            case "misses": counters.misses = value
+            case "evictions": counters.evictions = value
+            default: continue
+            }
+        }
+        return counters
+    }
+
+    /// Adds `delta` to the persisted counters.
+    func addToCounters(_ delta: CacheStatistics) throws(SQLiteError) {
+        guard delta != CacheStatistics() else { return }
+        try connection.transaction { () throws(SQLiteError) in
+            let statement = try connection.statement("""
+                INSERT INTO counters (name, value) VALUES (?1, ?2)
+                ON CONFLICT(name) DO UPDATE SET value = value + excluded.value
+                """)
+            for (name, value) in [("hits", delta.hits), ("misses", delta.misses), ("evictions", delta.evictions)] where value != 0 {
+                statement.bind(name, at: 1)
+                statement.bind(Int64(value), at: 2)
+                try statement.run()
+                statement.reset()
             }
         }
     }

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import YYCache
+
+/// `yy cache set KEY [FILE]`: stores a file's bytes, or standard input, under a key.
+struct CacheSetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Store a value: the bytes of FILE, or of standard input when FILE is omitted."
+    )
+
+    @OptionGroup var location: CacheLocation
+
+    @Argument(help: "The key (any text).")
+    var key: String
+
+    @Argument(help: "The file to store; standard input when omitted.")
+    var file: String?
+
+    @Option(name: .long, help: ArgumentHelp("Expire the value after this many seconds.", valueName: "SECONDS"))
+    var ttl: Double?
+
+    func validate() throws {
+        if let ttl, !(ttl > 0) { throw ValidationError("--ttl must be a positive number of seconds") }
+    }
+
+    func run() throws {
+        let data = try file.map { path throws(ToolFailure) in try StandardStreams.readFile(path) }
+            ?? StandardStreams.readStandardInput()
+        let cache = try location.open()
+        try ToolFailure.reporting {
+            try cache.setData(data, forKey: key, expiresAfter: ttl.map { .milliseconds(Int64($0 * 1000)) })
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/// An error the tool reports with a message and a specific exit code.
+struct ToolFailure: Error {
+    /// What went wrong, printed after `yy: `.
+    let message: String
+    /// The process exit code.
+    let exitCode: Int32
+
+    /// A "not found" answer: exit code 1.
+    static func notFound(_ message: String) -> ToolFailure { ToolFailure(message: message, exitCode: 1) }
+    /// A usage error the parser could not catch: exit code 2.
+    static func usage(_ message: String) -> ToolFailure { ToolFailure(message: message, exitCode: 2) }
+    /// A failure while doing the work: exit code 3.
+    static func failure(_ message: String) -> ToolFailure { ToolFailure(message: message, exitCode: 3) }
+}
+
+extension ToolFailure {
+    /// Runs `body`, turning any error it throws into a ``failure(_:)``.
+    static func reporting<T>(_ body: () throws -> T) throws(ToolFailure) -> T {
+        do {
+            return try body()
+        } catch let failure as ToolFailure {
+            throw failure
+        } catch {
+            throw .failure("\(error)")
+        }
+    }
+}

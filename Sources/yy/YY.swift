@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+
+/// The `yy` command: YYKit's tools from the command line.
+///
+/// Exit codes: 0 success, 1 "not found" answers (such as `yy cache get` of a missing key),
+/// 2 usage errors, 3 failures (I/O, a damaged file, a cache error).
+@main
+struct YY: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "yy",
+        abstract: "YYKit for Swift: cache, model and image tools.",
+        subcommands: [CacheCommand.self]
+    )
+
+    /// Parses and runs, mapping errors to the documented exit codes.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let failure as ToolFailure {
+            FileHandle.standardError.write(Data("yy: \(failure.message)\n".utf8))
+            Foundation.exit(failure.exitCode)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                exit(withError: error)  // --help, --version: print and exit 0
+            }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            // ArgumentParser uses 64 for usage errors; this tool documents 2.
+            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+        }
+    }
+}
