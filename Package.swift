@@ -55,6 +55,12 @@ let package = Package(
             path: "Tests/Tools/cache-crash-writer",
             swiftSettings: strictSettings
         ),
+        // Helpers shared by the test targets: temporary folders, built products, child processes.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "YYDispatchTests",
             dependencies: ["YYDispatch"],
@@ -62,12 +68,12 @@ let package = Package(
         ),
         .testTarget(
             name: "YYCacheTests",
-            dependencies: ["YYCache", "CSQLite"],
+            dependencies: ["YYCache", "CSQLite", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "yyTests",
-            dependencies: ["yy"],
+            dependencies: ["yy", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,0 +1,74 @@
+public import Foundation
+
+/// A child process with its standard streams captured.
+public final class ChildProcess: @unchecked Sendable {
+    /// What a finished process produced.
+    public struct Output: Sendable {
+        /// The exit status (or the signal number, when `terminatedBySignal`).
+        public var status: Int32
+        /// Whether a signal ended it.
+        public var terminatedBySignal: Bool
+        /// Everything it wrote to standard output.
+        public var standardOutput: Data
+        /// Everything it wrote to standard error, as text.
+        public var standardError: String
+        /// Standard output as text.
+        public var text: String { String(decoding: standardOutput, as: UTF8.self) }
+    }
+
+    private let process = Process()
+    private let outputPipe = Pipe()
+    private let errorPipe = Pipe()
+    private let inputPipe = Pipe()
+    // Read on background threads so a chatty child never blocks on a full pipe.
+    private let collected = DispatchGroup()
+    private var outputData = Data()
+    private var errorData = Data()
+
+    /// Starts `executable` with `arguments`.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardOutput = outputPipe
+        process.standardError = errorPipe
+        process.standardInput = inputPipe
+        try process.run()
+        let outputHandle = outputPipe.fileHandleForReading
+        let errorHandle = errorPipe.fileHandleForReading
+        DispatchQueue.global().async(group: collected) { self.outputData = outputHandle.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: collected) { self.errorData = errorHandle.readDataToEndOfFile() }
+    }
+
+    /// The child's process id.
+    public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Writes `data` to the child's standard input and closes it.
+    public func send(_ data: Data) {
+        inputPipe.fileHandleForWriting.write(data)
+        try? inputPipe.fileHandleForWriting.close()
+    }
+
+    /// Sends SIGKILL.
+    public func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+    }
+
+    /// Waits for the child to end and returns what it produced.
+    public func wait() -> Output {
+        try? inputPipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        collected.wait()
+        return Output(status: process.terminationStatus,
+                      terminatedBySignal: process.terminationReason == .uncaughtSignal,
+                      standardOutput: outputData,
+                      standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Runs a command to completion.
+    public static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> Output {
+        let child = try ChildProcess(executable, arguments)
+        if let input { child.send(input) }
+        return child.wait()
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import YYCache
+
+/// A clock the test moves by hand.
+final class ManualClock: Sendable {
+    private let nanoseconds = Atomic<UInt64>(1_000_000_000)
+    func advance(by duration: Duration) { nanoseconds.wrappingAdd(duration.clampedNanoseconds, ordering: .relaxed) }
+    var cacheClock: CacheClock { CacheClock { self.nanoseconds.load(ordering: .relaxed) } }
+}
+
+/// A value that records the thread it is deallocated on.
+final class Tracked: Sendable {
+    static let deallocations = Mutex<[(id: Int, mainThread: Bool, thread: String)]>([])
+    let id: Int
+    init(_ id: Int) { self.id = id }
+    deinit {
+        let thread = "\(pthread_self())"
+        Self.deallocations.withLock { $0.append((id, Thread.isMainThread, thread)) }
+    }
+}
+
+@Suite struct MemoryCacheTests {
+    @Test func storesAndReadsValues() {
+        let cache = MemoryCache<String, Int>(name: "t")
+        cache.setValue(1, forKey: "a")
+        cache["b"] = 2
+        #expect(cache.value(forKey: "a") == 1)
+        #expect(cache["b"] == 2)
+        #expect(cache.value(forKey: "c") == nil)
+        #expect(cache.contains("a"))
+        #expect(!cache.contains("c"))
+        #expect(cache.totalCount == 2)
+        cache["b"] = nil
+        #expect(cache.totalCount == 1)
+        #expect(cache.removeValue(forKey: "a") == 1)
+        #expect(cache.removeValue(forKey: "a") == nil)
+        #expect(cache.totalCount == 0)
+    }
+
+    @Test func evictsTheLeastRecentlyUsedEntryFirst() {
+        let cache = MemoryCache<Int, Int>()
+        cache.countLimit = 3
+        for i in 0..<3 { cache.setValue(i, forKey: i) }
+        _ = cache.value(forKey: 0)          // order now 0, 2, 1 (most to least recent)
+        cache.setValue(3, forKey: 3)        // evicts 1
+        #expect(!cache.contains(1))
+        #expect(cache.contains(0) && cache.contains(2) && cache.contains(3))
+        cache.setValue(20, forKey: 2)       // overwrite refreshes 2; order 2, 3, 0
+        cache.setValue(4, forKey: 4)        // evicts 0
+        #expect(!cache.contains(0))
+        #expect(cache.value(forKey: 2) == 20)
+        #expect(cache.statistics.evictions == 2)
+    }
+
+    @Test func containsDoesNotRefreshRecency() {
+        let cache = MemoryCache<Int, Int>()
+        cache.countLimit = 2
+        cache.setValue(0, forKey: 0)
+        cache.setValue(1, forKey: 1)
+        #expect(cache.contains(0))
+        cache.setValue(2, forKey: 2)
+        #expect(!cache.contains(0))
+    }
+
+    @Test func costLimitIsEnforcedOnInsert() {
+        let cache = MemoryCache<Int, Int>()
+        cache.costLimit = 100
+        for i in 0..<10 { cache.setValue(i, forKey: i, cost: 30) }
+        #expect(cache.totalCost <= 100)
+        #expect(cache.totalCount == 3)
+        #expect(cache.contains(9) && cache.contains(8) && cache.contains(7))
+    }
+
+    @Test func valueCostlierThanTheLimitIsNotStoredAndDropsTheOldValue() {
+        let cache = MemoryCache<String, Int>()
+        cache.costLimit = 10
+        cache.setValue(1, forKey: "k", cost: 5)
+        cache.setValue(2, forKey: "k", cost: 11)
+        #expect(cache.value(forKey: "k") == nil)
+        #expect(cache.totalCost == 0)
+    }
+
+    @Test func loweringLimitsEvictsAtOnce() {
+        let cache = MemoryCache<Int, Int>()
+        for i in 0..<100 { cache.setValue(i, forKey: i, cost: 2) }
+        cache.countLimit = 50
+        #expect(cache.totalCount == 50)
+        cache.costLimit = 20
+        #expect(cache.totalCount == 10)
+        #expect(cache.contains(99) && !cache.contains(89))
+    }
+
+    @Test func trimsToCountCostAndAge() {
+        let clock = ManualClock()
+        let cache = MemoryCache<Int, Int>(name: nil, clock: clock.cacheClock)
+        for i in 0..<10 {
+            cache.setValue(i, forKey: i, cost: 10)
+            clock.advance(by: .seconds(1))
+        }
+        cache.trim(toCount: 8)
+        #expect(cache.totalCount == 8 && !cache.contains(1) && cache.contains(2))
+        cache.trim(toCost: 55)
+        #expect(cache.totalCost == 50 && cache.contains(5) && !cache.contains(4))
+        // Entries 5...9 were written 5, 4, 3, 2 and 1 seconds ago.
+        cache.trim(toAge: .milliseconds(2500))
+        #expect(cache.totalCount == 2 && cache.contains(8) && cache.contains(9))
+        cache.trim(toCount: 0)
+        #expect(cache.totalCount == 0 && cache.totalCost == 0)
+    }
+
+    @Test func ageCountsFromTheLastRead() {
+        let clock = ManualClock()
+        let cache = MemoryCache<String, Int>(name: nil, clock: clock.cacheClock)
+        cache.setValue(1, forKey: "old")
+        cache.setValue(2, forKey: "read")
+        clock.advance(by: .seconds(10))
+        _ = cache.value(forKey: "read")
+        clock.advance(by: .seconds(1))
+        cache.trim(toAge: .seconds(5))
+        #expect(!cache.contains("old"))
+        #expect(cache.contains("read"))
+    }
+
+    @Test func entriesExpireAfterTheirTimeToLive() {
+        let clock = ManualClock()
+        let cache = MemoryCache<String, Int>(name: nil, clock: clock.cacheClock)
+        cache.setValue(1, forKey: "short", expiresAfter: .seconds(2))
+        cache.setValue(2, forKey: "forever")
+        clock.advance(by: .seconds(1))
+        #expect(cache.value(forKey: "short") == 1)
+        clock.advance(by: .seconds(1))
+        #expect(!cache.contains("short"))
+        #expect(cache.value(forKey: "short") == nil)
+        #expect(cache.value(forKey: "forever") == 2)
+        #expect(cache.statistics == CacheStatistics(hits: 2, misses: 1, evictions: 1))
+    }
+
+    @Test func periodicSweepRemovesExpiredEntries() {
+        let clock = ManualClock()
+        let cache = MemoryCache<Int, Int>(name: nil, clock: clock.cacheClock)
+        for i in 0..<100 { cache.setValue(i, forKey: i, expiresAfter: i.isMultiple(of: 2) ? .seconds(1) : nil) }
+        clock.advance(by: .seconds(2))
+        cache.trimAutomatically()
+        #expect(cache.totalCount == 50)
+    }
+
+    @Test func autoTrimTimerAppliesTheAgeLimit() async throws {
+        let cache = MemoryCache<Int, Int>()
+        cache.autoTrimInterval = .milliseconds(20)
+        cache.ageLimit = .milliseconds(50)
+        cache.setValue(1, forKey: 1)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while cache.totalCount > 0 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(cache.totalCount == 0)
+    }
+
+    @Test func releasedCacheStopsItsTimerAndIsDeallocated() async throws {
+        weak var weakCache: MemoryCache<Int, Int>?
+        do {
+            let cache = MemoryCache<Int, Int>()
+            cache.autoTrimInterval = .milliseconds(10)
+            cache.ageLimit = .seconds(60)   // starts the timer
+            cache.setValue(1, forKey: 1)
+            weakCache = cache
+            try await Task.sleep(for: .milliseconds(30))
+        }
+        #expect(weakCache == nil)
+    }
+
+    @Test func countsHitsMissesAndEvictions() {
+        let cache = MemoryCache<Int, Int>()
+        cache.countLimit = 1
+        cache.setValue(1, forKey: 1)
+        cache.setValue(2, forKey: 2)
+        _ = cache.value(forKey: 2)
+        _ = cache.value(forKey: 1)
+        #expect(cache.statistics == CacheStatistics(hits: 1, misses: 1, evictions: 1))
+        #expect(cache.statistics.hitRatio == 0.5)
+        cache.resetStatistics()
+        #expect(cache.statistics == CacheStatistics())
+    }
+
+    @Test func releasesEvictedValuesOffTheCallersThread() async throws {
+        let cache = MemoryCache<Int, Tracked>()
+        cache.countLimit = 1
+        let base = 1_000_000
+        cache.setValue(Tracked(base), forKey: 1)
+        cache.setValue(Tracked(base + 1), forKey: 2)   // evicts base
+        let caller = "\(pthread_self())"
+        let deadline = ContinuousClock.now + .seconds(10)
+        var record: (id: Int, mainThread: Bool, thread: String)?
+        while record == nil && ContinuousClock.now < deadline {
+            record = Tracked.deallocations.withLock { $0.first { $0.id == base } }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let released = try #require(record)
+        #expect(released.thread != caller)
+    }
+
+    @Test func releasesSynchronouslyWhenAsked() {
+        let cache = MemoryCache<Int, Tracked>()
+        cache.releasesValuesAsynchronously = false
+        let id = 2_000_000
+        cache.setValue(Tracked(id), forKey: 1)
+        cache.removeAll()
+        #expect(Tracked.deallocations.withLock { $0.contains { $0.id == id } })
+        cache.setValue(Tracked(id + 1), forKey: 1)
+        cache.setValue(Tracked(id + 2), forKey: 1)   // the replaced value goes at once too
+        #expect(Tracked.deallocations.withLock { $0.contains { $0.id == id + 1 } })
+    }
+
+    @Test func memoryPressureCallsTheHandlerAndPurges() {
+        let cache = MemoryCache<Int, Int>()
+        let called = Atomic<Int>(0)
+        cache.onMemoryPressure = { called.wrappingAdd(1, ordering: .relaxed) }
+        for i in 0..<10 { cache.setValue(i, forKey: i) }
+        cache.handleMemoryPressure()
+        #expect(called.load(ordering: .relaxed) == 1)
+        #expect(cache.totalCount == 0)
+        cache.removesAllValuesOnMemoryPressure = false
+        cache.setValue(1, forKey: 1)
+        cache.handleMemoryPressure()
+        #expect(cache.totalCount == 1)
+    }
+
+    @Test func reusesFreedSlotsAfterRemovals() {
+        let cache = MemoryCache<Int, Int>()
+        for round in 0..<5 {
+            for i in 0..<1000 { cache.setValue(i + round, forKey: i) }
+            for i in stride(from: 0, to: 1000, by: 2) { cache.removeValue(forKey: i) }
+            #expect(cache.totalCount == 500)
+            for i in 0..<1000 { cache.setValue(i, forKey: i) }
+        }
+        for i in 0..<1000 { #expect(cache.value(forKey: i) == i) }
+    }
+
+    @Test func negativeCostsAndLimitsCountAsZero() {
+        let cache = MemoryCache<Int, Int>()
+        cache.setValue(1, forKey: 1, cost: -5)
+        #expect(cache.totalCost == 0)
+        cache.countLimit = -1
+        #expect(cache.totalCount == 0)
+    }
+}

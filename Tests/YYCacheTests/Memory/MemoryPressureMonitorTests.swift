@@ -1,0 +1,59 @@
+import Synchronization
+import Testing
+@testable import YYCache
+
+@Suite struct MemoryPressureMonitorTests {
+    @Test func parsesProcMeminfo() throws {
+        let text = """
+            MemTotal:       24576000 kB
+            MemFree:         1000000 kB
+            MemAvailable:    2457600 kB
+            """
+        let reading = try #require(MemoryPressureMonitor.parseMeminfo(text))
+        #expect(reading.limit == 24_576_000 * 1024)
+        #expect(reading.available == 2_457_600 * 1024)
+        #expect(abs(reading.availableFraction - 0.1) < 1e-9)
+        #expect(MemoryPressureMonitor.parseMeminfo("garbage") == nil)
+    }
+
+    @Test func readsThisMachine() {
+        // Some figure is always there on Linux: a cgroup limit or /proc/meminfo.
+        #if os(Linux)
+        let reading = MemoryPressureMonitor.systemReading()
+        #expect(reading != nil)
+        #expect((reading?.limit ?? 0) > 0)
+        #endif
+    }
+
+    @Test func callsHandlersOncePerCrossing() {
+        let available = Atomic<Int64>(50)
+        let monitor = MemoryPressureMonitor(threshold: 0.2) {
+            MemoryPressureMonitor.Reading(available: available.load(ordering: .relaxed), limit: 100)
+        }
+        let cache = MemoryCache<Int, Int>()
+        monitor.register(cache)
+        cache.setValue(1, forKey: 1)
+        #expect(!monitor.check())
+        #expect(cache.totalCount == 1)
+        available.store(10, ordering: .relaxed)
+        #expect(monitor.check())
+        #expect(cache.totalCount == 0)
+        cache.setValue(1, forKey: 1)
+        #expect(!monitor.check())                // still under pressure: no second call
+        #expect(cache.totalCount == 1)
+        available.store(90, ordering: .relaxed)
+        #expect(!monitor.check())
+        available.store(5, ordering: .relaxed)
+        #expect(monitor.check())                 // a new crossing
+        #expect(cache.totalCount == 0)
+    }
+
+    @Test func holdsHandlersWeakly() {
+        let monitor = MemoryPressureMonitor(threshold: 0.5) { .init(available: 0, limit: 100) }
+        do {
+            let cache = MemoryCache<Int, Int>()
+            monitor.register(cache)
+        }
+        #expect(!monitor.check())
+    }
+}
