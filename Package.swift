@@ -68,7 +68,10 @@ let package = Package(
         ),
         .testTarget(
             name: "YYCacheTests",
-            dependencies: ["YYCache", "CSQLite", "TestSupport"],
+            dependencies: [
+                "YYCache", "CSQLite", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

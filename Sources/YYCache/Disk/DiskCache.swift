@@ -283,11 +283,25 @@ public final class DiskCache: Sendable {
     /// Removes every value. The rows go at once; the files move to `trash/` in one rename and are
     /// deleted in the background.
     public func removeAll() throws(DiskCacheError) {
+        try moveEverythingToTrash()
+        core.emptyTrashInBackground(progress: nil, completion: nil)
+    }
+
+    /// Removes every value, then waits until the trash is empty, reporting `(removed, total)` file
+    /// counts to `progress` on a background queue with no lock held (so it may call the cache).
+    public func removeAll(progress: @escaping @Sendable (_ removed: Int, _ total: Int) -> Void) async throws(DiskCacheError) {
+        try await offload { () throws(DiskCacheError) in try self.moveEverythingToTrash() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            core.emptyTrashInBackground(progress: progress) { continuation.resume() }
+        }
+    }
+
+    /// Deletes every row and moves `data/` into `trash/`, in one write transaction so that no other
+    /// process commits a row for a file in the folder being moved.
+    private func moveEverythingToTrash() throws(DiskCacheError) {
         try core.withManifest { manifest throws(SQLiteError) in
             try manifest.connection.transaction { () throws(SQLiteError) in
                 _ = try manifest.removeAll()
-                // Inside the write transaction, so no other process commits a row for a file in
-                // the folder being moved.
                 do throws(DiskCacheError) {
                     try core.files.moveDataToTrash()
                 } catch {
@@ -295,16 +309,6 @@ public final class DiskCache: Sendable {
                 }
             }
             manifest.connection.checkpoint()
-        }
-        core.emptyTrashInBackground(progress: nil, completion: nil)
-    }
-
-    /// Removes every value, then waits until the trash is empty, reporting `(removed, total)` file
-    /// counts to `progress` on a background queue with no lock held (so it may call the cache).
-    public func removeAll(progress: @escaping @Sendable (_ removed: Int, _ total: Int) -> Void) async throws(DiskCacheError) {
-        try await offload { () throws(DiskCacheError) in try self.removeAll() }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            core.emptyTrashInBackground(progress: progress) { continuation.resume() }
         }
     }
 

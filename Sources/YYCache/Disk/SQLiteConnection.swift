@@ -90,11 +90,13 @@ final class SQLiteConnection {
         return statement
     }
 
-    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws. Inside an open
+    /// transaction it simply runs `body`, which becomes part of the outer one.
     ///
     /// `IMMEDIATE` takes the write lock up front, so two processes writing at once wait on the busy
     /// timeout instead of failing with a deadlock halfway through.
     func transaction<R>(_ body: () throws(SQLiteError) -> R) throws(SQLiteError) -> R {
+        if let handle, sqlite3_get_autocommit(handle) == 0 { return try body() }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
