@@ -1,0 +1,138 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+@testable import YYCache
+
+/// Eight threads hammer one cache with random gets, sets, removes and trims; afterwards the
+/// reported count and cost must match what is actually stored. Run under `-sanitize=thread` too.
+@Suite struct CacheConcurrencyTests {
+    static let threads = 8
+    static var duration: Duration {
+        .milliseconds(Int(ProcessInfo.processInfo.environment["YYKIT_STRESS_MS"] ?? "") ?? 2_000)
+    }
+
+    /// Runs `body(thread, generator)` on `threads` threads until `duration` has passed.
+    static func hammer(_ body: @escaping @Sendable (Int, inout SplitMix) -> Void) {
+        let deadline = ContinuousClock.now + duration
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            var generator = SplitMix(state: UInt64(thread) &+ 1)
+            while ContinuousClock.now < deadline {
+                for _ in 0..<64 { body(thread, &generator) }
+            }
+        }
+    }
+
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test func memoryCacheStaysConsistentUnderEightThreads() {
+        let cache = MemoryCache<Int, [UInt8]>()
+        cache.countLimit = 3_000
+        cache.costLimit = 200_000
+        let operations = Atomic<Int>(0)
+        Self.hammer { _, generator in
+            let key = Int(generator.next() % 5_000)
+            switch generator.next() % 100 {
+            case 0..<45:
+                if let value = cache.value(forKey: key) {
+                    precondition(value.count == key % 97 + 1, "value of key \(key) has the wrong size")
+                }
+            case 45..<85:
+                cache.setValue([UInt8](repeating: UInt8(key % 256), count: key % 97 + 1), forKey: key, cost: key % 97 + 1,
+                               expiresAfter: key.isMultiple(of: 10) ? .milliseconds(5) : nil)
+            case 85..<97: cache.removeValue(forKey: key)
+            case 97: cache.trim(toCount: 2_000)
+            case 98: cache.trim(toCost: 150_000)
+            default: cache.removeExpiredValues()
+            }
+            operations.wrappingAdd(1, ordering: .relaxed)
+        }
+        var count = 0
+        var cost = 0
+        for key in 0..<5_000 {
+            if let value = cache.removeValue(forKey: key) {
+                count += 1
+                cost += value.count
+            }
+        }
+        #expect(cache.totalCount == 0 && cache.totalCost == 0)
+        #expect(count <= 3_000 && cost <= 200_000)
+        #expect(operations.load(ordering: .relaxed) > 10_000)
+    }
+
+    @Test func diskCacheStaysConsistentUnderEightThreads() throws {
+        let folder = TemporaryDirectory("concurrent")
+        let cache = try DiskCache(path: folder.path, inlineThreshold: 2_000)
+        let failures = Mutex<[String]>([])
+        let operations = Atomic<Int>(0)
+        // The size of a key's value tells which write it came from: every write of key k has
+        // k's size, so any mismatch is a mixed-up or torn read.
+        @Sendable func size(_ key: Int) -> Int { key.isMultiple(of: 3) ? 2_500 + key : 10 + key }
+        Self.hammer { _, generator in
+            let key = Int(generator.next() % 300)
+            do {
+                switch generator.next() % 100 {
+                case 0..<50:
+                    if let data = try cache.data(forKey: "\(key)"), data.count != size(key) || data.first != UInt8(key % 256) {
+                        failures.withLock { $0.append("key \(key): \(data.count) bytes") }
+                    }
+                case 50..<85:
+                    try cache.setData(Data(repeating: UInt8(key % 256), count: size(key)), forKey: "\(key)",
+                                      extendedData: Data("\(key)".utf8))
+                case 85..<97: try cache.removeValue(forKey: "\(key)")
+                case 97: try cache.trim(toCount: 200)
+                case 98: try cache.trim(toCost: 200_000)
+                default: _ = try cache.contains("\(key)")
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+            operations.wrappingAdd(1, ordering: .relaxed)
+        }
+        #expect(failures.withLock { $0 } == [])
+        var count = 0
+        var cost = 0
+        for key in 0..<300 {
+            if let data = try cache.data(forKey: "\(key)") {
+                count += 1
+                cost += data.count
+                #expect(try cache.extendedData(forKey: "\(key)") == Data("\(key)".utf8))
+            }
+        }
+        #expect(try cache.totalCount == count)
+        #expect(try cache.totalCost == cost)
+        #expect(cache.dataFileNames == cache.referencedFileNames)
+        #expect(operations.load(ordering: .relaxed) > 1_000)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func twoProcessesShareOneFolder() async throws {
+        let helper = try #require(BuildProducts.executable("cache-crash-writer"))
+        let folder = TemporaryDirectory("twoprocs")
+        let cache = try DiskCache(path: folder.path)
+        // The child writes keys "key-0"..."key-99"; this process writes "mine-*" at the same time.
+        let child = try ChildProcess(helper, ["write", folder.path, "42", "1500", "100"])
+        for i in 0..<1_500 {
+            try await cache.setData(testBytes(i.isMultiple(of: 4) ? 25_000 : 200, seed: UInt8(i % 256)), forKey: "mine-\(i % 150)")
+        }
+        let output = child.wait()
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.text.components(separatedBy: "\nC ").count - 1 == 1_500)
+        for i in 1_350..<1_500 {
+            #expect(try await cache.data(forKey: "mine-\(i % 150)") == testBytes(i.isMultiple(of: 4) ? 25_000 : 200, seed: UInt8(i % 256)))
+        }
+        var theirs = 0
+        for key in 0..<100 where try await cache.contains("key-\(key)") { theirs += 1 }
+        #expect(theirs == 100)
+        #expect(try await cache.totals().count == 250)
+    }
+}
