@@ -1,0 +1,92 @@
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+@testable import YYCache
+
+@Suite struct CacheTests {
+    struct User: Codable, Equatable, Sendable { var id: Int; var name: String }
+
+    @Test func readsThroughAndPromotesDiskHitsIntoMemory() throws {
+        let folder = TemporaryDirectory("twolevel")
+        let cache = try Cache<User>(path: folder.path)
+        let user = User(id: 1, name: "ibireme")
+        try cache.setValue(user, forKey: "u1")
+        #expect(cache.memoryCache.contains("u1"))
+        #expect(try cache.diskCache.contains("u1"))
+        cache.memoryCache.removeAll()
+        #expect(try cache.contains("u1"))
+        #expect(try cache.value(forKey: "u1") == user)          // from disk…
+        #expect(cache.memoryCache.contains("u1"))               // …now in memory
+        #expect(cache.diskCache.statistics.hits == 1)
+        #expect(try cache.value(forKey: "u1") == user)
+        #expect(cache.diskCache.statistics.hits == 1)           // served by memory
+        #expect(try cache.value(forKey: "nobody") == nil)
+    }
+
+    @Test func writesAndRemovalsGoToBothLevels() throws {
+        let folder = TemporaryDirectory("both")
+        let cache = try Cache<Data>(path: folder.path)
+        try cache.setValue(testBytes(30_000), forKey: "a")
+        #expect(cache.memoryCache.totalCost == 30_000)          // Data costs its size in memory
+        try cache.removeValue(forKey: "a")
+        #expect(!cache.memoryCache.contains("a"))
+        #expect(try !cache.diskCache.contains("a"))
+        try cache.setValue(testBytes(10), forKey: "b")
+        try cache.removeAll()
+        #expect(cache.memoryCache.totalCount == 0)
+        #expect(try cache.diskCache.totalCount == 0)
+    }
+
+    @Test func dataIsStoredOnDiskAsIs() throws {
+        let folder = TemporaryDirectory("raw")
+        let cache = try Cache<Data>(path: folder.path)
+        try cache.setValue(Data("raw bytes".utf8), forKey: "k")
+        #expect(try cache.diskCache.data(forKey: "k") == Data("raw bytes".utf8))
+    }
+
+    @Test func promotionKeepsTheRemainingTimeToLive() throws {
+        let folder = TemporaryDirectory("ttlpromote")
+        let cache = try Cache<Data>(path: folder.path)
+        try cache.setValue(Data("x".utf8), forKey: "short", expiresAfter: .milliseconds(200))
+        cache.memoryCache.removeAll()
+        #expect(try cache.value(forKey: "short") != nil)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try cache.value(forKey: "short") == nil)
+    }
+
+    @Test func namedCachesLiveUnderTheRootFolder() throws {
+        let root = TemporaryDirectory("root")
+        let cache = try Cache<Data>(name: "avatars", rootDirectory: root.path)
+        #expect(cache.name == "avatars")
+        #expect(cache.diskCache.path.hasSuffix("/avatars"))
+        #expect(FileManager.default.fileExists(atPath: root.appending("avatars/manifest.sqlite")))
+        #expect(!Cache<Data>.defaultRootDirectory.isEmpty)
+    }
+
+    @Test func asyncVariants() async throws {
+        let folder = TemporaryDirectory("asynccache")
+        let cache = try Cache<User>(path: folder.path)
+        try await cache.setValue(User(id: 2, name: "a"), forKey: "u")
+        cache.memoryCache.removeAll()
+        #expect(try await cache.contains("u"))
+        #expect(try await cache.value(forKey: "u") == User(id: 2, name: "a"))
+        #expect(cache.memoryCache.contains("u"))
+        try await cache.removeValue(forKey: "u")
+        #expect(try await !cache.contains("u"))
+        try await cache.setValue(User(id: 3, name: "b"), forKey: "v")
+        try await cache.removeAll()
+        #expect(try await cache.value(forKey: "v") == nil)
+    }
+
+    @Test func removeAllWithProgressEmptiesBothLevels() async throws {
+        let folder = TemporaryDirectory("cacheprogress")
+        let cache = try Cache<Data>(path: folder.path)
+        for i in 0..<50 { try await cache.setValue(testBytes(21_000 + i), forKey: "\(i)") }
+        let last = Mutex<(Int, Int)>((-1, -1))
+        try await cache.removeAll { removed, total in last.withLock { $0 = (removed, total) } }
+        #expect(last.withLock { $0 } == (50, 50))
+        #expect(cache.memoryCache.totalCount == 0)
+        #expect(try await cache.diskCache.totals().count == 0)
+    }
+}

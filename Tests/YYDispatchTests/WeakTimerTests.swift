@@ -1,0 +1,59 @@
+import Dispatch
+import Synchronization
+import Testing
+import YYDispatch
+
+final class TimerTarget: Sendable {
+    let ticks = Atomic<Int>(0)
+}
+
+@Suite struct WeakTimerTests {
+    static func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    @Test func firesRepeatedly() async throws {
+        let target = TimerTarget()
+        let timer = WeakTimer(interval: .milliseconds(5), target: target) { $0.ticks.wrappingAdd(1, ordering: .relaxed) }
+        try await Self.waitUntil { target.ticks.load(ordering: .relaxed) >= 3 }
+        #expect(target.ticks.load(ordering: .relaxed) >= 3)
+        #expect(timer.isValid && timer.repeats && timer.interval == .milliseconds(5))
+        timer.invalidate()
+        #expect(!timer.isValid)
+    }
+
+    @Test func oneShotTimerFiresOnce() async throws {
+        let target = TimerTarget()
+        let timer = WeakTimer(interval: .milliseconds(5), repeats: false, target: target) {
+            $0.ticks.wrappingAdd(1, ordering: .relaxed)
+        }
+        try await Self.waitUntil { !timer.isValid }
+        try await Task.sleep(for: .milliseconds(30))
+        #expect(target.ticks.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func doesNotKeepItsTargetAliveAndStopsWhenItIsGone() async throws {
+        weak var weakTarget: TimerTarget?
+        let timer: WeakTimer
+        do {
+            let target = TimerTarget()
+            weakTarget = target
+            timer = WeakTimer(interval: .milliseconds(5), target: target) { $0.ticks.wrappingAdd(1, ordering: .relaxed) }
+        }
+        #expect(weakTarget == nil)
+        try await Self.waitUntil { !timer.isValid }
+        #expect(!timer.isValid)
+    }
+
+    @Test func fireRunsTheActionNow() {
+        let target = TimerTarget()
+        let timer = WeakTimer(interval: .seconds(3600), target: target) { $0.ticks.wrappingAdd(1, ordering: .relaxed) }
+        timer.fire()
+        #expect(target.ticks.load(ordering: .relaxed) == 1)
+        #expect(timer.isValid)
+        timer.invalidate()
+        timer.fire()
+        #expect(target.ticks.load(ordering: .relaxed) == 1)
+    }
+}

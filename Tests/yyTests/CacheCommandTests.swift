@@ -1,0 +1,93 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `yy cache …` as users and scripts run it: exact bytes, exit codes, machine-readable stats.
+@Suite struct CacheCommandTests {
+    let folder = TemporaryDirectory("cli")
+    var path: String { folder.appending("cache") }
+
+    func yy(_ arguments: String..., input: Data? = nil) throws -> ChildProcess.Output {
+        let binary = try #require(BuildProducts.executable("yy"), "build the yy product first")
+        return try ChildProcess.run(binary, arguments, input: input)
+    }
+
+    @Test func setThenGetReturnsTheExactBytes() throws {
+        let bytes = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }) + Data([0, 0, 255, 10])
+        let file = folder.appending("value.bin")
+        try bytes.write(to: URL(fileURLWithPath: file))
+        #expect(try yy("cache", "set", "--path", path, "binary/key", file).status == 0)
+        let got = try yy("cache", "get", "--path", path, "binary/key")
+        #expect(got.status == 0)
+        #expect(got.standardOutput == bytes)
+    }
+
+    @Test func setReadsStandardInputWhenNoFileIsGiven() throws {
+        #expect(try yy("cache", "set", "--path", path, "k", input: Data("from stdin\n".utf8)).status == 0)
+        #expect(try yy("cache", "get", "--path", path, "k").standardOutput == Data("from stdin\n".utf8))
+    }
+
+    @Test func getOfAMissingKeyExitsOneWithAMessage() throws {
+        let result = try yy("cache", "get", "--path", path, "absent")
+        #expect(result.status == 1)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.contains("absent"))
+    }
+
+    @Test func removeDeletesValues() throws {
+        _ = try yy("cache", "set", "--path", path, "a", input: Data("1".utf8))
+        _ = try yy("cache", "set", "--path", path, "b", input: Data("2".utf8))
+        #expect(try yy("cache", "remove", "--path", path, "a", "b", "never").status == 0)
+        #expect(try yy("cache", "get", "--path", path, "a").status == 1)
+    }
+
+    @Test func statsPrintsCountsAndCountersAsJSON() throws {
+        _ = try yy("cache", "set", "--path", path, "a", input: Data("12345".utf8))
+        _ = try yy("cache", "get", "--path", path, "a")
+        _ = try yy("cache", "get", "--path", path, "missing")
+        let result = try yy("cache", "stats", "--path", path, "--json")
+        #expect(result.status == 0)
+        let stats = try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any]
+        #expect(stats?["count"] as? Int == 1)
+        #expect(stats?["cost"] as? Int == 5)
+        #expect(stats?["hits"] as? Int == 1)
+        #expect(stats?["misses"] as? Int == 1)
+        #expect(stats?["evictions"] as? Int == 0)
+        let text = try yy("cache", "stats", "--path", path)
+        #expect(text.text.contains("count: 1"))
+    }
+
+    @Test func trimAndClear() throws {
+        for i in 0..<5 { _ = try yy("cache", "set", "--path", path, "k\(i)", input: Data(repeating: 1, count: 100)) }
+        let trimmed = try yy("cache", "trim", "--path", path, "--count", "2")
+        #expect(trimmed.status == 0)
+        #expect(trimmed.text.contains("count: 2"))
+        #expect(try yy("cache", "get", "--path", path, "k4").status == 0)
+        #expect(try yy("cache", "get", "--path", path, "k0").status == 1)
+        #expect(try yy("cache", "clear", "--path", path).status == 0)
+        #expect(try yy("cache", "get", "--path", path, "k4").status == 1)
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        #expect(try yy("cache", "get").status == 2)
+        #expect(try yy("cache", "frobnicate", "--path", path).status == 2)
+        #expect(try yy("cache", "trim", "--path", path, "--count", "-1").status == 2)
+    }
+
+    @Test func failuresGoToStandardErrorAndExitThree() throws {
+        let file = folder.appending("plainfile")
+        try Data().write(to: URL(fileURLWithPath: file))
+        let result = try yy("cache", "get", "--path", file + "/cache", "k")
+        #expect(result.status == 3)
+        #expect(result.standardError.contains("cannot open the cache"))
+        #expect(try yy("cache", "set", "--path", path, "k", folder.appending("no-such-file")).status == 3)
+    }
+
+    @Test func helpWorksEverywhere() throws {
+        for command in [["--help"], ["cache", "--help"], ["cache", "get", "--help"], ["cache", "stats", "--help"]] {
+            let result = try ChildProcess.run(try #require(BuildProducts.executable("yy")), command)
+            #expect(result.status == 0)
+            #expect(result.text.contains("USAGE"))
+        }
+    }
+}
