@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(
             name: "YYCacheTests",
             dependencies: [
-                "YYCache", "CSQLite", "TestSupport",
+                "YYCache", "YYDispatch", "CSQLite", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

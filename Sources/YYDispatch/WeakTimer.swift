@@ -1,5 +1,4 @@
 public import Dispatch
-import Synchronization
 
 /// A dispatch timer that holds its target weakly and stops by itself once the target is gone.
 ///
@@ -16,7 +15,7 @@ public final class WeakTimer: Sendable {
     /// Whether the timer fires again after each tick.
     public let repeats: Bool
 
-    private let source: Mutex<SourceHandle?>
+    private let source: Locked<SourceHandle?>
     private let tick: @Sendable () -> Bool
 
     /// Creates and starts a timer that calls `action(target)` every `interval` on `queue`.
@@ -50,7 +49,7 @@ public final class WeakTimer: Sendable {
             repeating: repeats ? .nanoseconds(nanoseconds) : .never,
             leeway: .nanoseconds(max(nanoseconds / 10, 1_000_000))
         )
-        source = Mutex(SourceHandle(timer: timer))
+        source = Locked(SourceHandle(timer: timer))
         timer.setEventHandler { [weak self] in
             guard let self else { return }
             if !tick() || !self.repeats { self.invalidate() }

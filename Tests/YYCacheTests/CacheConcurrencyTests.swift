@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import YYDispatch
 import TestSupport
 import Testing
 @testable import YYCache
@@ -72,7 +73,7 @@ import Testing
     @Test func diskCacheStaysConsistentUnderEightThreads() throws {
         let folder = TemporaryDirectory("concurrent")
         let cache = try DiskCache(path: folder.path, inlineThreshold: 2_000)
-        let failures = Mutex<[String]>([])
+        let failures = Locked<[String]>([])
         let operations = Atomic<Int>(0)
         // The size of a key's value tells which write it came from: every write of key k has
         // k's size, so any mismatch is a mixed-up or torn read.

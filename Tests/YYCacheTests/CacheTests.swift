@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import YYDispatch
 import TestSupport
 import Testing
 @testable import YYCache
@@ -83,7 +84,7 @@ import Testing
         let folder = TemporaryDirectory("cacheprogress")
         let cache = try Cache<Data>(path: folder.path)
         for i in 0..<50 { try await cache.setValue(testBytes(21_000 + i), forKey: "\(i)") }
-        let last = Mutex<(Int, Int)>((-1, -1))
+        let last = Locked<(Int, Int)>((-1, -1))
         try await cache.removeAll { removed, total in last.withLock { $0 = (removed, total) } }
         #expect(last.withLock { $0 } == (50, 50))
         #expect(cache.memoryCache.totalCount == 0)

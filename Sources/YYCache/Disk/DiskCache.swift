@@ -1,6 +1,6 @@
 public import Foundation
+import YYDispatch
 public import Logging
-import Synchronization
 
 /// A thread-safe, process-safe key-value cache on disk: SQLite for the index and small values,
 /// one file per large value.
@@ -29,7 +29,7 @@ public final class DiskCache: Sendable {
     /// Values larger than this many bytes are stored as files; others inline in the manifest.
     public let inlineThreshold: Int
     let core: DiskCacheCore
-    private let options: Mutex<Options>
+    private let options: Locked<Options>
 
     private struct Options {
         var fileNameStem: (@Sendable (String) -> String)?
@@ -71,7 +71,7 @@ public final class DiskCache: Sendable {
         core = try DiskCacheRegistry.core(path: path, logger: logger, environment: environment)
         self.path = core.path
         self.inlineThreshold = max(inlineThreshold, 0)
-        options = Mutex(Options())
+        options = Locked(Options())
     }
 
     // MARK: Options

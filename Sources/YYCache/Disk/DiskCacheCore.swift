@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
 import YYDispatch
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +16,11 @@ import Darwin
 /// It holds a shared `flock` on `<path>/lock` while alive. The first process to open a folder gets
 /// the lock exclusively for a moment and uses it to sweep orphan files and empty the trash, which
 /// is only safe when no other process is writing.
-final class DiskCacheCore: Sendable {
+///
+/// `@unchecked Sendable` because of one property: the `Manifest` (a SQLite connection, not
+/// thread-safe) is reachable only through ``withManifest(_:)``, inside its lock. Everything else is
+/// immutable or in a `Locked` of `Sendable` state.
+final class DiskCacheCore: @unchecked Sendable {
     /// Time and free-space sources; tests replace them.
     struct Environment: Sendable {
         /// Wall-clock milliseconds since 1970.
@@ -39,9 +42,9 @@ final class DiskCacheCore: Sendable {
     let logger: Logger
     let environment: Environment
     /// `nil` after a failure that left no usable connection; the next call reopens.
-    private let manifest: Mutex<Manifest?>
-    let limits = Mutex(Limits())
-    let statistics = Mutex(Counters())
+    private let manifest: Locked<Manifest?>
+    let limits = Locked(Limits())
+    let statistics = Locked(Counters())
 
     /// This process's counters, and how much of them is already added to the manifest's table.
     struct Counters {
@@ -55,7 +58,7 @@ final class DiskCacheCore: Sendable {
     }
     private let lockDescriptor: Int32
     private let trashQueue: DispatchQueue
-    private let timer = Mutex<WeakTimer?>(nil)
+    private let timer = Locked<WeakTimer?>(nil)
 
     var manifestPath: String { path + "/manifest.sqlite" }
 
@@ -83,7 +86,7 @@ final class DiskCacheCore: Sendable {
             close(lockDescriptor)
             throw error
         }
-        manifest = Mutex(opened)
+        manifest = Locked(opened)
 
         if alone {
             sweepOrphans()

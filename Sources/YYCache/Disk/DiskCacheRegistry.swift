@@ -1,6 +1,6 @@
 import Foundation
+import YYDispatch
 import Logging
-import Synchronization
 
 /// One ``DiskCacheCore`` per folder per process: two `DiskCache`s opened on the same path share it,
 /// so there is one connection, one set of limits and one trim timer (YYDiskCache's global map).
@@ -11,7 +11,7 @@ enum DiskCacheRegistry {
 
     /// Canonical path → live core. The lock is held while a core opens, so two threads opening the
     /// same folder cannot both create one.
-    private static let cores = Mutex<[String: WeakCore]>([:])
+    private static let cores = Locked<[String: WeakCore]>([:])
 
     static func core(path: String, logger: Logger, environment: DiskCacheCore.Environment) throws(DiskCacheError) -> DiskCacheCore {
         let canonical = try canonicalPath(path)

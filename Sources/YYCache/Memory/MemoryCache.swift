@@ -1,4 +1,3 @@
-import Synchronization
 import YYDispatch
 
 /// A fast, thread-safe in-memory key-value cache with least-recently-used eviction.
@@ -33,12 +32,10 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
 
     /// An optional name, for logs and descriptions.
     public let name: String?
-    private let lock = Lock()
-    /// Guarded by `lock`; only touched through ``locked(_:)``.
-    private var storage = State()
+    private let state = Locked(State())
     private let clock: CacheClock
-    private let timer = Mutex<WeakTimer?>(nil)
-    private let trimInterval = Mutex<Duration>(.seconds(5))
+    private let timer = Locked<WeakTimer?>(nil)
+    private let trimInterval = Locked<Duration>(.seconds(5))
     private let trimTarget = TrimTarget()
 
     /// Creates an empty cache with no limits.
@@ -299,7 +296,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
 
     @inline(__always)
     private func locked<R>(_ body: (inout State) -> R) -> R {
-        lock.withLock { body(&storage) }
+        state.withLock(body)
     }
 
     /// Evicts from the tail while `isOverLimit` holds, in batches, releasing the lock between

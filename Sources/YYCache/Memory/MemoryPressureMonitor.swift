@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import YYDispatch
 
 /// Something that can give memory back when the process runs short, such as a ``MemoryCache``.
@@ -49,9 +48,8 @@ public final class MemoryPressureMonitor: @unchecked Sendable {
     /// The available fraction below which handlers are called.
     public let threshold: Double
     private let reader: @Sendable () -> Reading?
-    /// Guarded by `lock`. (`@unchecked Sendable` above: every access to `state` goes through it.)
-    private let lock = Lock()
-    private var state = MonitorState()
+    /// `@unchecked Sendable` above: the handlers it holds are only called, never shared otherwise.
+    private let state = Locked(MonitorState())
 
     private struct MonitorState {
         var handlers: [WeakHandler] = []
@@ -80,12 +78,12 @@ public final class MemoryPressureMonitor: @unchecked Sendable {
     }
 
     deinit {
-        lock.withLock { state.timer?.invalidate() }
+        state.withLock { $0.timer?.invalidate() }
     }
 
     /// Adds a handler, held weakly.
     public func register(_ handler: any MemoryPressureHandling) {
-        lock.withLock {
+        state.withLock { state in
             state.handlers.removeAll { $0.handler == nil }
             state.handlers.append(WeakHandler(handler: handler))
         }
@@ -93,7 +91,7 @@ public final class MemoryPressureMonitor: @unchecked Sendable {
 
     /// Starts polling. Calling it again has no effect.
     public func start() {
-        lock.withLock {
+        state.withLock { state in
             guard state.timer == nil else { return }
             state.timer = WeakTimer(interval: interval, target: self) { $0.check() }
         }
@@ -101,7 +99,7 @@ public final class MemoryPressureMonitor: @unchecked Sendable {
 
     /// Stops polling.
     public func stop() {
-        lock.withLock {
+        state.withLock { state in
             state.timer?.invalidate()
             state.timer = nil
         }
@@ -113,7 +111,7 @@ public final class MemoryPressureMonitor: @unchecked Sendable {
     public func check() -> Bool {
         guard let reading = reader() else { return false }
         let pressed = reading.availableFraction < threshold
-        let handlers = lock.withLock { () -> [any MemoryPressureHandling] in
+        let handlers = state.withLock { state -> [any MemoryPressureHandling] in
             defer { state.underPressure = pressed }
             guard pressed, !state.underPressure else { return [] }
             state.handlers.removeAll { $0.handler == nil }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import YYDispatch
 import TestSupport
 import Testing
 @testable import YYCache
@@ -285,7 +286,7 @@ import Testing
         let folder = TemporaryDirectory("progress")
         let cache = try DiskCache(path: folder.path)
         for i in 0..<300 { try await cache.setData(testBytes(21_000 + i), forKey: "\(i)") }
-        let reports = Mutex<[(Int, Int)]>([])
+        let reports = Locked<[(Int, Int)]>([])
         try await cache.removeAll { removed, total in
             // Calling the cache from the callback must not deadlock (YYCache #131).
             _ = try? cache.contains("0")

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import YYDispatch
 import Testing
 @testable import YYCache
 
@@ -12,7 +13,7 @@ final class ManualClock: Sendable {
 
 /// A value that records the thread it is deallocated on.
 final class Tracked: Sendable {
-    static let deallocations = Mutex<[(id: Int, mainThread: Bool, thread: String)]>([])
+    static let deallocations = Locked<[(id: Int, mainThread: Bool, thread: String)]>([])
     let id: Int
     init(_ id: Int) { self.id = id }
     deinit {

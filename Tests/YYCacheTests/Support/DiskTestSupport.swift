@@ -1,13 +1,14 @@
 import Foundation
 import Logging
 import Synchronization
+import YYDispatch
 import TestSupport
 @testable import YYCache
 
 /// Collects log messages so tests can check what the cache reported.
 struct CapturingLogHandler: LogHandler {
     final class Store: Sendable {
-        let entries = Mutex<[(level: Logger.Level, message: String)]>([])
+        let entries = Locked<[(level: Logger.Level, message: String)]>([])
         var messages: [String] { entries.withLock { $0.map(\.message) } }
         func contains(level: Logger.Level, _ fragment: String) -> Bool {
             entries.withLock { $0.contains { $0.level == level && $0.message.contains(fragment) } }
