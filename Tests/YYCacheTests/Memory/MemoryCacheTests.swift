@@ -11,14 +11,26 @@ final class ManualClock: Sendable {
     var cacheClock: CacheClock { CacheClock { self.nanoseconds.load(ordering: .relaxed) } }
 }
 
-/// A value that records the thread it is deallocated on.
+/// A value that records whether it was deallocated inside a call the test marked on its thread.
 final class Tracked: Sendable {
-    static let deallocations = Locked<[(id: Int, mainThread: Bool, thread: String)]>([])
+    static let deallocations = Locked<[(id: Int, insideMarkedCall: Bool)]>([])
+    static let marker = "yykit.test.insideCall"
     let id: Int
     init(_ id: Int) { self.id = id }
     deinit {
-        let thread = "\(pthread_self())"
-        Self.deallocations.withLock { $0.append((id, Thread.isMainThread, thread)) }
+        let inside = Thread.current.threadDictionary[Self.marker] != nil
+        Self.deallocations.withLock { $0.append((id, inside)) }
+    }
+
+    /// Runs `body` with this thread marked, so a deallocation during it is recognised.
+    static func marking(_ body: () -> Void) {
+        Thread.current.threadDictionary[marker] = true
+        body()
+        Thread.current.threadDictionary[marker] = nil
+    }
+
+    static func deallocation(of id: Int) -> (id: Int, insideMarkedCall: Bool)? {
+        deallocations.withLock { $0.first { $0.id == id } }
     }
 }
 
@@ -185,21 +197,16 @@ final class Tracked: Sendable {
         #expect(cache.statistics == CacheStatistics())
     }
 
-    @Test func releasesEvictedValuesOffTheCallersThread() async throws {
+    @Test func releasesEvictedValuesOffTheCallersThread() throws {
         let cache = MemoryCache<Int, Tracked>()
         cache.countLimit = 1
         let base = 1_000_000
         cache.setValue(Tracked(base), forKey: 1)
-        cache.setValue(Tracked(base + 1), forKey: 2)   // evicts base
-        let caller = "\(pthread_self())"
-        let deadline = ContinuousClock.now + .seconds(10)
-        var record: (id: Int, mainThread: Bool, thread: String)?
-        while record == nil && ContinuousClock.now < deadline {
-            record = Tracked.deallocations.withLock { $0.first { $0.id == base } }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        let released = try #require(record)
-        #expect(released.thread != caller)
+        Tracked.marking { cache.setValue(Tracked(base + 1), forKey: 2) }   // evicts `base`
+        let deadline = Date().addingTimeInterval(10)
+        while Tracked.deallocation(of: base) == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        let evicted = try #require(Tracked.deallocation(of: base))
+        #expect(!evicted.insideMarkedCall)
     }
 
     @Test func releasesSynchronouslyWhenAsked() {
@@ -207,11 +214,11 @@ final class Tracked: Sendable {
         cache.releasesValuesAsynchronously = false
         let id = 2_000_000
         cache.setValue(Tracked(id), forKey: 1)
-        cache.removeAll()
-        #expect(Tracked.deallocations.withLock { $0.contains { $0.id == id } })
+        Tracked.marking { cache.removeAll() }
+        #expect(Tracked.deallocation(of: id)?.insideMarkedCall == true)
         cache.setValue(Tracked(id + 1), forKey: 1)
-        cache.setValue(Tracked(id + 2), forKey: 1)   // the replaced value goes at once too
-        #expect(Tracked.deallocations.withLock { $0.contains { $0.id == id + 1 } })
+        Tracked.marking { cache.setValue(Tracked(id + 2), forKey: 1) }   // the replaced value goes at once too
+        #expect(Tracked.deallocation(of: id + 1)?.insideMarkedCall == true)
     }
 
     @Test func memoryPressureCallsTheHandlerAndPurges() {
