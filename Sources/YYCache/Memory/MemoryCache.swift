@@ -1,4 +1,4 @@
-import YYDispatch
+public import YYDispatch  // public: the inlinable hot path uses `Locked`
 
 /// A fast, thread-safe in-memory key-value cache with least-recently-used eviction.
 ///
@@ -19,21 +19,24 @@ import YYDispatch
 /// cost limit is not stored; no `trylock`/`usleep` loops; values are read under the lock; no
 /// user code runs while the lock is held.
 public final class MemoryCache<Key: Hashable & Sendable, Value> {
-    private struct State {
-        var list = LRUList<Key, Value>()
-        var countLimit: Int?
-        var costLimit: Int?
-        var ageLimit: Duration?
-        var statistics = CacheStatistics()
-        var releasesAsynchronously = true
-        var removesAllOnMemoryPressure = true
-        var memoryPressureHandler: (@Sendable () -> Void)?
+    @usableFromInline
+    struct State {
+        @usableFromInline var list = LRUList<Key, Value>()
+        @usableFromInline var countLimit: Int?
+        @usableFromInline var costLimit: Int?
+        @usableFromInline var ageLimit: Duration?
+        @usableFromInline var statistics = CacheStatistics()
+        @usableFromInline var releasesAsynchronously = true
+        @usableFromInline var removesAllOnMemoryPressure = true
+        @usableFromInline var memoryPressureHandler: (@Sendable () -> Void)?
+
+        @inlinable init() {}
     }
 
     /// An optional name, for logs and descriptions.
     public let name: String?
-    private let state = Locked(State())
-    private let clock: CacheClock
+    @usableFromInline let state = Locked(State())
+    @usableFromInline let clock: CacheClock
     private let timer = Locked<WeakTimer?>(nil)
     private let trimInterval = Locked<Duration>(.seconds(5))
     private let trimTarget = TrimTarget()
@@ -98,7 +101,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
         }
     }
 
-    /// Whether evicted and removed values are released on a background queue. Default `true`.
+    /// Whether evicted values (and the storage dropped by ``removeAll()``) are released on a
+    /// background queue. Default `true`. Values replaced by a new value for the same key are
+    /// released on the caller's thread, after the cache's lock is dropped.
     public var releasesValuesAsynchronously: Bool {
         get { locked { $0.releasesAsynchronously } }
         set { locked { $0.releasesAsynchronously = newValue } }
@@ -119,15 +124,17 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     // MARK: Reading
 
     /// The value for `key`, or `nil`. A hit makes the entry the most recently used.
+    @inlinable
     public func value(forKey key: Key) -> Value? {
-        let now = clock.now()
         var expired: Value?
         let value = locked { state -> Value? in
             guard let slot = state.list.slot(for: key) else {
                 state.statistics.misses += 1
                 return nil
             }
-            if state.list[slot].expiry <= now {
+            // Read the clock only on a hit: a miss needs no time (the coarse clock is a vDSO call).
+            let now = clock.now()
+            if state.list.expiry(at: slot) <= now {
                 expired = state.list.remove(slot)
                 state.statistics.misses += 1
                 state.statistics.evictions += 1
@@ -135,22 +142,23 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
             }
             state.list.touch(slot, at: now)
             state.statistics.hits += 1
-            return state.list[slot].value
+            return state.list.value(at: slot)
         }
         if let expired { release([expired]) }
         return value
     }
 
     /// Whether a live (unexpired) value is stored for `key`. Does not change the recency order.
+    @inlinable
     public func contains(_ key: Key) -> Bool {
-        let now = clock.now()
-        return locked { state in
+        locked { state in
             guard let slot = state.list.slot(for: key) else { return false }
-            return state.list[slot].expiry > now
+            return state.list.expiry(at: slot) == .max || state.list.expiry(at: slot) > clock.now()
         }
     }
 
     /// Reads or writes a value with zero cost; assigning `nil` removes the entry.
+    @inlinable
     public subscript(key: Key) -> Value? {
         get { value(forKey: key) }
         set {
@@ -167,21 +175,23 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     ///     A value whose cost alone exceeds the cost limit is not stored, and an earlier value for the
     ///     key is removed.
     ///   - expiresAfter: a time to live for this entry; after it the entry reads as absent.
+    @inlinable
     public func setValue(_ value: Value, forKey key: Key, cost: Int = 0, expiresAfter: Duration? = nil) {
         let now = clock.now()
         let cost = max(cost, 0)
         let expiry = expiresAfter.map { now.addingReportingOverflow($0.clampedNanoseconds) }
             .map { $0.overflow ? UInt64.max - 1 : $0.partialValue } ?? .max
         var released: [Value] = []
+        // A replaced value is not an eviction: it is released here on return, after the lock is
+        // dropped (its deinit never runs under the lock), as YYMemoryCache did.
+        var replaced: Value?
         let needsTimer = locked { state -> Bool in
             if let limit = state.costLimit, cost > limit {
-                if let slot = state.list.slot(for: key), let old = state.list.remove(slot) { released.append(old) }
+                if let slot = state.list.slot(for: key) { replaced = state.list.remove(slot) }
                 return false
             }
             if let slot = state.list.slot(for: key) {
-                if let old = state.list.replace(slot, value: value, cost: cost, time: now, expiry: expiry) {
-                    released.append(old)
-                }
+                replaced = state.list.replace(slot, value: value, cost: cost, time: now, expiry: expiry)
             } else {
                 state.list.insert(key: key, value: value, cost: cost, time: now, expiry: expiry)
             }
@@ -190,10 +200,12 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
         }
         release(released)
         if needsTimer { scheduleAutoTrimIfNeeded() }
+        withExtendedLifetime(replaced) {}
     }
 
     /// Removes the value for `key` and returns it, or `nil` when there was none.
     @discardableResult
+    @inlinable
     public func removeValue(forKey key: Key) -> Value? {
         locked { state in
             guard let slot = state.list.slot(for: key) else { return nil }
@@ -251,7 +263,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
         trim { state in
             let tail = state.list.tail
             guard tail != LRUList<Key, Value>.none else { return false }
-            return now &- min(state.list[tail].accessTime, now) > maximumAge
+            return now &- min(state.list.accessTime(at: tail), now) > maximumAge
         }
     }
 
@@ -294,8 +306,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
 
     // MARK: Internals
 
-    @inline(__always)
-    private func locked<R>(_ body: (inout State) -> R) -> R {
+    @inlinable @inline(__always)
+    func locked<R>(_ body: (inout State) -> R) -> R {
         state.withLock(body)
     }
 
@@ -325,7 +337,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
         release(released)
     }
 
-    private static func evictOverLimits(_ state: inout State, into released: inout [Value]) {
+    @inlinable
+    static func evictOverLimits(_ state: inout State, into released: inout [Value]) {
         let countLimit = state.countLimit ?? .max
         let costLimit = state.costLimit ?? .max
         while state.list.count > countLimit || state.list.totalCost > costLimit {
@@ -335,13 +348,15 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
         }
     }
 
-    private func release(_ values: [Value]) {
+    @usableFromInline
+    func release(_ values: [Value]) {
         guard !values.isEmpty else { return }
         ValueReleaser.release(values, asynchronously: releasesValuesAsynchronously)
     }
 
     /// Starts the periodic trim once something needs it (an age limit or an expiring entry).
-    private func scheduleAutoTrimIfNeeded() {
+    @usableFromInline
+    func scheduleAutoTrimIfNeeded() {
         let needed = locked { $0.ageLimit != nil || $0.list.expiringCount > 0 }
         guard needed else { return }
         let interval = autoTrimInterval

@@ -9,9 +9,10 @@ import Darwin
 /// The time source of the memory cache: monotonic nanoseconds, so wall-clock jumps never age entries.
 ///
 /// Tests inject a manual clock to check age limits and expiry without sleeping.
+@usableFromInline
 struct CacheClock: Sendable {
     /// Monotonic time in nanoseconds from an arbitrary origin.
-    let now: @Sendable () -> UInt64
+    @usableFromInline let now: @Sendable () -> UInt64
 
     /// The system's monotonic clock. On Linux the coarse clock is enough (ages are compared in
     /// milliseconds at best) and costs a few nanoseconds instead of tens.
@@ -28,7 +29,7 @@ struct CacheClock: Sendable {
 
 extension Duration {
     /// The duration in whole nanoseconds, clamped to `0...UInt64.max`.
-    var clampedNanoseconds: UInt64 {
+    @inlinable var clampedNanoseconds: UInt64 {
         let (seconds, attoseconds) = components
         if seconds < 0 { return 0 }
         let (wholeSeconds, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)

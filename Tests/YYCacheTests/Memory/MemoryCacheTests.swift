@@ -207,6 +207,9 @@ final class Tracked: Sendable {
         while Tracked.deallocation(of: base) == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
         let evicted = try #require(Tracked.deallocation(of: base))
         #expect(!evicted.insideMarkedCall)
+        // A value replaced under the same key is not an eviction: released on return, in the call.
+        Tracked.marking { cache.setValue(Tracked(base + 2), forKey: 2) }
+        #expect(Tracked.deallocation(of: base + 1)?.insideMarkedCall == true)
     }
 
     @Test func releasesSynchronouslyWhenAsked() {
