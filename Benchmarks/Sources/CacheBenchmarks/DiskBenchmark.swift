@@ -20,6 +20,7 @@ enum DiskBenchmark {
     }
 
     static func rawSQLite(in folder: String) -> Store {
+        try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let store = RawSQLiteStore(path: folder)
         return Store(set: store.set, get: store.get, remove: store.remove)
     }

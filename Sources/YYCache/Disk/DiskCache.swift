@@ -44,7 +44,7 @@ public final class DiskCache: Sendable {
         public var extendedData: Data?
         /// When the value was written.
         public var modificationDate: Date
-        /// When the value was last read or written (reads are recorded in batches).
+        /// When the value was last read or written, as recorded (see ``DiskCache/accessTimeResolution``).
         public var lastAccessDate: Date
         /// When the value expires, if it has a time to live.
         public var expirationDate: Date?
@@ -123,6 +123,15 @@ public final class DiskCache: Sendable {
         set { core.limits.withLock { $0.freeDiskSpace = newValue } }
     }
 
+    /// How fine-grained the least-recently-used order is. A read records its time only when the
+    /// value's recorded access is older than this, so a hot value costs at most one manifest write
+    /// per interval and a read right after a write costs none. Default 1 second (YYKVStorage kept
+    /// whole seconds); `.zero` records every read. Recorded reads are written in batches.
+    public var accessTimeResolution: Duration {
+        get { core.limits.withLock { $0.accessTimeResolution } }
+        set { core.limits.withLock { $0.accessTimeResolution = max(newValue, .zero) } }
+    }
+
     /// How often limits and expiry are applied in the background. Default 60 seconds.
     public var autoTrimInterval: Duration {
         get { core.limits.withLock { $0.autoTrimInterval } }
@@ -174,16 +183,20 @@ public final class DiskCache: Sendable {
     /// Reads a row and, for a file value, the file; retries when a concurrent write replaced the
     /// file between the two steps; drops a row whose file is gone.
     private func read(_ key: String, includingExtendedData: Bool) throws(DiskCacheError) -> Entry? {
+        let resolution = core.limits.withLock { $0.accessTimeResolution.clampedMilliseconds }
         for _ in 0..<4 {
             let now = core.environment.now()
             let lookup = try core.withManifest { manifest throws(SQLiteError) -> Lookup in
-                guard let row = try manifest.row(forKey: key, includingExtendedData: includingExtendedData) else {
+                guard var row = try manifest.row(forKey: key, includingExtendedData: includingExtendedData) else {
                     return .missing
                 }
                 if let expiration = row.expirationTime, expiration <= now {
                     return .expired(try manifest.remove(key: key))
                 }
-                try manifest.noteAccess(key, at: now)
+                if now - row.lastAccessTime >= max(resolution, 1) || resolution == 0 {
+                    try manifest.noteAccess(key, at: now)
+                    row.lastAccessTime = now
+                }
                 return .found(row)
             }
             let row: Manifest.Row
@@ -218,7 +231,7 @@ public final class DiskCache: Sendable {
                 data: data,
                 extendedData: row.extendedData,
                 modificationDate: Date(milliseconds: row.modificationTime),
-                lastAccessDate: Date(milliseconds: includingExtendedData ? now : row.lastAccessTime),
+                lastAccessDate: Date(milliseconds: row.lastAccessTime),
                 expirationDate: row.expirationTime.map(Date.init(milliseconds:))
             )
         }

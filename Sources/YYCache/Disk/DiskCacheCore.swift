@@ -35,6 +35,7 @@ final class DiskCacheCore: @unchecked Sendable {
         var age: Duration?
         var freeDiskSpace: Int?
         var autoTrimInterval: Duration = .seconds(60)
+        var accessTimeResolution: Duration = .seconds(1)
     }
 
     let path: String

@@ -62,7 +62,9 @@ final class Manifest {
                 modification_time INTEGER NOT NULL,
                 last_access_time INTEGER NOT NULL,
                 expiration_time INTEGER,
-                extended_data BLOB
+                extended_data BLOB,
+                -- Set by `save` to the file name a replacement superseded; read back by RETURNING.
+                replaced_filename TEXT
             );
             CREATE INDEX IF NOT EXISTS manifest_last_access_time ON manifest(last_access_time);
             CREATE INDEX IF NOT EXISTS manifest_expiration_time ON manifest(expiration_time)
@@ -84,17 +86,17 @@ final class Manifest {
     /// The row for `key`, without extended data unless `includingExtendedData`.
     func row(forKey key: String, includingExtendedData: Bool = false) throws(SQLiteError) -> Row? {
         let sql = includingExtendedData
-            ? "SELECT filename, size, inline_data, expiration_time, extended_data, modification_time, last_access_time FROM manifest WHERE key = ?1"
-            : "SELECT filename, size, inline_data, expiration_time FROM manifest WHERE key = ?1"
+            ? "SELECT filename, size, inline_data, expiration_time, last_access_time, extended_data, modification_time FROM manifest WHERE key = ?1"
+            : "SELECT filename, size, inline_data, expiration_time, last_access_time FROM manifest WHERE key = ?1"
         let statement = try connection.statement(sql)
         return try Self.withKey(key, statement) { () throws(SQLiteError) -> Row? in
             guard try statement.step() else { return nil }
             var row = Row(fileName: statement.text(0), size: statement.int64(1), inlineData: statement.data(2),
                           expirationTime: statement.optionalInt64(3))
+            row.lastAccessTime = max(statement.int64(4), pendingAccess[key] ?? 0)
             if includingExtendedData {
-                row.extendedData = statement.data(4)
-                row.modificationTime = statement.int64(5)
-                row.lastAccessTime = statement.int64(6)
+                row.extendedData = statement.data(5)
+                row.modificationTime = statement.int64(6)
             }
             return row
         }
@@ -185,32 +187,36 @@ final class Manifest {
 
     /// Inserts or replaces the row for `key`; returns the file name of the replaced row, if any,
     /// which the caller deletes once this has committed.
+    ///
+    /// One autocommit statement: in `DO UPDATE SET` the right-hand sides read the old row, so
+    /// `replaced_filename = filename` captures the old file name and `RETURNING` hands it back.
     func save(key: String, fileName: String?, size: Int64, inlineData: Data?, extendedData: Data?,
               expirationTime: Int64?, now: Int64) throws(SQLiteError) -> String? {
-        try connection.transaction { () throws(SQLiteError) -> String? in
-            let old = try oldFileName(forKey: key)
-            let statement = try connection.statement("""
-                INSERT OR REPLACE INTO manifest
-                    (key, filename, size, inline_data, modification_time, last_access_time, expiration_time, extended_data)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7)
-                """)
-            statement.bind(fileName, at: 2)
-            statement.bind(size, at: 3)
-            statement.bind(inlineData, at: 4)
-            statement.bind(now, at: 5)
-            statement.bind(expirationTime, at: 6)
-            statement.bind(extendedData, at: 7)
-            try Self.withKey(key, statement) { () throws(SQLiteError) in try statement.run() }
-            pendingAccess[key] = nil
-            return old
+        let statement = try connection.statement("""
+            INSERT INTO manifest
+                (key, filename, size, inline_data, modification_time, last_access_time, expiration_time, extended_data)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7)
+            ON CONFLICT(key) DO UPDATE SET
+                replaced_filename = filename, filename = excluded.filename, size = excluded.size,
+                inline_data = excluded.inline_data, modification_time = excluded.modification_time,
+                last_access_time = excluded.last_access_time, expiration_time = excluded.expiration_time,
+                extended_data = excluded.extended_data
+            RETURNING replaced_filename
+            """)
+        statement.bind(fileName, at: 2)
+        statement.bind(size, at: 3)
+        statement.bind(inlineData, at: 4)
+        statement.bind(now, at: 5)
+        statement.bind(expirationTime, at: 6)
+        statement.bind(extendedData, at: 7)
+        let replaced = try Self.withKey(key, statement) { () throws(SQLiteError) -> String? in
+            guard try statement.step() else { return nil }
+            let name = statement.text(0)
+            while try statement.step() {}
+            return name
         }
-    }
-
-    private func oldFileName(forKey key: String) throws(SQLiteError) -> String? {
-        let statement = try connection.statement("SELECT filename FROM manifest WHERE key = ?1")
-        return try Self.withKey(key, statement) { () throws(SQLiteError) -> String? in
-            try statement.step() ? statement.text(0) : nil
-        }
+        pendingAccess[key] = nil
+        return replaced
     }
 
     /// Deletes the row for `key` (only if it still names `fileName`, when given).

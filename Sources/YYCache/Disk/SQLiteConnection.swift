@@ -97,13 +97,14 @@ final class SQLiteConnection {
     /// timeout instead of failing with a deadlock halfway through.
     func transaction<R>(_ body: () throws(SQLiteError) -> R) throws(SQLiteError) -> R {
         if let handle, sqlite3_get_autocommit(handle) == 0 { return try body() }
-        try execute("BEGIN IMMEDIATE")
+        // Cached statements: `sqlite3_exec` would parse these three on every write.
+        try statement("BEGIN IMMEDIATE").run()
         do {
             let result = try body()
-            try execute("COMMIT")
+            try statement("COMMIT").run()
             return result
         } catch {
-            try? execute("ROLLBACK")
+            try? statement("ROLLBACK").run()
             throw error
         }
     }

@@ -144,7 +144,10 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
             state.statistics.hits += 1
             return state.list.value(at: slot)
         }
-        if let expired { release([expired]) }
+        if let expired {
+            var evicted = [expired]
+            release(&evicted)
+        }
         return value
     }
 
@@ -198,7 +201,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
             Self.evictOverLimits(&state, into: &released)
             return expiry != .max
         }
-        release(released)
+        release(&released)
         if needsTimer { scheduleAutoTrimIfNeeded() }
         withExtendedLifetime(replaced) {}
     }
@@ -216,10 +219,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     /// Removes every entry. The old storage is released on a background queue when
     /// ``releasesValuesAsynchronously`` is on.
     public func removeAll() {
-        let (old, asynchronously) = locked { state in
-            (state.list.removeAll(), state.releasesAsynchronously)
+        // The old storage goes straight into the array that is handed over: no copy stays here.
+        var asynchronously = true
+        var old = locked { state in
+            asynchronously = state.releasesAsynchronously
+            return [state.list.removeAll()]
         }
-        ValueReleaser.release([old], asynchronously: asynchronously)
+        ValueReleaser.release(&old, asynchronously: asynchronously)
     }
 
     // MARK: Status
@@ -277,7 +283,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
                 state.statistics.evictions += 1
             }
         }
-        release(released)
+        release(&released)
     }
 
     /// What the periodic timer does: expired entries, then cost, count and age limits.
@@ -297,11 +303,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
         let (handler, purge) = locked { ($0.memoryPressureHandler, $0.removesAllOnMemoryPressure) }
         handler?()
         guard purge else { return }
-        let evicted = locked { state in
+        var asynchronously = true
+        var evicted = locked { state in
             state.statistics.evictions += state.list.count
-            return state.list.removeAll()
+            asynchronously = state.releasesAsynchronously
+            return [state.list.removeAll()]
         }
-        ValueReleaser.release([evicted], asynchronously: releasesValuesAsynchronously)
+        ValueReleaser.release(&evicted, asynchronously: asynchronously)
     }
 
     // MARK: Internals
@@ -327,14 +335,14 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
                 state.statistics.evictions += evicted
                 finished = evicted < batchSize
             }
-            release(released)
+            release(&released)
         }
     }
 
     private func enforceLimits() {
         var released: [Value] = []
         locked { Self.evictOverLimits(&$0, into: &released) }
-        release(released)
+        release(&released)
     }
 
     @inlinable
@@ -349,9 +357,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     }
 
     @usableFromInline
-    func release(_ values: [Value]) {
+    func release(_ values: inout [Value]) {
         guard !values.isEmpty else { return }
-        ValueReleaser.release(values, asynchronously: releasesValuesAsynchronously)
+        ValueReleaser.release(&values, asynchronously: releasesValuesAsynchronously)
     }
 
     /// Starts the periodic trim once something needs it (an age limit or an expiring entry).

@@ -191,6 +191,7 @@ import Testing
         let folder = TemporaryDirectory("trimcount")
         let env = DiskTestEnvironment()
         let cache = try DiskCache(path: folder.path, testEnvironment: env)
+        cache.accessTimeResolution = .zero
         for i in 0..<10 {
             try cache.setData(testBytes(i.isMultiple(of: 3) ? 30_000 : 100), forKey: "\(i)")
             env.advance(by: .milliseconds(1))
@@ -202,6 +203,22 @@ import Testing
         for key in ["0", "6", "7", "8", "9"] { #expect(try cache.contains(key), "\(key)") }
         #expect(cache.dataFileNames == cache.referencedFileNames)
         #expect(cache.statistics.evictions == 5)
+    }
+
+    @Test func readsWithinTheResolutionDoNotMoveTheAccessTime() throws {
+        let folder = TemporaryDirectory("resolution")
+        let env = DiskTestEnvironment()
+        let cache = try DiskCache(path: folder.path, testEnvironment: env)
+        #expect(cache.accessTimeResolution == .seconds(1))
+        try cache.setData(testBytes(10), forKey: "old")
+        try cache.setData(testBytes(10), forKey: "new")
+        let written = env.milliseconds.load(ordering: .relaxed)
+        env.advance(by: .milliseconds(500))
+        #expect(try cache.entry(forKey: "old")?.lastAccessDate == Date(milliseconds: written))   // not recorded
+        env.advance(by: .milliseconds(600))
+        #expect(try cache.entry(forKey: "old")?.lastAccessDate == Date(milliseconds: written + 1_100))
+        try cache.trim(toCount: 1)                  // "old" was read more recently than "new" was written
+        #expect(try cache.contains("old") && !cache.contains("new"))
     }
 
     @Test func trimsToCostAndAge() throws {
