@@ -5,6 +5,7 @@ Writes {"small"|"large": {"set"|"get"|"miss": ops/s}, "mix": {"ops": ops/s}} as 
 given as the first argument (best of N repetitions, N = second argument, default 3).
 """
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -44,6 +45,8 @@ def sized(count, size, repetitions):
     for _ in range(repetitions):
         folder, cache = fresh_cache()
         try:
+            # Flush the previous run's dirty pages first, as the Swift harness does.
+            os.sync()
             start = time.perf_counter()
             for key in keys:
                 cache.set(key, value)
@@ -71,6 +74,7 @@ def mix(repetitions):
         try:
             for key in keys:
                 cache.set(key, value)
+            os.sync()
             generator = SharedLCG(99)
             start = time.perf_counter()
             for _ in range(100_000):

@@ -38,6 +38,8 @@ enum DiskBenchmark {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("yybench-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let store = make(folder)
+            // Flush the previous run's dirty pages first, so write-back does not leak across runs.
+            sync()
             set.time { for key in keys { store.set(key, value) } }
             get.time { for i in order { blackHole &+= store.get(keys[i])?.count ?? 0 } }
             miss.time { for key in misses { blackHole &+= store.get(key) == nil ? 1 : 0 } }
@@ -55,6 +57,7 @@ enum DiskBenchmark {
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let store = make(folder)
             for key in keys { store.set(key, value) }
+            sync()
             var generator = SharedLCG(state: 99)
             timing.time {
                 for _ in 0..<100_000 {

@@ -252,6 +252,25 @@ import Testing
         #expect(try await cache.totals().count == 5)
     }
 
+    @Test func releasedCacheStopsItsTrimTimerAndClosesTheFolder() async throws {
+        let folder = TemporaryDirectory("release")
+        weak var weakCore: DiskCacheCore?
+        do {
+            let cache = try DiskCache(path: folder.path)
+            cache.autoTrimInterval = .milliseconds(5)
+            try await cache.setData(testBytes(10), forKey: "k")
+            weakCore = cache.core
+            try await Task.sleep(for: .milliseconds(30))   // let the timer tick a few times
+        }
+        // The timer holds the core weakly: dropping the last DiskCache deallocates it.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while weakCore != nil && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(weakCore == nil)
+        // Closing flushed and checkpointed: a new opening sees the value.
+        let reopened = try DiskCache(path: folder.path)
+        #expect(try await reopened.data(forKey: "k") == testBytes(10))
+    }
+
     @Test func freeDiskSpaceFloorEvictsTheShortfall() throws {
         let folder = TemporaryDirectory("floor")
         let env = DiskTestEnvironment()
