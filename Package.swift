@@ -51,7 +51,7 @@ let package = Package(
         // A child process for the crash-safety tests: writes to a DiskCache until it is killed.
         .executableTarget(
             name: "cache-crash-writer",
-            dependencies: ["YYCache"],
+            dependencies: ["YYCache", "TestSupport"],
             path: "Tests/Tools/cache-crash-writer",
             swiftSettings: strictSettings
         ),

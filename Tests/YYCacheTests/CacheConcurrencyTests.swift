@@ -14,24 +14,13 @@ import Testing
     }
 
     /// Runs `body(thread, generator)` on `threads` threads until `duration` has passed.
-    static func hammer(_ body: @escaping @Sendable (Int, inout SplitMix) -> Void) {
+    static func hammer(_ body: @escaping @Sendable (Int, inout SplitMix64) -> Void) {
         let deadline = ContinuousClock.now + duration
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
-            var generator = SplitMix(state: UInt64(thread) &+ 1)
+            var generator = SplitMix64(seed: UInt64(thread) &+ 1)
             while ContinuousClock.now < deadline {
                 for _ in 0..<64 { body(thread, &generator) }
             }
-        }
-    }
-
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 

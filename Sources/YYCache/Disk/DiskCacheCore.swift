@@ -176,40 +176,37 @@ final class DiskCacheCore: @unchecked Sendable {
         }
     }
 
-    func trim(toCount count: Int) throws(DiskCacheError) {
+    /// Runs `select` in one write transaction, then deletes the removed rows' files and counts
+    /// them as evictions: the shape of every trim.
+    private func evict(_ select: (Manifest) throws(SQLiteError) -> Manifest.Removal) throws(DiskCacheError) {
         let removal = try withManifest { manifest throws(SQLiteError) in
-            try manifest.connection.transaction { () throws(SQLiteError) in
-                let excess = try manifest.count - Int64(max(count, 0))
-                return excess > 0 ? try manifest.removeLeastRecentlyUsed(count: excess) : Manifest.Removal()
-            }
+            try manifest.connection.transaction { () throws(SQLiteError) in try select(manifest) }
         }
         finish(removal, evicted: true)
     }
 
-    func trim(toCost cost: Int) throws(DiskCacheError) {
-        let removal = try withManifest { manifest throws(SQLiteError) in
-            try manifest.connection.transaction { () throws(SQLiteError) in
-                let excess = try manifest.totalSize - Int64(max(cost, 0))
-                return excess > 0 ? try manifest.removeLeastRecentlyUsed(size: excess) : Manifest.Removal()
-            }
+    func trim(toCount count: Int) throws(DiskCacheError) {
+        try evict { manifest throws(SQLiteError) in
+            let excess = try manifest.count - Int64(max(count, 0))
+            return excess > 0 ? try manifest.removeLeastRecentlyUsed(count: excess) : Manifest.Removal()
         }
-        finish(removal, evicted: true)
+    }
+
+    func trim(toCost cost: Int) throws(DiskCacheError) {
+        try evict { manifest throws(SQLiteError) in
+            let excess = try manifest.totalSize - Int64(max(cost, 0))
+            return excess > 0 ? try manifest.removeLeastRecentlyUsed(size: excess) : Manifest.Removal()
+        }
     }
 
     func trim(toAge age: Duration) throws(DiskCacheError) {
         let cutoff = environment.now() - age.clampedMilliseconds
-        let removal = try withManifest { manifest throws(SQLiteError) in
-            try manifest.connection.transaction { () throws(SQLiteError) in try manifest.removeAccessed(before: cutoff) }
-        }
-        finish(removal, evicted: true)
+        try evict { manifest throws(SQLiteError) in try manifest.removeAccessed(before: cutoff) }
     }
 
     func removeExpired() throws(DiskCacheError) {
         let now = environment.now()
-        let removal = try withManifest { manifest throws(SQLiteError) in
-            try manifest.connection.transaction { () throws(SQLiteError) in try manifest.removeExpired(at: now) }
-        }
-        finish(removal, evicted: true)
+        try evict { manifest throws(SQLiteError) in try manifest.removeExpired(at: now) }
     }
 
     /// Frees disk space when the file system's free space is below `limit`: evicts least recently

@@ -8,25 +8,8 @@
 // Value layout (all little-endian), checked by DiskCacheCrashSafetyTests:
 //   seed u64 | seq u64 | key u32 | payload length u32 | payload | FNV-1a 64 of everything before
 import Foundation
+import TestSupport
 import YYCache
-
-/// SplitMix64: a small deterministic generator, so a run can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    return hash
-}
 
 func makeValue(seed: UInt64, seq: UInt64, key: UInt32, length: Int) -> Data {
     var data = Data(capacity: length + 32)
@@ -34,7 +17,7 @@ func makeValue(seed: UInt64, seq: UInt64, key: UInt32, length: Int) -> Data {
     withUnsafeBytes(of: seq.littleEndian) { data.append(contentsOf: $0) }
     withUnsafeBytes(of: key.littleEndian) { data.append(contentsOf: $0) }
     withUnsafeBytes(of: UInt32(length).littleEndian) { data.append(contentsOf: $0) }
-    var generator = SplitMix64(state: seed &* 31 &+ seq)
+    var generator = SplitMix64(seed: seed &* 31 &+ seq)
     var payload = [UInt8](repeating: 0, count: length)
     for i in stride(from: 0, to: length, by: 8) {
         let word = generator.next()
@@ -58,7 +41,7 @@ case "write" where arguments.count == 6:
     }
     do {
         let cache = try DiskCache(path: arguments[2])
-        var generator = SplitMix64(state: seed)
+        var generator = SplitMix64(seed: seed)
         for seq in 0..<UInt64(count) {
             let key = UInt32(generator.next() % UInt64(keys))
             // Sizes on both sides of the 20 KB inline threshold.

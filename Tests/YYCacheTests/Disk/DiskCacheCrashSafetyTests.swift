@@ -24,9 +24,7 @@ import Testing
         }
         let length = Int(integer(20, UInt32.self))
         guard data.count == 24 + length + 8 else { return .torn("length field \(length) but \(data.count) bytes") }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data.prefix(data.count - 8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        guard hash == integer(data.count - 8, UInt64.self) else { return .torn("checksum mismatch") }
+        guard fnv1a(data.prefix(data.count - 8)) == integer(data.count - 8, UInt64.self) else { return .torn("checksum mismatch") }
         return .valid(Stamp(seed: integer(0, UInt64.self), seq: integer(8, UInt64.self)), key: integer(16, UInt32.self))
     }
 
