@@ -21,11 +21,7 @@ let peer: [String: [String: Double]]? = option("--peer", in: arguments).flatMap 
 var sections: [String] = []
 if let only = option("--profile-memory-store", in: arguments) {
     // For profilers: run one store's memory workload and nothing else.
-    switch only {
-    case "MemoryCache": _ = MemoryBenchmark.run(MemoryBenchmark.YYMemoryCacheStore.self, count: 200_000, repetitions: repetitions)
-    case "NSCache": _ = MemoryBenchmark.run(MemoryBenchmark.NSCacheStore.self, count: 200_000, repetitions: repetitions)
-    default: _ = MemoryBenchmark.run(MemoryBenchmark.DictionaryMutexStore.self, count: 200_000, repetitions: repetitions)
-    }
+    _ = MemoryBenchmark.run(count: 200_000, repetitions: repetitions, only: only)
     exit(0)
 }
 if runMemory {

@@ -4,9 +4,11 @@
 /// (YYMemoryCache's `_YYLinkedMapNode`): no allocation and no reference counting per node, and
 /// freed slots are reused. `head` is the most recently used entry, `tail` the least.
 ///
-/// The links are kept apart from the entries: moving an entry to the head touches three links
-/// (the entry's and its two neighbours'), and 8-byte links pack eight to a cache line where whole
-/// entries would take one line each. With 200,000 entries the links fit in 1.6 MB.
+/// The layout follows what a hit touches. The value sits in the dictionary beside its slot number,
+/// so the lookup that finds the slot also yields the value. Moving the entry to the head touches
+/// three links (the entry's and its neighbours'); links are 16 bytes (with the access time, which
+/// a hit writes anyway), four to a cache line. Key, cost and expiry, needed only to insert, evict
+/// or check an expiring entry, sit in a third array.
 ///
 /// Not thread-safe; ``MemoryCache`` guards it with a lock. Everything is `@inlinable` so that the
 /// cache specialises for its `Key` and `Value` in the caller's module (generic code called across
@@ -16,23 +18,29 @@ struct LRUList<Key: Hashable, Value> {
     @usableFromInline typealias Index = Int32
     @inlinable static var none: Index { -1 }
 
+    /// What the dictionary holds for a key.
+    @usableFromInline
+    struct Slot {
+        @usableFromInline var position: Index
+        @usableFromInline var value: Value
+
+        @inlinable init(position: Index, value: Value) {
+            self.position = position
+            self.value = value
+        }
+    }
+
     @usableFromInline
     struct Entry {
         /// `nil` marks a free slot.
         @usableFromInline var key: Key?
-        @usableFromInline var value: Value?
         @usableFromInline var cost: Int
-        /// Monotonic time of the last read or write, in nanoseconds.
-        @usableFromInline var accessTime: UInt64
         /// Monotonic deadline after which the entry is gone; `UInt64.max` for none.
         @usableFromInline var expiry: UInt64
 
-        @inlinable
-        init(key: Key?, value: Value?, cost: Int, accessTime: UInt64, expiry: UInt64) {
+        @inlinable init(key: Key?, cost: Int, expiry: UInt64) {
             self.key = key
-            self.value = value
             self.cost = cost
-            self.accessTime = accessTime
             self.expiry = expiry
         }
     }
@@ -41,105 +49,109 @@ struct LRUList<Key: Hashable, Value> {
     struct Link {
         @usableFromInline var previous: Index
         @usableFromInline var next: Index
+        /// Monotonic time of the last read or write, in nanoseconds.
+        @usableFromInline var accessTime: UInt64
 
-        @inlinable init(previous: Index, next: Index) {
+        @inlinable init(previous: Index, next: Index, accessTime: UInt64) {
             self.previous = previous
             self.next = next
+            self.accessTime = accessTime
         }
     }
 
+    @usableFromInline var index: [Key: Slot] = [:]
     @usableFromInline var entries: [Entry] = []
     @usableFromInline var links: [Link] = []
     @usableFromInline var freeSlots: [Index] = []
-    @usableFromInline var index: [Key: Index] = [:]
     @usableFromInline var head: Index = none
     @usableFromInline var tail: Index = none
     @usableFromInline var totalCost = 0
-    /// How many live entries carry an expiry; lets the periodic sweep skip the scan when zero.
+    /// How many live entries carry an expiry; when zero, hits skip the expiry check entirely.
     @usableFromInline var expiringCount = 0
 
     @inlinable var count: Int { index.count }
 
     @inlinable init() {}
 
+    /// The slot and value for `key`, from one hash lookup.
     @inlinable
-    func slot(for key: Key) -> Index? {
+    func lookup(_ key: Key) -> Slot? {
         index[key]
     }
 
-    /// The expiry of a live slot.
+    /// Whether the entry at `position` has expired at `time`.
     @inlinable
-    func expiry(at slot: Index) -> UInt64 {
-        entries[Int(slot)].expiry
+    func isExpired(_ position: Index, at time: UInt64) -> Bool {
+        expiringCount > 0 && entries[Int(position)].expiry <= time
+    }
+
+    /// Whether `key` is present and unexpired at the time `now()` gives (read only if needed).
+    @inlinable
+    func containsLive(_ key: Key, now: () -> UInt64) -> Bool {
+        guard let slot = index[key] else { return false }
+        return expiringCount == 0 || entries[Int(slot.position)].expiry > now()
     }
 
     /// The access time of a live slot.
     @inlinable
-    func accessTime(at slot: Index) -> UInt64 {
-        entries[Int(slot)].accessTime
-    }
-
-    /// The value of a live slot.
-    @inlinable
-    func value(at slot: Index) -> Value? {
-        entries[Int(slot)].value
+    func accessTime(at position: Index) -> UInt64 {
+        links[Int(position)].accessTime
     }
 
     /// Marks the entry as just used: updates its time and moves it to the head.
     @inlinable
-    mutating func touch(_ slot: Index, at time: UInt64) {
-        entries[Int(slot)].accessTime = time
-        guard slot != head else { return }
-        unlink(slot)
-        linkAtHead(slot)
+    mutating func touch(_ position: Index, at time: UInt64) {
+        links[Int(position)].accessTime = time
+        guard position != head else { return }
+        unlink(position)
+        linkAtHead(position)
     }
 
-    /// Replaces the value of an existing entry and moves it to the head; returns the old value.
+    /// Stores `value` for `key` as the most recently used entry, with one hash lookup; returns the
+    /// value it replaced, if any.
     @inlinable
-    mutating func replace(_ slot: Index, value: Value, cost: Int, time: UInt64, expiry: UInt64) -> Value? {
-        let i = Int(slot)
-        totalCost += cost - entries[i].cost
-        expiringCount += (expiry != .max ? 1 : 0) - (entries[i].expiry != .max ? 1 : 0)
-        let old = entries[i].value
-        entries[i].value = value
-        entries[i].cost = cost
-        entries[i].expiry = expiry
-        touch(slot, at: time)
-        return old
-    }
-
-    /// Inserts a new key at the head. The key must not be present.
-    @inlinable
-    mutating func insert(key: Key, value: Value, cost: Int, time: UInt64, expiry: UInt64) {
-        assert(index[key] == nil, "insert of a key that is already present")
-        let entry = Entry(key: key, value: value, cost: cost, accessTime: time, expiry: expiry)
-        let slot: Index
+    mutating func upsert(key: Key, value: Value, cost: Int, time: UInt64, expiry: UInt64) -> Value? {
+        if let found = index.index(forKey: key) {
+            let position = index.values[found].position
+            let old = index.values[found].value
+            index.values[found].value = value
+            let i = Int(position)
+            totalCost += cost - entries[i].cost
+            expiringCount += (expiry != .max ? 1 : 0) - (entries[i].expiry != .max ? 1 : 0)
+            entries[i].cost = cost
+            entries[i].expiry = expiry
+            touch(position, at: time)
+            return old
+        }
+        let entry = Entry(key: key, cost: cost, expiry: expiry)
+        let position: Index
         if let reused = freeSlots.popLast() {
-            slot = reused
-            entries[Int(slot)] = entry
+            position = reused
+            entries[Int(position)] = entry
         } else {
             precondition(entries.count < Int(Index.max), "LRUList holds at most Int32.max entries")
-            slot = Index(entries.count)
+            position = Index(entries.count)
             entries.append(entry)
-            links.append(Link(previous: Self.none, next: Self.none))
+            links.append(Link(previous: Self.none, next: Self.none, accessTime: time))
         }
-        index[key] = slot
+        index[key] = Slot(position: position, value: value)
+        links[Int(position)].accessTime = time
         totalCost += cost
         if expiry != .max { expiringCount += 1 }
-        linkAtHead(slot)
+        linkAtHead(position)
+        return nil
     }
 
     /// Removes an entry and returns its value.
     @inlinable @discardableResult
-    mutating func remove(_ slot: Index) -> Value? {
-        let i = Int(slot)
-        unlink(slot)
-        if let key = entries[i].key { index[key] = nil }
+    mutating func remove(_ position: Index) -> Value? {
+        let i = Int(position)
+        unlink(position)
+        let value = entries[i].key.flatMap { index.removeValue(forKey: $0)?.value }
         totalCost -= entries[i].cost
         if entries[i].expiry != .max { expiringCount -= 1 }
-        let value = entries[i].value
-        entries[i] = Entry(key: nil, value: nil, cost: 0, accessTime: 0, expiry: .max)
-        freeSlots.append(slot)
+        entries[i] = Entry(key: nil, cost: 0, expiry: .max)
+        freeSlots.append(position)
         checkInvariants()
         return value
     }
@@ -159,9 +171,9 @@ struct LRUList<Key: Hashable, Value> {
         return old
     }
 
-    /// Slots whose expiry is at or before `time`.
+    /// Positions whose expiry is at or before `time`.
     @inlinable
-    func expiredSlots(at time: UInt64) -> [Index] {
+    func expiredPositions(at time: UInt64) -> [Index] {
         guard expiringCount > 0 else { return [] }
         var result: [Index] = []
         for (i, entry) in entries.enumerated() where entry.key != nil && entry.expiry <= time {
@@ -171,19 +183,21 @@ struct LRUList<Key: Hashable, Value> {
     }
 
     @inlinable
-    mutating func linkAtHead(_ slot: Index) {
-        links[Int(slot)] = Link(previous: Self.none, next: head)
-        if head != Self.none { links[Int(head)].previous = slot }
-        head = slot
-        if tail == Self.none { tail = slot }
+    mutating func linkAtHead(_ position: Index) {
+        links[Int(position)].previous = Self.none
+        links[Int(position)].next = head
+        if head != Self.none { links[Int(head)].previous = position }
+        head = position
+        if tail == Self.none { tail = position }
     }
 
     @inlinable
-    mutating func unlink(_ slot: Index) {
-        let link = links[Int(slot)]
+    mutating func unlink(_ position: Index) {
+        let link = links[Int(position)]
         if link.previous != Self.none { links[Int(link.previous)].next = link.next } else { head = link.next }
         if link.next != Self.none { links[Int(link.next)].previous = link.previous } else { tail = link.previous }
-        links[Int(slot)] = Link(previous: Self.none, next: Self.none)
+        links[Int(position)].previous = Self.none
+        links[Int(position)].next = Self.none
     }
 
     /// Debug-only consistency check of the cheap invariants.

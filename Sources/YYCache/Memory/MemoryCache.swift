@@ -128,21 +128,21 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     public func value(forKey key: Key) -> Value? {
         var expired: Value?
         let value = locked { state -> Value? in
-            guard let slot = state.list.slot(for: key) else {
+            guard let slot = state.list.lookup(key) else {
                 state.statistics.misses += 1
                 return nil
             }
             // Read the clock only on a hit: a miss needs no time (the coarse clock is a vDSO call).
             let now = clock.now()
-            if state.list.expiry(at: slot) <= now {
-                expired = state.list.remove(slot)
+            if state.list.isExpired(slot.position, at: now) {
+                expired = state.list.remove(slot.position)
                 state.statistics.misses += 1
                 state.statistics.evictions += 1
                 return nil
             }
-            state.list.touch(slot, at: now)
+            state.list.touch(slot.position, at: now)
             state.statistics.hits += 1
-            return state.list.value(at: slot)
+            return slot.value
         }
         if let expired {
             var evicted = [expired]
@@ -154,10 +154,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     /// Whether a live (unexpired) value is stored for `key`. Does not change the recency order.
     @inlinable
     public func contains(_ key: Key) -> Bool {
-        locked { state in
-            guard let slot = state.list.slot(for: key) else { return false }
-            return state.list.expiry(at: slot) == .max || state.list.expiry(at: slot) > clock.now()
-        }
+        locked { state in state.list.containsLive(key, now: clock.now) }
     }
 
     /// Reads or writes a value with zero cost; assigning `nil` removes the entry.
@@ -190,14 +187,10 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
         var replaced: Value?
         let needsTimer = locked { state -> Bool in
             if let limit = state.costLimit, cost > limit {
-                if let slot = state.list.slot(for: key) { replaced = state.list.remove(slot) }
+                if let slot = state.list.lookup(key) { replaced = state.list.remove(slot.position) }
                 return false
             }
-            if let slot = state.list.slot(for: key) {
-                replaced = state.list.replace(slot, value: value, cost: cost, time: now, expiry: expiry)
-            } else {
-                state.list.insert(key: key, value: value, cost: cost, time: now, expiry: expiry)
-            }
+            replaced = state.list.upsert(key: key, value: value, cost: cost, time: now, expiry: expiry)
             Self.evictOverLimits(&state, into: &released)
             return expiry != .max
         }
@@ -211,8 +204,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     @inlinable
     public func removeValue(forKey key: Key) -> Value? {
         locked { state in
-            guard let slot = state.list.slot(for: key) else { return nil }
-            return state.list.remove(slot)
+            guard let slot = state.list.lookup(key) else { return nil }
+            return state.list.remove(slot.position)
         }
     }
 
@@ -278,8 +271,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
         let now = clock.now()
         var released: [Value] = []
         locked { state in
-            for slot in state.list.expiredSlots(at: now) {
-                if let value = state.list.remove(slot) { released.append(value) }
+            for position in state.list.expiredPositions(at: now) {
+                if let value = state.list.remove(position) { released.append(value) }
                 state.statistics.evictions += 1
             }
         }
