@@ -193,7 +193,7 @@ public final class DiskCache: Sendable {
                 if let expiration = row.expirationTime, expiration <= now {
                     return .expired(try manifest.remove(key: key))
                 }
-                if now - row.lastAccessTime >= max(resolution, 1) || resolution == 0 {
+                if resolution == 0 || now - row.lastAccessTime >= resolution {
                     try manifest.noteAccess(key, at: now)
                     row.lastAccessTime = now
                 }
