@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "YYCache", targets: ["YYCache"]),
         .library(name: "YYDispatch", targets: ["YYDispatch"]),
+        .library(name: "YYModel", targets: ["YYModel"]),
         .executable(name: "yy", targets: ["yy"]),
     ],
     dependencies: [
@@ -40,10 +41,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "YYModel",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "yy",
             dependencies: [
                 "YYCache",
+                "YYModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -72,6 +78,11 @@ let package = Package(
                 "YYCache", "YYDispatch", "CSQLite", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "YYModelTests",
+            dependencies: ["YYModel", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

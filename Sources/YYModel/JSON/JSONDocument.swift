@@ -1,0 +1,125 @@
+/// A parsed JSON text: the input bytes and their ``JSONTape``.
+///
+/// Parsing validates the whole text in one pass; values are materialised only when asked for
+/// (``value``), and strings without escapes are read straight from the input.
+///
+/// ```swift
+/// let document = try JSONDocument(parsing: data)
+/// let value = document.value          // JSONValue
+/// let pretty = document.formatted(pretty: true)
+/// ```
+public struct JSONDocument: Sendable {
+    /// The input, as parsed.
+    let bytes: [UInt8]
+    let tape: JSONTape
+
+    /// Parses UTF-8 JSON.
+    ///
+    /// - Throws: ``JSONError`` with the reason and position of the first problem.
+    public init(parsing data: some Collection<UInt8>, options: JSONParsingOptions = JSONParsingOptions()) throws(JSONError) {
+        // A quick check before copying: a hostile caller may hand over a huge collection.
+        if data.count > options.maximumInputSize {
+            throw JSONError(.tooLarge(limit: options.maximumInputSize), at: 0, in: UnsafeBufferPointer(start: nil, count: 0))
+        }
+        bytes = Array(data)
+        tape = try bytes.withUnsafeBufferPointer { (input) throws(JSONError) -> JSONTape in
+            try JSONParser.parse(input, options: options)
+        }
+    }
+
+    /// Parses JSON text.
+    public init(parsing text: String, options: JSONParsingOptions = JSONParsingOptions()) throws(JSONError) {
+        try self.init(parsing: Array(text.utf8), options: options)
+    }
+
+    /// The whole document as a ``JSONValue``.
+    public var value: JSONValue {
+        var index = 0
+        return value(at: &index)
+    }
+
+    /// The value starting at tape word `index`; moves `index` past it.
+    func value(at index: inout Int) -> JSONValue {
+        let start = index
+        index = tape.indexAfterValue(at: start)
+        switch tape.tag(at: start) {
+        case .null: return .null
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .int64: return .int(Int64(bitPattern: tape.words[start + 1]))
+        case .uint64: return .uint(tape.words[start + 1])
+        case .double: return .double(Double(bitPattern: tape.words[start + 1]))
+        case .string, .escapedString: return .string(string(at: start))
+        case .arrayStart:
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(tape.count(ofContainerAt: start))
+            var cursor = start + 1
+            while cursor < index - 1 { elements.append(value(at: &cursor)) }
+            return .array(elements)
+        case .objectStart:
+            var members: [String: JSONValue] = [:]
+            members.reserveCapacity(tape.count(ofContainerAt: start))
+            var cursor = start + 1
+            while cursor < index - 1 {
+                let key = string(at: cursor)
+                cursor += 2
+                members[key] = value(at: &cursor)  // a repeated key: the last one wins
+            }
+            return .object(members)
+        case .arrayEnd, .objectEnd:
+            preconditionFailure("a value cannot start with the end of a container")
+        }
+    }
+
+    /// The string whose tape entry is at `index`, unescaped.
+    func string(at index: Int) -> String {
+        let offset = Int(tape.payload(at: index))
+        let length = Int(tape.words[index + 1])
+        return bytes.withUnsafeBufferPointer { input in
+            let raw = UnsafeBufferPointer(rebasing: input[offset..<(offset + length)])
+            if tape.tag(at: index) == .string { return String(decoding: raw, as: UTF8.self) }
+            return JSONDocument.unescape(raw)
+        }
+    }
+
+    /// Decodes the escapes of string contents the parser has already validated.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(raw.count)
+        var i = 0
+        while i < raw.count {
+            let byte = raw[i]
+            guard byte == UInt8(ascii: "\\") else {
+                output.append(byte)
+                i += 1
+                continue
+            }
+            let kind = raw[i + 1]
+            i += 2
+            switch kind {
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = UInt32(hex4(raw, at: i))
+                i += 4
+                if (0xD800...0xDBFF).contains(scalar) {
+                    let low = UInt32(hex4(raw, at: i + 2))
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    i += 6
+                }
+                output.append(contentsOf: Unicode.UTF8.encode(Unicode.Scalar(scalar)!)!)
+            default: output.append(kind)  // \" \\ \/
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt16 {
+        var value: UInt16 = 0
+        for i in 0..<4 { value = value << 4 | UInt16(JSONParser.hexValue(raw[offset + i])!) }
+        return value
+    }
+}

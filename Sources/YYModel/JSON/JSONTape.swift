@@ -1,0 +1,53 @@
+/// The parsed form of a JSON text: one flat array of 64-bit words, in document order.
+///
+/// Each value starts with a word whose top byte is a ``Tag`` and whose low 56 bits are a payload:
+///
+/// | value | words |
+/// |---|---|
+/// | `null`, `true`, `false` | the tag |
+/// | integer, unsigned integer, double | the tag, then the 64-bit value |
+/// | string | the tag with the byte offset of the contents in the input, then the byte length |
+/// | array, object | a start word whose payload is the index of the end word; the members; an end word whose payload is the member count |
+///
+/// Skipping a container is O(1): jump past its end word. Strings stay in the input until asked
+/// for; those without escapes are read straight from it.
+struct JSONTape: Sendable {
+    enum Tag: UInt8 {
+        case null = 1, `true`, `false`, int64, uint64, double, string, escapedString
+        case arrayStart, arrayEnd, objectStart, objectEnd
+    }
+
+    var words: [UInt64] = []
+
+    static let payloadMask: UInt64 = (1 << 56) - 1
+
+    @inline(__always)
+    static func word(_ tag: Tag, _ payload: UInt64 = 0) -> UInt64 {
+        UInt64(tag.rawValue) << 56 | payload
+    }
+
+    @inline(__always)
+    func tag(at index: Int) -> Tag {
+        Tag(rawValue: UInt8(truncatingIfNeeded: words[index] >> 56))!
+    }
+
+    @inline(__always)
+    func payload(at index: Int) -> UInt64 {
+        words[index] & Self.payloadMask
+    }
+
+    /// The index just past the value that starts at `index`.
+    func indexAfterValue(at index: Int) -> Int {
+        switch tag(at: index) {
+        case .null, .true, .false: index + 1
+        case .int64, .uint64, .double, .string, .escapedString: index + 2
+        case .arrayStart, .objectStart: Int(payload(at: index)) + 1
+        case .arrayEnd, .objectEnd: index + 1
+        }
+    }
+
+    /// The member count of the container that starts at `index`.
+    func count(ofContainerAt index: Int) -> Int {
+        Int(payload(at: Int(payload(at: index))))
+    }
+}

@@ -1,0 +1,190 @@
+/// Writes JSON text: compact or pretty, with correct escaping and shortest round-trip doubles.
+///
+/// Strings are written as UTF-8 with `"`, `\` and control characters escaped. Doubles use Swift's
+/// shortest representation that parses back to the same bits (`0.1` stays `0.1`, never
+/// `0.10000000000000001`); integral doubles keep a `.0` so they read back as doubles. Infinity
+/// and NaN have no JSON form and are rejected.
+public struct JSONWriter: Sendable {
+    /// Indent with two spaces and put each member on its own line.
+    public var pretty: Bool
+    /// Write object members in key order (for stable output).
+    public var sortedKeys: Bool
+
+    /// Why a value cannot be written.
+    public enum Failure: Error, Sendable, Equatable {
+        /// Infinity or NaN, which JSON cannot represent.
+        case nonFiniteNumber(Double)
+    }
+
+    /// Creates a writer; compact and in dictionary order by default.
+    public init(pretty: Bool = false, sortedKeys: Bool = false) {
+        self.pretty = pretty
+        self.sortedKeys = sortedKeys
+    }
+
+    /// The UTF-8 JSON text of `value`.
+    public func bytes(for value: JSONValue) throws(Failure) -> [UInt8] {
+        var output = JSONOutput(pretty: pretty)
+        try write(value, to: &output)
+        return output.bytes
+    }
+
+    /// The JSON text of `value`.
+    public func string(for value: JSONValue) throws(Failure) -> String {
+        String(decoding: try bytes(for: value), as: UTF8.self)
+    }
+
+    private func write(_ value: JSONValue, to output: inout JSONOutput) throws(Failure) {
+        switch value {
+        case .null: output.append("null")
+        case .bool(let flag): output.append(flag ? "true" : "false")
+        case .int(let number): output.append(String(number))
+        case .uint(let number): output.append(String(number))
+        case .double(let number): try output.appendDouble(number)
+        case .string(let text): output.appendString(text)
+        case .array(let elements):
+            output.open(UInt8(ascii: "["))
+            for (i, element) in elements.enumerated() {
+                output.separate(first: i == 0)
+                try write(element, to: &output)
+            }
+            output.close(UInt8(ascii: "]"), empty: elements.isEmpty)
+        case .object(let members):
+            output.open(UInt8(ascii: "{"))
+            let ordered = sortedKeys ? members.sorted { $0.key < $1.key } : Array(members)
+            for (i, member) in ordered.enumerated() {
+                output.separate(first: i == 0)
+                output.appendKey(member.key)
+                try write(member.value, to: &output)
+            }
+            output.close(UInt8(ascii: "}"), empty: members.isEmpty)
+        }
+    }
+}
+
+extension JSONValue {
+    /// The JSON text of this value. Infinity and NaN are written as `null`; use ``JSONWriter``
+    /// to have them rejected instead.
+    public func jsonString(pretty: Bool = false, sortedKeys: Bool = false) -> String {
+        (try? JSONWriter(pretty: pretty, sortedKeys: sortedKeys).string(for: self.replacingNonFiniteNumbers())) ?? "null"
+    }
+
+    private func replacingNonFiniteNumbers() -> JSONValue {
+        switch self {
+        case .double(let number) where !number.isFinite: .null
+        case .array(let elements): .array(elements.map { $0.replacingNonFiniteNumbers() })
+        case .object(let members): .object(members.mapValues { $0.replacingNonFiniteNumbers() })
+        default: self
+        }
+    }
+}
+
+extension JSONDocument {
+    /// The document written again, compact or pretty, keeping the input's member order.
+    public func formatted(pretty: Bool) -> [UInt8] {
+        var output = JSONOutput(pretty: pretty)
+        var index = 0
+        write(at: &index, to: &output)
+        return output.bytes
+    }
+
+    private func write(at index: inout Int, to output: inout JSONOutput) {
+        let start = index
+        index = tape.indexAfterValue(at: start)
+        switch tape.tag(at: start) {
+        case .null: output.append("null")
+        case .true: output.append("true")
+        case .false: output.append("false")
+        case .int64: output.append(String(Int64(bitPattern: tape.words[start + 1])))
+        case .uint64: output.append(String(tape.words[start + 1]))
+        // Parsed doubles are always finite.
+        case .double: try? output.appendDouble(Double(bitPattern: tape.words[start + 1]))
+        case .string, .escapedString: output.appendString(string(at: start))
+        case .arrayStart, .objectStart:
+            let isObject = tape.tag(at: start) == .objectStart
+            output.open(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+            var cursor = start + 1
+            var first = true
+            while cursor < index - 1 {
+                output.separate(first: first)
+                first = false
+                if isObject {
+                    output.appendKey(string(at: cursor))
+                    cursor += 2
+                }
+                write(at: &cursor, to: &output)
+            }
+            output.close(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"), empty: first)
+        case .arrayEnd, .objectEnd:
+            preconditionFailure("a value cannot start with the end of a container")
+        }
+    }
+}
+
+/// The byte buffer both writers fill: layout (commas, indentation) and the escaping rules.
+struct JSONOutput {
+    private(set) var bytes: [UInt8] = []
+    let pretty: Bool
+    private var depth = 0
+
+    init(pretty: Bool) {
+        self.pretty = pretty
+    }
+
+    mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    mutating func open(_ bracket: UInt8) {
+        bytes.append(bracket)
+        depth += 1
+    }
+
+    mutating func close(_ bracket: UInt8, empty: Bool) {
+        depth -= 1
+        if pretty && !empty { newline() }
+        bytes.append(bracket)
+    }
+
+    /// Before a member: a comma unless it is the first, and in pretty mode a new indented line.
+    mutating func separate(first: Bool) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        if pretty { newline() }
+    }
+
+    mutating func appendKey(_ key: String) {
+        appendString(key)
+        bytes.append(UInt8(ascii: ":"))
+        if pretty { bytes.append(UInt8(ascii: " ")) }
+    }
+
+    private mutating func newline() {
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    }
+
+    mutating func appendDouble(_ number: Double) throws(JSONWriter.Failure) {
+        guard number.isFinite else { throw .nonFiniteNumber(number) }
+        // Swift's description is the shortest text that round-trips ("1.0", "0.1", "1e-07").
+        bytes.append(contentsOf: number.description.utf8)
+    }
+
+    mutating func appendString(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x00..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                          hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
