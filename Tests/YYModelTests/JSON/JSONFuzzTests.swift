@@ -1,0 +1,77 @@
+import Foundation
+import TestSupport
+import Testing
+import YYModel
+
+/// A seeded mutation fuzzer for the parser: inputs from the corpus and JSONTestSuite are mutated
+/// (byte flips, insertions of JSON-significant bytes, deletions, truncations, splices) and parsed.
+/// Every input must either parse or throw `JSONError`, never crash or hang; whatever parses must be
+/// written and parsed back to an equal value.
+///
+/// CI runs it for a few seconds. The long run (issue 3 asks for at least 10 minutes):
+///
+///     YYKIT_FUZZ_SECONDS=600 swift test --filter JSONFuzzTests
+///     YYKIT_FUZZ_SECONDS=600 scripts/sanitize address --filter JSONFuzzTests    # with AddressSanitizer
+///
+/// `YYKIT_FUZZ_SEED` replays a run.
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+struct JSONFuzzTests {
+    static let seeds: [[UInt8]] = {
+        let suite = TestData.files(in: "json/jsontestsuite/test_parsing")
+        let corpus = ["github_events.json", "yymodel_github_user.json", "yymodel_weibo.json", "apache_builds.json"]
+            .map { TestData.url("json/corpus/" + $0) }
+        return (suite + corpus).compactMap { try? [UInt8](Data(contentsOf: $0)) }
+    }()
+
+    static let interesting: [UInt8] = Array(#"{}[]",:"\/bfnrtu0123456789-+.eE truefalsenull"#.utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xBF, 0xC0, 0xED, 0xF4, 0xFF]
+
+    @Test func mutatedInputsNeverCrash() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let seconds = Double(environment["YYKIT_FUZZ_SECONDS"] ?? "") ?? 3
+        let seed = UInt64(environment["YYKIT_FUZZ_SEED"] ?? "") ?? 20261122
+        var generator = SplitMix64(seed: seed)
+        let deadline = Date().addingTimeInterval(seconds)
+        var runs = 0, accepted = 0
+        while Date() < deadline {
+            for _ in 0..<200 {
+                let input = Self.mutate(Self.seeds[Int(generator.next() % UInt64(Self.seeds.count))], using: &generator)
+                do {
+                    let value = try JSONDocument(parsing: input, options: JSONParsingOptions(maximumDepth: 64)).value
+                    accepted += 1
+                    let written = try JSONWriter().bytes(for: value)
+                    #expect(try JSONValue(parsing: written) == value, "seed \(seed), run \(runs)")
+                } catch is JSONError {
+                    // Rejected with a typed error: fine.
+                }
+                runs += 1
+            }
+        }
+        print("JSON fuzz: \(runs) inputs in \(seconds) s (seed \(seed)), \(accepted) accepted, no crash")
+        #expect(runs > 0)
+    }
+
+    static func mutate(_ original: [UInt8], using generator: inout SplitMix64) -> [UInt8] {
+        var bytes = original
+        for _ in 0...(generator.next() % 4) {
+            let position = bytes.isEmpty ? 0 : Int(generator.next() % UInt64(bytes.count))
+            switch generator.next() % 6 {
+            case 0 where !bytes.isEmpty:
+                bytes[position] ^= UInt8(truncatingIfNeeded: 1 << (generator.next() % 8))
+            case 1:
+                bytes.insert(interesting[Int(generator.next() % UInt64(interesting.count))], at: position)
+            case 2 where !bytes.isEmpty:
+                bytes.remove(at: position)
+            case 3:
+                bytes = Array(bytes.prefix(position))
+            case 4:
+                let other = seeds[Int(generator.next() % UInt64(seeds.count))]
+                let cut = other.isEmpty ? 0 : Int(generator.next() % UInt64(other.count))
+                bytes = Array(bytes.prefix(position)) + other.suffix(from: cut)
+            default:
+                let repeated = [UInt8](repeating: bytes.isEmpty ? UInt8(ascii: "[") : bytes[position], count: Int(generator.next() % 64))
+                bytes.insert(contentsOf: repeated, at: position)
+            }
+        }
+        return bytes
+    }
+}
