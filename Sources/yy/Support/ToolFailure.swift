@@ -5,7 +5,7 @@ struct ToolFailure: Error {
     /// The process exit code.
     let exitCode: Int32
 
-    /// A "not found" answer: exit code 1.
+    /// A "no" answer: a missing key, invalid input. Exit code 1.
     static func notFound(_ message: String) -> ToolFailure { ToolFailure(message: message, exitCode: 1) }
     /// A usage error the parser could not catch: exit code 2.
     static func usage(_ message: String) -> ToolFailure { ToolFailure(message: message, exitCode: 2) }

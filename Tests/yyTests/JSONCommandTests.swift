@@ -1,0 +1,58 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `yy json validate|format` as scripts run them: exit codes, positions, exact output.
+@Suite struct JSONCommandTests {
+    let folder = TemporaryDirectory("clijson")
+
+    func yy(_ arguments: String..., input: Data? = nil) throws -> ChildProcess.Output {
+        let binary = try #require(BuildProducts.executable("yy"), "build the yy product first")
+        return try ChildProcess.run(binary, arguments, input: input)
+    }
+
+    func file(_ name: String, _ text: String) throws -> String {
+        let path = folder.appending(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func validateExitsZeroForValidJSON() throws {
+        let result = try yy("json", "validate", try file("ok.json", #"{"a": [1, 2.5, "x", null]}"#))
+        #expect(result.status == 0)
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test func validateExitsOneWithThePosition() throws {
+        let result = try yy("json", "validate", try file("bad.json", "{\n  \"a\": [1,]\n}"))
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("line 2, column 11 (byte 12): unexpected character ']'"), "\(result.standardError)")
+    }
+
+    @Test func validateExitsTwoForUsageErrors() throws {
+        #expect(try yy("json", "validate").status == 2)
+        #expect(try yy("json", "validate", folder.appending("missing.json")).status == 2)
+        #expect(try yy("json", "validate", "a", "b").status == 2)
+    }
+
+    @Test func validateReadsStandardInput() throws {
+        #expect(try yy("json", "validate", "-", input: Data("[1,2]".utf8)).status == 0)
+        #expect(try yy("json", "validate", "-", input: Data("[1,2".utf8)).status == 1)
+    }
+
+    @Test func formatWritesCompactOrPrettyKeepingOrder() throws {
+        let path = try file("in.json", #"{ "b" : 1, "a" : [ 1.50, "é\n" ] }"#)
+        #expect(try yy("json", "format", path).text == #"{"b":1,"a":[1.5,"é\n"]}"# + "\n")
+        #expect(try yy("json", "format", path, "--pretty").text == """
+            {
+              "b": 1,
+              "a": [
+                1.5,
+                "é\\n"
+              ]
+            }
+
+            """)
+        #expect(try yy("json", "format", try file("bad.json", "[")).status == 1)
+    }
+}
