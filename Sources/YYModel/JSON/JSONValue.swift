@@ -54,3 +54,34 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
+
+extension JSONValue: Codable {
+    /// Reads any JSON value. ``ModelDecoder`` takes it straight from its tape; other decoders go
+    /// through their single-value, keyed and unkeyed containers.
+    public init(from decoder: any Decoder) throws {
+        if let container = try? decoder.singleValueContainer() {
+            if container.decodeNil() { self = .null; return }
+            if let flag = try? container.decode(Bool.self) { self = .bool(flag); return }
+            if let number = try? container.decode(Int64.self) { self = .int(number); return }
+            if let number = try? container.decode(UInt64.self) { self = .uint(number); return }
+            if let number = try? container.decode(Double.self) { self = .double(number); return }
+            if let text = try? container.decode(String.self) { self = .string(text); return }
+            if let elements = try? container.decode([JSONValue].self) { self = .array(elements); return }
+        }
+        self = .object(try [String: JSONValue](from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let flag): try container.encode(flag)
+        case .int(let number): try container.encode(number)
+        case .uint(let number): try container.encode(number)
+        case .double(let number): try container.encode(number)
+        case .string(let text): try container.encode(text)
+        case .array(let elements): try container.encode(elements)
+        case .object(let members): try container.encode(members)
+        }
+    }
+}

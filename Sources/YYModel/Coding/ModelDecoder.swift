@@ -1,0 +1,349 @@
+public import Foundation
+
+/// Decodes `Decodable` types straight from YYModel's JSON tape, with YYModel's leniency.
+///
+/// ```swift
+/// let decoder = ModelDecoder()                     // lenient, like YYModel
+/// let user = try decoder.decode(User.self, from: data)
+///
+/// var strict = ModelDecoder()
+/// strict.coercion = .strict                        // exact JSON types only, like JSONDecoder
+/// ```
+///
+/// Lenient coercions (``Coercion/lenient``, the default), from YYModel's table:
+/// - numbers from numeric strings (`"42"`, `"-3.2"`), from `true`/`false` (1/0), and from the
+///   words `"true" "yes" "false" "no"` in any of YYModel's spellings; doubles truncate to integers;
+/// - `Bool` from numbers (non-zero is true), numeric strings and the same words;
+/// - `String` from numbers and booleans;
+/// - `nil` for optionals from JSON `null` and from the strings `"null" "nil" "<null>" "(null)"` and
+///   their capitalised forms; non-optional numbers and `Bool` take 0 / `false` for them;
+/// - `URL` from a string trimmed of white space, with spaces inside percent-encoded.
+///
+/// Unlike YYModel, text that is not a number (`"abc"`, `"12abc"`) is a `DecodingError`, never 0.
+/// Errors are `DecodingError`s whose context carries the coding path.
+public struct ModelDecoder: Sendable {
+    /// How JSON keys are matched to coding keys.
+    public enum KeyDecodingStrategy: Sendable {
+        /// Keys as they are.
+        case useDefaultKeys
+        /// `snake_case` JSON keys become `camelCase` before matching (as Foundation does).
+        case convertFromSnakeCase
+    }
+
+    /// How strictly JSON types must match the requested type.
+    public enum Coercion: Sendable {
+        /// YYModel's coercions (see the type's documentation).
+        case lenient
+        /// JSON types must match (an integral double such as `1.0` still decodes as an integer).
+        case strict
+    }
+
+    /// How dates are read.
+    public enum DateDecodingStrategy: Sendable {
+        /// YYModel's formats (ISO 8601 family with any fraction, `EEE MMM dd HH:mm:ss Z yyyy`),
+        /// and numbers as seconds since 1970 (values above 10^11 as milliseconds).
+        case yyModel
+        /// A number of seconds since 1970.
+        case secondsSince1970
+        /// A number of milliseconds since 1970.
+        case millisecondsSince1970
+        /// Your own parser for date strings; `nil` is a decoding error.
+        case custom(@Sendable (String) -> Date?)
+    }
+
+    /// How `Data` is read.
+    public enum DataDecodingStrategy: Sendable {
+        /// A base64 string.
+        case base64
+    }
+
+    /// How the non-JSON numbers infinity and NaN are read.
+    public enum NonConformingFloatDecodingStrategy: Sendable {
+        /// They are errors.
+        case `throw`
+        /// These strings stand for them.
+        case convertFromString(positiveInfinity: String, negativeInfinity: String, nan: String)
+    }
+
+    /// How JSON keys are matched. Default ``KeyDecodingStrategy/useDefaultKeys``.
+    public var keyDecodingStrategy = KeyDecodingStrategy.useDefaultKeys
+    /// Lenient (YYModel) or strict. Default ``Coercion/lenient``.
+    public var coercion = Coercion.lenient
+    /// How dates are read. Default ``DateDecodingStrategy/yyModel``.
+    public var dateDecodingStrategy = DateDecodingStrategy.yyModel
+    /// How `Data` is read. Default base64.
+    public var dataDecodingStrategy = DataDecodingStrategy.base64
+    /// How infinity and NaN are read. Default: errors.
+    public var nonConformingFloatDecodingStrategy = NonConformingFloatDecodingStrategy.throw
+    /// Limits for the parser.
+    public var parsingOptions = JSONParsingOptions()
+
+    /// Creates a lenient decoder with the default strategies.
+    public init() {}
+
+    /// Decodes a `T` from UTF-8 JSON.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>) throws -> T {
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(parsing: bytes, options: parsingOptions)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON: \(error)", underlyingError: error))
+        }
+        return try decode(type, from: document)
+    }
+
+    /// Decodes a `T` from JSON text.
+    public func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+        try decode(type, from: Array(text.utf8))
+    }
+
+    /// Decodes a `T` from a parsed document.
+    public func decode<T: Decodable>(_ type: T.Type, from document: JSONDocument) throws -> T {
+        try TapeReader(document: document, options: self).decode(type, at: 0, path: [])
+    }
+
+    /// Decodes a `T` from an untyped value (YYModel's "model from dictionary").
+    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+        let bytes: [UInt8]
+        do {
+            bytes = try JSONWriter().bytes(for: value)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "\(error)", underlyingError: error))
+        }
+        return try decode(type, from: bytes)
+    }
+}
+
+/// Reads values at tape positions: the type checks and coercions shared by every container.
+final class TapeReader {
+    let document: JSONDocument
+    let options: ModelDecoder
+
+    init(document: JSONDocument, options: ModelDecoder) {
+        self.document = document
+        self.options = options
+    }
+
+    var tape: JSONTape { document.tape }
+    var lenient: Bool { options.coercion == .lenient }
+
+    /// Strings that YYModel reads as "no value".
+    static let nullWords: Set<String> = ["NIL", "Nil", "nil", "NULL", "Null", "null", "(NULL)", "(Null)", "(null)",
+                                         "<NULL>", "<Null>", "<null>"]
+    static let trueWords: Set<String> = ["TRUE", "True", "true", "YES", "Yes", "yes"]
+    static let falseWords: Set<String> = ["FALSE", "False", "false", "NO", "No", "no"]
+
+    // MARK: Dispatch
+
+    func decode<T: Decodable>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
+        if T.self == JSONValue.self {
+            var cursor = index
+            return document.value(at: &cursor) as! T
+        }
+        if T.self == Date.self { return try decodeDate(at: index, path: path) as! T }
+        if T.self == Data.self { return try decodeData(at: index, path: path) as! T }
+        if T.self == URL.self { return try decodeURL(at: index, path: path) as! T }
+        if T.self == Decimal.self { return try decodeDecimal(at: index, path: path) as! T }
+        return try T(from: TapeDecoder(reader: self, index: index, codingPath: path))
+    }
+
+    // MARK: Null
+
+    func isNull(at index: Int) -> Bool {
+        switch tape.tag(at: index) {
+        case .null: return true
+        case .string, .escapedString: return lenient && Self.nullWords.contains(document.string(at: index))
+        default: return false
+        }
+    }
+
+    // MARK: Scalars
+
+    func decodeBool(at index: Int, path: [any CodingKey]) throws -> Bool {
+        switch tape.tag(at: index) {
+        case .true: return true
+        case .false: return false
+        default: break
+        }
+        guard lenient else { throw mismatch(Bool.self, at: index, path: path) }
+        if isNull(at: index) { return false }
+        switch tape.tag(at: index) {
+        case .int64: return tape.words[index + 1] != 0
+        case .uint64: return tape.words[index + 1] != 0
+        case .double: return Double(bitPattern: tape.words[index + 1]) != 0
+        case .string, .escapedString:
+            let text = document.string(at: index).trimmingCharacters(in: .whitespacesAndNewlines)
+            if Self.trueWords.contains(text) { return true }
+            if Self.falseWords.contains(text) { return false }
+            if let number = Self.number(from: text) { return number != 0 }
+        default: break
+        }
+        throw mismatch(Bool.self, at: index, path: path)
+    }
+
+    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
+        switch tape.tag(at: index) {
+        case .int64: return try fit(Int64(bitPattern: tape.words[index + 1]), type, path: path)
+        case .uint64: return try fit(tape.words[index + 1], type, path: path)
+        case .double:
+            let value = Double(bitPattern: tape.words[index + 1])
+            if !lenient && value.rounded(.towardZero) != value { throw mismatch(type, at: index, path: path) }
+            guard let exact = T(exactly: value.rounded(.towardZero)) else { throw outOfRange(value, type, path: path) }
+            return exact
+        default: break
+        }
+        guard lenient else { throw mismatch(type, at: index, path: path) }
+        if isNull(at: index) { return 0 }
+        switch tape.tag(at: index) {
+        case .true: return 1
+        case .false: return 0
+        case .string, .escapedString:
+            let text = document.string(at: index).trimmingCharacters(in: .whitespacesAndNewlines)
+            if Self.trueWords.contains(text) { return 1 }
+            if Self.falseWords.contains(text) { return 0 }
+            if let exact = T(text) { return exact }  // full precision for 64-bit integers
+            if let number = Self.number(from: text) {
+                guard let value = T(exactly: number.rounded(.towardZero)) else { throw outOfRange(number, type, path: path) }
+                return value
+            }
+        default: break
+        }
+        throw mismatch(type, at: index, path: path)
+    }
+
+    func decodeFloat<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
+        switch tape.tag(at: index) {
+        case .int64: return T(Int64(bitPattern: tape.words[index + 1]))
+        case .uint64: return T(tape.words[index + 1])
+        case .double: return T(Double(bitPattern: tape.words[index + 1]))
+        case .string, .escapedString:
+            let text = document.string(at: index)
+            if case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloatDecodingStrategy {
+                if text == positive { return .infinity }
+                if text == negative { return -.infinity }
+                if text == nan { return .nan }
+            }
+            guard lenient else { break }
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if Self.nullWords.contains(trimmed) { return 0 }
+            if Self.trueWords.contains(trimmed) { return 1 }
+            if Self.falseWords.contains(trimmed) { return 0 }
+            if let number = Self.number(from: trimmed) { return T(number) }
+        case .null where lenient: return 0
+        case .true where lenient: return 1
+        case .false where lenient: return 0
+        default: break
+        }
+        throw mismatch(type, at: index, path: path)
+    }
+
+    func decodeString(at index: Int, path: [any CodingKey]) throws -> String {
+        switch tape.tag(at: index) {
+        case .string, .escapedString: return document.string(at: index)
+        case .int64 where lenient: return String(Int64(bitPattern: tape.words[index + 1]))
+        case .uint64 where lenient: return String(tape.words[index + 1])
+        case .double where lenient: return Double(bitPattern: tape.words[index + 1]).description
+        case .true where lenient: return "true"
+        case .false where lenient: return "false"
+        default: throw mismatch(String.self, at: index, path: path)
+        }
+    }
+
+    // MARK: Foundation types
+
+    func decodeDate(at index: Int, path: [any CodingKey]) throws -> Date {
+        switch options.dateDecodingStrategy {
+        case .secondsSince1970:
+            return Date(timeIntervalSince1970: try decodeFloat(Double.self, at: index, path: path))
+        case .millisecondsSince1970:
+            return Date(timeIntervalSince1970: try decodeFloat(Double.self, at: index, path: path) / 1000)
+        case .yyModel:
+            switch tape.tag(at: index) {
+            case .int64, .uint64, .double:
+                let number = try decodeFloat(Double.self, at: index, path: path)
+                return Date(timeIntervalSince1970: abs(number) > 1e11 ? number / 1000 : number)
+            default:
+                let text = try decodeString(at: index, path: path)
+                if let date = ModelDateParser.date(from: text.trimmingCharacters(in: .whitespaces)) { return date }
+                throw corrupted("Date string does not match a supported format: \(text)", path: path)
+            }
+        case .custom(let parse):
+            let text = try decodeString(at: index, path: path)
+            if let date = parse(text) { return date }
+            throw corrupted("Date string not accepted by the custom strategy: \(text)", path: path)
+        }
+    }
+
+    func decodeData(at index: Int, path: [any CodingKey]) throws -> Data {
+        let text = try decodeString(at: index, path: path)
+        guard let data = Data(base64Encoded: text) else { throw corrupted("Encountered Data is not valid Base64.", path: path) }
+        return data
+    }
+
+    func decodeURL(at index: Int, path: [any CodingKey]) throws -> URL {
+        var text = try decodeString(at: index, path: path)
+        if lenient {
+            text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        if let url = URL(string: text), !text.isEmpty { return url }
+        if lenient, let escaped = text.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed.union(.urlQueryAllowed)),
+           let url = URL(string: escaped) { return url }
+        throw corrupted("Invalid URL string: \(text)", path: path)
+    }
+
+    func decodeDecimal(at index: Int, path: [any CodingKey]) throws -> Decimal {
+        let text: String
+        switch tape.tag(at: index) {
+        case .int64: text = String(Int64(bitPattern: tape.words[index + 1]))
+        case .uint64: text = String(tape.words[index + 1])
+        case .double: text = Double(bitPattern: tape.words[index + 1]).description
+        case .string where lenient, .escapedString where lenient: text = document.string(at: index)
+        default: throw mismatch(Decimal.self, at: index, path: path)
+        }
+        guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !decimal.isNaN else {
+            throw mismatch(Decimal.self, at: index, path: path)
+        }
+        return decimal
+    }
+
+    // MARK: Helpers
+
+    /// A JSON number written as text, or `nil`.
+    static func number(from text: String) -> Double? {
+        guard !text.isEmpty, let value = try? JSONValue(parsing: text) else { return nil }
+        switch value {
+        case .int(let number): return Double(number)
+        case .uint(let number): return Double(number)
+        case .double(let number): return number
+        default: return nil
+        }
+    }
+
+    func fit<Source: BinaryInteger, T: FixedWidthInteger>(_ value: Source, _ type: T.Type, path: [any CodingKey]) throws -> T {
+        guard let exact = T(exactly: value) else { throw outOfRange(value, type, path: path) }
+        return exact
+    }
+
+    func outOfRange(_ value: some CustomStringConvertible, _ type: Any.Type, path: [any CodingKey]) -> DecodingError {
+        corrupted("Parsed JSON number <\(value)> does not fit in \(type).", path: path)
+    }
+
+    func corrupted(_ message: String, path: [any CodingKey]) -> DecodingError {
+        .dataCorrupted(.init(codingPath: path, debugDescription: message))
+    }
+
+    func mismatch(_ type: Any.Type, at index: Int, path: [any CodingKey]) -> DecodingError {
+        .typeMismatch(type, .init(codingPath: path, debugDescription: "Expected to decode \(type) but found \(describe(at: index)) instead."))
+    }
+
+    func describe(at index: Int) -> String {
+        switch tape.tag(at: index) {
+        case .null: "null"
+        case .true, .false: "a boolean"
+        case .int64, .uint64, .double: "a number"
+        case .string, .escapedString: "a string \"\(document.string(at: index).prefix(40))\""
+        case .arrayStart, .arrayEnd: "an array"
+        case .objectStart, .objectEnd: "a dictionary"
+        }
+    }
+}
