@@ -13,10 +13,17 @@ let package = Package(
         // The raw-SQLite baseline gets its own module name: `CSQLite` belongs to the main package.
         .systemLibrary(name: "CSQLiteRaw", path: "Sources/CSQLiteRaw", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        // simdjson, the parse-speed peer: a C++ shim over Debian's libsimdjson-dev.
+        .target(name: "CSimdjson", path: "Sources/CSimdjson", linkerSettings: [.linkedLibrary("simdjson")]),
+        .executableTarget(
+            name: "JSONBenchmarks",
+            dependencies: [.product(name: "YYModel", package: "YYKit"), "CSimdjson"]
+        ),
         .executableTarget(
             name: "CacheBenchmarks",
             dependencies: [.product(name: "YYCache", package: "YYKit"), "CSQLiteRaw"]
         ),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

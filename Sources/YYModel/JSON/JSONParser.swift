@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Limits that keep hostile input from costing unbounded time or memory.
 public struct JSONParsingOptions: Sendable, Equatable {
     /// The deepest nesting of arrays and objects accepted. Default 512.
@@ -348,10 +356,24 @@ struct JSONParser {
             value = exponent < 0 ? value / JSONParser.powersOfTen[-exponent] : value * JSONParser.powersOfTen[exponent]
             return negative ? -value : value
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: input[start..<position]), as: UTF8.self)
-        guard let value = Double(text) else { throw fail(.invalidNumber, at: start) }
+        let value = JSONParser.correctlyRoundedDouble(UnsafeBufferPointer(rebasing: input[start..<position]))
         guard value.isFinite else { throw fail(.numberOutOfRange, at: start) }
         return value
+    }
+
+    /// Reads validated JSON number text with the C library's `strtod`, which glibc rounds
+    /// correctly, from a NUL-terminated copy on the stack (no `String` is built). `strtod` follows
+    /// the process's `LC_NUMERIC`; when that does not use `.` as the decimal point, the standard
+    /// library's locale-independent reader is used instead.
+    static func correctlyRoundedDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
+        guard text.count < 256, localeconv().pointee.decimal_point.pointee == CChar(UInt8(ascii: ".")) else {
+            return Double(String(decoding: text, as: UTF8.self)) ?? .nan
+        }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: text.count + 1) { buffer in
+            for i in 0..<text.count { buffer[i] = CChar(bitPattern: text[i]) }
+            buffer[text.count] = 0
+            return strtod(buffer.baseAddress!, nil)
+        }
     }
 
     private static let powersOfTen: [Double] = (0...22).map { exponent in

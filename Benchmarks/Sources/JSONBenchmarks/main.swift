@@ -1,0 +1,161 @@
+// YYModel's benchmarks, release build, every contender in the same run:
+//   parse-only MB/s (YYModel's JSONDocument vs simdjson vs Foundation JSONSerialization),
+//   typed decode MB/s (ModelDecoder vs Foundation JSONDecoder, same Codable models),
+//   the GitHub-user sample: bytes → model and model → bytes in microseconds.
+//
+//   swift run -c release JSONBenchmarks [--corpus DIR] [--rounds N]
+import CSimdjson
+import Foundation
+import YYModel
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+let corpus = option("--corpus") ?? URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()  // Benchmarks
+    .deletingLastPathComponent().deletingLastPathComponent()                              // beside the repository
+    .appendingPathComponent("shared/testdata/json/corpus").path
+let rounds = option("--rounds").flatMap(Int.init) ?? 5
+
+guard FileManager.default.fileExists(atPath: corpus) else {
+    FileHandle.standardError.write(Data("JSONBenchmarks: no corpus at \(corpus) (pass --corpus DIR)\n".utf8))
+    exit(2)
+}
+
+/// Seconds per call of each contender: every round runs each contender for about 0.2 s, the
+/// contenders taking turns; the best round counts.
+func measure(_ contenders: [(String, () throws -> Void)]) throws -> [String: Double] {
+    var best = [String: Double]()
+    for _ in 0..<rounds {
+        for (name, body) in contenders {
+            let clock = ContinuousClock()
+            var calls = 0
+            let start = clock.now
+            var elapsed = Duration.zero
+            repeat {
+                try body()
+                calls += 1
+                elapsed = clock.now - start
+            } while elapsed < .milliseconds(200)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            best[name] = min(best[name] ?? .infinity, seconds / Double(calls))
+        }
+    }
+    return best
+}
+
+func load(_ name: String) -> [UInt8] {
+    [UInt8](FileManager.default.contents(atPath: corpus + "/" + name)!)
+}
+
+func f1(_ value: Double) -> String { String(format: "%.1f", value) }
+func f2(_ value: Double) -> String { String(format: "%.2f", value) }
+
+var lines: [String] = []
+let simdjson = yy_simdjson_parser_new()
+defer { yy_simdjson_parser_free(simdjson) }
+
+// MARK: Parse only
+
+lines += [
+    "JSON parse only, best of \(rounds) rounds, MB/s (higher is better)",
+    "",
+    "| file | MB | JSONDocument | simdjson 3.0.1 | JSONSerialization | JSONDocument / simdjson (goal ≥ 0.33) | JSONDocument / JSONSerialization |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+]
+for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
+    let bytes = load(name)
+    let data = Data(bytes)
+    let padded = bytes + [UInt8](repeating: 0, count: 64)  // simdjson reads up to 64 bytes past the end
+    let times = try measure([
+        ("ours", { _ = try JSONDocument(parsing: bytes) }),
+        ("simdjson", {
+            let status = padded.withUnsafeBufferPointer { yy_simdjson_parse(simdjson, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), bytes.count) }
+            precondition(status == 0)
+        }),
+        ("foundation", { _ = try JSONSerialization.jsonObject(with: data) }),
+    ])
+    let megabytes = Double(bytes.count) / 1_000_000
+    let speed = times.mapValues { megabytes / $0 }
+    lines.append("| \(name) | \(f2(megabytes)) | \(f1(speed["ours"]!)) | \(f1(speed["simdjson"]!)) | \(f1(speed["foundation"]!)) | \(f2(speed["ours"]! / speed["simdjson"]!))x | \(f2(speed["ours"]! / speed["foundation"]!))x |")
+}
+
+// MARK: Typed decode
+
+lines += [
+    "",
+    "Typed decode into the same Codable models, MB/s (higher is better)",
+    "",
+    "| file | ModelDecoder (Codable bridge) | JSONDecoder | ModelDecoder / JSONDecoder (goal ≥ 2) |",
+    "|---|---:|---:|---:|",
+]
+func decodeRow<T: Decodable>(_ name: String, _ type: T.Type) throws -> String {
+    let bytes = load(name)
+    let data = Data(bytes)
+    let ours = ModelDecoder()
+    let foundation = JSONDecoder()
+    let times = try measure([
+        ("ours", { _ = try ours.decode(type, from: bytes) }),
+        ("foundation", { _ = try foundation.decode(type, from: data) }),
+    ])
+    let megabytes = Double(bytes.count) / 1_000_000
+    return "| \(name) | \(f1(megabytes / times["ours"]!)) | \(f1(megabytes / times["foundation"]!)) | \(f2(times["foundation"]! / times["ours"]!))x |"
+}
+lines.append(try decodeRow("twitter.json", Twitter.self))
+lines.append(try decodeRow("citm_catalog.json", CitmCatalog.self))
+lines.append(try decodeRow("canada.json", Canada.self))
+
+// MARK: GitHub user
+
+let userBytes = load("yymodel_github_user.json")
+let userData = Data(userBytes)
+let user = try ModelDecoder().decode(GitHubUser.self, from: userBytes)
+let foundationUser = try JSONDecoder().decode(GitHubUser.self, from: userData)
+precondition(user == foundationUser)
+
+/// A mapping written by hand over the public API: parse, then pick the members one by one.
+func handWritten(_ bytes: [UInt8]) throws -> GitHubUser {
+    let object = try JSONDocument(parsing: bytes).value
+    func string(_ key: String) -> String { if case .string(let text)? = object[key] { text } else { "" } }
+    func optionalString(_ key: String) -> String? { if case .string(let text)? = object[key] { text } else { nil } }
+    func int(_ key: String) -> Int { if case .int(let number)? = object[key] { Int(number) } else { 0 } }
+    func bool(_ key: String) -> Bool? { if case .bool(let flag)? = object[key] { flag } else { nil } }
+    return GitHubUser(
+        login: string("login"), id: UInt64(int("id")), avatar_url: string("avatar_url"), gravatar_id: string("gravatar_id"),
+        url: string("url"), html_url: string("html_url"), followers_url: string("followers_url"),
+        following_url: string("following_url"), gists_url: string("gists_url"), starred_url: string("starred_url"),
+        subscriptions_url: string("subscriptions_url"), organizations_url: string("organizations_url"),
+        repos_url: string("repos_url"), events_url: string("events_url"), received_events_url: string("received_events_url"),
+        type: string("type"), site_admin: bool("site_admin") ?? false, name: string("name"), company: optionalString("company"),
+        blog: string("blog"), location: string("location"), email: optionalString("email"), hireable: bool("hireable"),
+        bio: string("bio"), public_repos: int("public_repos"), public_gists: int("public_gists"),
+        followers: int("followers"), following: int("following"))
+}
+let handWrittenUser = try handWritten(userBytes)
+precondition(handWrittenUser == user)
+
+let ourDecoder = ModelDecoder()
+let foundationDecoder = JSONDecoder()
+let decodeTimes = try measure([
+    ("ours", { _ = try ourDecoder.decode(GitHubUser.self, from: userBytes) }),
+    ("foundation", { _ = try foundationDecoder.decode(GitHubUser.self, from: userData) }),
+    ("hand", { _ = try handWritten(userBytes) }),
+])
+let ourEncoder = ModelEncoder()
+let foundationEncoder = JSONEncoder()
+let encodeTimes = try measure([
+    ("ours", { _ = try ourEncoder.encodeToBytes(user) }),
+    ("foundation", { _ = try foundationEncoder.encode(user) }),
+])
+lines += [
+    "",
+    "GitHub user (\(userBytes.count) bytes), microseconds per call (lower is better)",
+    "",
+    "| operation | YYModel | JSONDecoder / JSONEncoder | hand-written mapping | Foundation / YYModel | YYModel / hand-written |",
+    "|---|---:|---:|---:|---:|---:|",
+    "| bytes → model (ModelDecoder) | \(f2(decodeTimes["ours"]! * 1e6)) | \(f2(decodeTimes["foundation"]! * 1e6)) | \(f2(decodeTimes["hand"]! * 1e6)) | \(f2(decodeTimes["foundation"]! / decodeTimes["ours"]!))x | \(f2(decodeTimes["ours"]! / decodeTimes["hand"]!))x |",
+    "| model → bytes (ModelEncoder) | \(f2(encodeTimes["ours"]! * 1e6)) | \(f2(encodeTimes["foundation"]! * 1e6)) | - | \(f2(encodeTimes["foundation"]! / encodeTimes["ours"]!))x | - |",
+]
+print(lines.joined(separator: "\n"))
