@@ -85,8 +85,8 @@ public struct ModelEncoder: Sendable {
         switch node {
         case .null: output.append("null")
         case .bool(let flag): output.append(flag ? "true" : "false")
-        case .int(let number): output.append(String(number))
-        case .uint(let number): output.append(String(number))
+        case .int(let number): output.appendInteger(number)
+        case .uint(let number): output.appendInteger(number)
         case .double(let number): try output.appendDouble(number)
         case .string(let text): output.appendString(text)
         case .array(let box):
@@ -98,13 +98,13 @@ public struct ModelEncoder: Sendable {
             output.close(UInt8(ascii: "]"), empty: box.elements.isEmpty)
         case .object(let box):
             output.open(UInt8(ascii: "{"))
-            let keys = sortedKeys ? box.keys.sorted() : box.keys
-            for (i, key) in keys.enumerated() {
+            let members = sortedKeys ? box.members.sorted { $0.key < $1.key } : box.members
+            for (i, member) in members.enumerated() {
                 output.separate(first: i == 0)
-                output.appendKey(key)
-                try write(box.values[key]!, to: &output)
+                output.appendKey(member.key)
+                try write(member.node, to: &output)
             }
-            output.close(UInt8(ascii: "}"), empty: keys.isEmpty)
+            output.close(UInt8(ascii: "}"), empty: members.isEmpty)
         }
     }
 
@@ -138,16 +138,32 @@ enum EncodedNode {
         var elements: [EncodedNode] = []
     }
 
+    /// An object's members in encoding order. Keys are rarely encoded twice, so duplicates are
+    /// found by scanning keys of the same length; large objects get a dictionary index.
     final class ObjectBox {
-        private(set) var keys: [String] = []
-        private(set) var values: [String: EncodedNode] = [:]
+        private(set) var members: [(key: String, node: EncodedNode)] = []
+        private var index: [String: Int]?
+        private static let indexThreshold = 32
 
         /// Sets a member; a new key goes last, a repeated key keeps its place.
         func set(_ node: EncodedNode, for key: String) {
-            if values.updateValue(node, forKey: key) == nil { keys.append(key) }
+            if let position = position(of: key) {
+                members[position].node = node
+            } else {
+                members.append((key, node))
+                index?[key] = members.count - 1
+            }
         }
 
-        func value(for key: String) -> EncodedNode? { values[key] }
+        private func position(of key: String) -> Int? {
+            if let index { return index[key] }
+            if members.count >= Self.indexThreshold {
+                index = Dictionary(members.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { first, _ in first })
+                return index![key]
+            }
+            let length = key.utf8.count
+            return members.firstIndex { $0.key.utf8.count == length && $0.key == key }
+        }
     }
 
     var jsonValue: JSONValue {
@@ -159,7 +175,7 @@ enum EncodedNode {
         case .double(let number): .double(number)
         case .string(let text): .string(text)
         case .array(let box): .array(box.elements.map(\.jsonValue))
-        case .object(let box): .object(box.values.mapValues(\.jsonValue))
+        case .object(let box): .object(Dictionary(box.members.map { ($0.key, $0.node.jsonValue) }, uniquingKeysWith: { _, last in last }))
         }
     }
 }

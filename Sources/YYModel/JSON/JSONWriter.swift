@@ -38,8 +38,8 @@ public struct JSONWriter: Sendable {
         switch value {
         case .null: output.append("null")
         case .bool(let flag): output.append(flag ? "true" : "false")
-        case .int(let number): output.append(String(number))
-        case .uint(let number): output.append(String(number))
+        case .int(let number): output.appendInteger(number)
+        case .uint(let number): output.appendInteger(number)
         case .double(let number): try output.appendDouble(number)
         case .string(let text): output.appendString(text)
         case .array(let elements):
@@ -95,8 +95,8 @@ extension JSONDocument {
         case .null: output.append("null")
         case .true: output.append("true")
         case .false: output.append("false")
-        case .int64: output.append(String(Int64(bitPattern: tape.words[start + 1])))
-        case .uint64: output.append(String(tape.words[start + 1]))
+        case .int64: output.appendInteger(Int64(bitPattern: tape.words[start + 1]))
+        case .uint64: output.appendInteger(tape.words[start + 1])
         // Parsed doubles are always finite.
         case .double: try? output.appendDouble(Double(bitPattern: tape.words[start + 1]))
         case .string, .escapedString: output.appendString(string(at: start))
@@ -129,10 +129,35 @@ struct JSONOutput {
 
     init(pretty: Bool) {
         self.pretty = pretty
+        bytes.reserveCapacity(1024)
     }
 
     mutating func append(_ text: String) {
         bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Writes the decimal digits of `value` without building a `String`.
+    mutating func appendInteger(_ value: Int64) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            appendInteger(UInt64(value.magnitude))
+        } else {
+            appendInteger(UInt64(value))
+        }
+    }
+
+    mutating func appendInteger(_ value: UInt64) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var remaining = value
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                remaining /= 10
+            } while remaining > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
+        }
     }
 
     mutating func open(_ bracket: UInt8) {
@@ -171,20 +196,31 @@ struct JSONOutput {
 
     mutating func appendString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                          hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            // Copy runs that need no escaping in one go; escape the bytes between them.
+            var runStart = 0
+            for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+                appendEscaped(byte)
+                runStart = i + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+        case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+        case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+        case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+        case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                      hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+        }
     }
 }
