@@ -118,14 +118,16 @@ public struct ModelDecoder: Sendable {
 final class TapeReader {
     let document: JSONDocument
     let options: ModelDecoder
+    /// Stored apart from `document` so that the hot path reads it without copying the struct.
+    let tape: JSONTape
+    let lenient: Bool
 
     init(document: JSONDocument, options: ModelDecoder) {
         self.document = document
         self.options = options
+        tape = document.tape
+        lenient = options.coercion == .lenient
     }
-
-    var tape: JSONTape { document.tape }
-    var lenient: Bool { options.coercion == .lenient }
 
     /// Strings that YYModel reads as "no value".
     static let nullWords: Set<String> = ["NIL", "Nil", "nil", "NULL", "Null", "null", "(NULL)", "(Null)", "(null)",
