@@ -109,7 +109,8 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                     let length = Int(tape.words[member.key + 1])
                     guard length == wanted.count || tape.tag(at: member.key) == .escapedString else { continue }
                     if tape.tag(at: member.key) == .escapedString {
-                        if decoder.reader.document.string(at: member.key) == key.stringValue { found = member.value }
+                        // Bytes, as for unescaped keys (String == would apply canonical equivalence).
+                        if decoder.reader.document.string(at: member.key).utf8.elementsEqual(wanted) { found = member.value }
                         continue
                     }
                     let offset = Int(tape.payload(at: member.key))
