@@ -1,5 +1,6 @@
 // swift-tools-version:6.1
 // YYKit for Swift: the core of ibireme's YYKit rebuilt as Swift 6 for Linux and Apple platforms.
+import CompilerPluginSupport
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -19,6 +20,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
     ],
     targets: [
         // C libraries come from Debian packages (see scripts/setup), found through pkg-config.
@@ -41,8 +43,18 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The compiler plugin behind @Model (runs at build time; swift-syntax is not linked into apps).
+        .macro(
+            name: "YYModelMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "YYModel",
+            dependencies: ["YYModelMacros"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -83,6 +95,16 @@ let package = Package(
         .testTarget(
             name: "YYModelTests",
             dependencies: ["YYModel", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "YYModelMacrosTests",
+            dependencies: [
+                "YYModelMacros",
+                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,56 @@
+/// What `@Model`'s generated `init(from:)` reads properties with: fallback keys, key paths and
+/// per-field coercion, over any `Decoder`.
+///
+/// Not meant to be used by hand; the macro writes the calls.
+public struct ModelFieldReader {
+    private let container: KeyedDecodingContainer<ModelKey>
+
+    /// Opens the decoder's keyed container.
+    public init(_ decoder: any Decoder) throws {
+        container = try decoder.container(keyedBy: ModelKey.self)
+    }
+
+    /// The value at the first of `paths` that is present and not null, or `nil` when none is.
+    ///
+    /// - Parameters:
+    ///   - paths: each a key, or a key path split at `.` (`["ext", "desc"]`); tried in order.
+    ///   - coercion: overrides the decoder's coercion for this field (``ModelDecoder`` only).
+    public func decode<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil) throws -> T? {
+        for path in paths {
+            guard let (holder, key) = try locate(path) else { continue }
+            if let coercion, let tape = try holder.superDecoder(forKey: key) as? TapeDecoder,
+               tape.reader.options.coercion != coercion {
+                var options = tape.reader.options
+                options.coercion = coercion
+                return try TapeReader(document: tape.reader.document, options: options)
+                    .decode(type, at: tape.index, path: tape.codingPath)
+            }
+            return try holder.decode(type, forKey: key)
+        }
+        return nil
+    }
+
+    /// Like ``decode(_:paths:coercion:)``, but a missing value is a `keyNotFound` error.
+    public func require<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil) throws -> T {
+        if let value = try decode(type, paths: paths, coercion: coercion) { return value }
+        let key = ModelKey(paths.first?.joined(separator: ".") ?? "")
+        throw DecodingError.keyNotFound(key, .init(codingPath: container.codingPath,
+                                                   debugDescription: "No value for \(paths.map { $0.joined(separator: ".") }.joined(separator: " or "))."))
+    }
+
+    /// The container holding the last component of `path` and that key, when every step is
+    /// present, not null, and (before the last) an object.
+    private func locate(_ path: [String]) throws -> (KeyedDecodingContainer<ModelKey>, ModelKey)? {
+        guard let last = path.last else { return nil }
+        var holder = container
+        for component in path.dropLast() {
+            let key = ModelKey(component)
+            guard holder.contains(key), try !holder.decodeNil(forKey: key),
+                  let nested = try? holder.nestedContainer(keyedBy: ModelKey.self, forKey: key) else { return nil }
+            holder = nested
+        }
+        let key = ModelKey(last)
+        guard holder.contains(key), try !holder.decodeNil(forKey: key) else { return nil }
+        return (holder, key)
+    }
+}

@@ -1,0 +1,31 @@
+import SwiftDiagnostics
+
+/// The errors `@Model` and its field attributes report at compile time.
+enum ModelDiagnostic: String, DiagnosticMessage {
+    case notStructOrClass
+    case classNotFinal
+    case missingTypeAnnotation
+    case ignoredWithoutValue
+    case emptyKey
+    case emptyKeyPathComponent
+    case keyNotStringLiteral
+    case strictAndLenient
+    case attributeOnNonStoredProperty
+
+    var message: String {
+        switch self {
+        case .notStructOrClass: "@Model applies to a struct or a final class"
+        case .classNotFinal: "@Model classes must be final (subclasses would not be decoded as themselves)"
+        case .missingTypeAnnotation: "@Model needs a type annotation on every mapped property"
+        case .ignoredWithoutValue: "@Ignore needs an initial value (or an optional type) to take when decoding"
+        case .emptyKey: "@Key needs non-empty keys"
+        case .emptyKeyPathComponent: "a key path must not have empty components (\"a..b\", \".a\", \"a.\")"
+        case .keyNotStringLiteral: "@Key takes string literals"
+        case .strictAndLenient: "a property cannot be both @Strict and @Lenient"
+        case .attributeOnNonStoredProperty: "this attribute applies to stored properties of a @Model type"
+        }
+    }
+
+    var diagnosticID: MessageID { MessageID(domain: "YYModel", id: rawValue) }
+    var severity: DiagnosticSeverity { .error }
+}

@@ -1,0 +1,137 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// One stored property of a `@Model` type, as the generated code needs it.
+struct ModelField {
+    var name: String
+    /// The type to decode: the wrapped type for optionals.
+    var decodedType: String
+    var isOptional: Bool
+    var defaultValue: ExprSyntax?
+    /// Each path is a key, or a key path split at `.`; the first is written when encoding.
+    var paths: [[String]]
+    var isIgnored: Bool
+    /// `.strict` or `.lenient` when the property overrides the decoder's coercion.
+    var coercion: String?
+
+    /// The stored properties of `declaration`, or `nil` when there is a problem (reported to
+    /// `context` when one is given).
+    static func fields(of declaration: some DeclGroupSyntax, in context: (any MacroExpansionContext)?) -> [ModelField]? {
+        var fields: [ModelField] = []
+        var failed = false
+        for member in declaration.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            if variable.modifiers.contains(where: { ["static", "class", "lazy"].contains($0.name.text) }) { continue }
+            let attributes = FieldAttributes(variable.attributes, in: context)
+            guard let attributes else { failed = true; continue }
+            let isLet = variable.bindingSpecifier.tokenKind == .keyword(.let)
+            for binding in variable.bindings {
+                guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
+                if let accessors = binding.accessorBlock, isComputed(accessors) { continue }
+                let name = pattern.identifier.trimmedDescription.trimmingBackticks
+                // A `let` with an initial value cannot be assigned in an initializer: Codable
+                // synthesis skips it too.
+                if isLet && binding.initializer != nil { continue }
+                guard let annotation = binding.typeAnnotation?.type else {
+                    context?.diagnose(Diagnostic(node: binding, message: ModelDiagnostic.missingTypeAnnotation))
+                    failed = true
+                    continue
+                }
+                let (decodedType, isOptional) = unwrapOptional(annotation)
+                if attributes.isIgnored && binding.initializer == nil && !isOptional {
+                    context?.diagnose(Diagnostic(node: binding, message: ModelDiagnostic.ignoredWithoutValue))
+                    failed = true
+                    continue
+                }
+                fields.append(ModelField(
+                    name: name, decodedType: decodedType, isOptional: isOptional,
+                    defaultValue: binding.initializer?.value.trimmed,
+                    paths: attributes.paths ?? [[name]], isIgnored: attributes.isIgnored, coercion: attributes.coercion))
+            }
+        }
+        return failed ? nil : fields
+    }
+
+    private static func isComputed(_ accessors: AccessorBlockSyntax) -> Bool {
+        switch accessors.accessors {
+        case .getter: return true
+        case .accessors(let list):
+            return list.contains { ["get", "set", "_read", "_modify"].contains($0.accessorSpecifier.text) }
+        }
+    }
+
+    /// `T?`, `T!` and `Optional<T>` → (`T`, true); anything else → (itself, false).
+    private static func unwrapOptional(_ type: TypeSyntax) -> (String, Bool) {
+        if let optional = type.as(OptionalTypeSyntax.self) { return (optional.wrappedType.trimmedDescription, true) }
+        if let implicit = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return (implicit.wrappedType.trimmedDescription, true) }
+        if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Optional",
+           let argument = identifier.genericArgumentClause?.arguments.first {
+            return (argument.argument.trimmedDescription, true)
+        }
+        return (type.trimmedDescription, false)
+    }
+}
+
+/// `@Key`, `@Ignore`, `@Strict` and `@Lenient` on one property.
+struct FieldAttributes {
+    var paths: [[String]]?
+    var isIgnored = false
+    var coercion: String?
+
+    /// Reads the attributes, or reports a problem and returns `nil`.
+    init?(_ list: AttributeListSyntax, in context: (any MacroExpansionContext)?) {
+        var strict = false
+        var lenient = false
+        for element in list {
+            guard let attribute = element.as(AttributeSyntax.self) else { continue }
+            switch attribute.attributeName.trimmedDescription {
+            case "Key", "YYModel.Key":
+                guard let paths = Self.paths(of: attribute, in: context) else { return nil }
+                self.paths = paths
+            case "Ignore", "YYModel.Ignore": isIgnored = true
+            case "Strict", "YYModel.Strict": strict = true
+            case "Lenient", "YYModel.Lenient": lenient = true
+            default: continue
+            }
+        }
+        if strict && lenient {
+            context?.diagnose(Diagnostic(node: list, message: ModelDiagnostic.strictAndLenient))
+            return nil
+        }
+        coercion = strict ? ".strict" : lenient ? ".lenient" : nil
+    }
+
+    private static func paths(of attribute: AttributeSyntax, in context: (any MacroExpansionContext)?) -> [[String]]? {
+        guard case .argumentList(let arguments) = attribute.arguments else {
+            context?.diagnose(Diagnostic(node: attribute, message: ModelDiagnostic.emptyKey))
+            return nil
+        }
+        var paths: [[String]] = []
+        for argument in arguments {
+            guard let literal = argument.expression.as(StringLiteralExprSyntax.self),
+                  literal.segments.count == 1, let segment = literal.segments.first?.as(StringSegmentSyntax.self) else {
+                context?.diagnose(Diagnostic(node: argument, message: ModelDiagnostic.keyNotStringLiteral))
+                return nil
+            }
+            let key = segment.content.text
+            if key.isEmpty {
+                context?.diagnose(Diagnostic(node: argument, message: ModelDiagnostic.emptyKey))
+                return nil
+            }
+            let components = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            if components.contains(where: \.isEmpty) {
+                context?.diagnose(Diagnostic(node: argument, message: ModelDiagnostic.emptyKeyPathComponent))
+                return nil
+            }
+            paths.append(components)
+        }
+        return paths
+    }
+}
+
+extension String {
+    var trimmingBackticks: String {
+        hasPrefix("`") && hasSuffix("`") && count > 1 ? String(dropFirst().dropLast()) : self
+    }
+}

@@ -1,0 +1,196 @@
+import SwiftDiagnostics
+public import SwiftSyntax
+import SwiftSyntaxBuilder
+public import SwiftSyntaxMacros
+
+/// `@Model`: generates `init(from:)` and `encode(to:)` from the stored properties and their
+/// field attributes, and the `ModelCodable` conformance.
+///
+/// Structs get both members in the extension (so the memberwise initializer stays); final classes
+/// get `init(from:)` in the class body, where Swift requires a class's designated initializers.
+public struct ModelMacro: ExtensionMacro, MemberMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard let kind = Kind(declaration, in: context), let fields = ModelField.fields(of: declaration, in: context) else {
+            return []
+        }
+        let access = accessPrefix(of: declaration)
+        var members: [String] = []
+        if kind == .structure { members.append(decodingInitializer(fields, access: access)) }
+        members.append(encodingMethod(fields, access: access))
+        let conformance = protocols.isEmpty ? "" : ": YYModel.ModelCodable"
+        let source = "extension \(type.trimmedDescription)\(conformance) {\n\(members.joined(separator: "\n\n"))\n}"
+        return [try ExtensionDeclSyntax("\(raw: source)")]
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        // The extension expansion reports problems; this one passes no context to avoid doubles.
+        guard declaration.is(ClassDeclSyntax.self), Kind(declaration, in: nil) == .finalClass,
+              let fields = ModelField.fields(of: declaration, in: nil) else { return [] }
+        return ["\(raw: decodingInitializer(fields, access: accessPrefix(of: declaration)))"]
+    }
+
+    enum Kind { case structure, finalClass }
+
+    // MARK: Generation
+
+    static func decodingInitializer(_ fields: [ModelField], access: String) -> String {
+        var lines = ["\(access)init(from decoder: any Decoder) throws {"]
+        let mapped = fields.filter { !$0.isIgnored }
+        lines.append(mapped.isEmpty ? "    _ = try YYModel.ModelFieldReader(decoder)" : "    let reader = try YYModel.ModelFieldReader(decoder)")
+        for field in fields {
+            if field.isIgnored {
+                if field.defaultValue == nil { lines.append("    self.\(field.name) = nil") }
+                continue
+            }
+            let paths = "[" + field.paths.map { "[" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }.joined(separator: ", ") + "]"
+            let coercion = field.coercion.map { ", coercion: \($0)" } ?? ""
+            let call: String
+            if let defaultValue = field.defaultValue {
+                call = "try reader.decode(\(field.decodedType).self, paths: \(paths)\(coercion)) ?? (\(defaultValue))"
+            } else if field.isOptional {
+                call = "try reader.decode(\(field.decodedType).self, paths: \(paths)\(coercion))"
+            } else {
+                call = "try reader.require(\(field.decodedType).self, paths: \(paths)\(coercion))"
+            }
+            lines.append("    self.\(field.name) = \(call)")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Writes each property under its first key; key paths sharing a prefix share one nested
+    /// container, opened only when one of its properties has a value.
+    static func encodingMethod(_ fields: [ModelField], access: String) -> String {
+        let root = KeyTree()
+        for field in fields where !field.isIgnored { root.insert(field, path: field.paths[0][...]) }
+        var lines = ["\(access)func encode(to encoder: any Encoder) throws {"]
+        if root.isEmpty {
+            lines.append("    _ = encoder.container(keyedBy: YYModel.ModelKey.self)")
+        } else {
+            lines.append("    var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)")
+            root.emit(into: &lines, container: "container0", depth: 0)
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Key paths as a tree, in the order their first property was declared.
+    final class KeyTree {
+        enum Entry { case field(ModelField, key: String), group(key: String, KeyTree) }
+        var entries: [Entry] = []
+        var isEmpty: Bool { entries.isEmpty }
+
+        func insert(_ field: ModelField, path: ArraySlice<String>) {
+            let key = path.first!
+            if path.count == 1 {
+                entries.append(.field(field, key: key))
+                return
+            }
+            for entry in entries {
+                if case .group(let groupKey, let tree) = entry, groupKey == key {
+                    tree.insert(field, path: path.dropFirst())
+                    return
+                }
+            }
+            let tree = KeyTree()
+            tree.insert(field, path: path.dropFirst())
+            entries.append(.group(key: key, tree))
+        }
+
+        var fields: [ModelField] {
+            entries.flatMap { entry -> [ModelField] in
+                switch entry {
+                case .field(let field, _): [field]
+                case .group(_, let tree): tree.fields
+                }
+            }
+        }
+
+        func emit(into lines: inout [String], container: String, depth: Int) {
+            let indent = String(repeating: "    ", count: depth + 1)
+            for entry in entries {
+                switch entry {
+                case .field(let field, let key):
+                    let method = field.isOptional ? "encodeIfPresent" : "encode"
+                    lines.append("\(indent)try \(container).\(method)(self.\(field.name), forKey: \(literal(key)))")
+                case .group(let key, let tree):
+                    let nested = "container\(depth + 1)"
+                    let optional = tree.fields.allSatisfy(\.isOptional)
+                    let condition = optional ? tree.fields.map { "self.\($0.name) != nil" }.joined(separator: " || ") : "true"
+                    lines.append("\(indent)if \(condition) {")
+                    lines.append("\(indent)    var \(nested) = \(container).nestedContainer(keyedBy: YYModel.ModelKey.self, forKey: \(literal(key)))")
+                    tree.emit(into: &lines, container: nested, depth: depth + 1)
+                    lines.append("\(indent)}")
+                }
+            }
+        }
+
+        /// The key as Swift source: `YYModel.ModelKey("…")` with `\\` and `"` escaped.
+        private func literal(_ key: String) -> String {
+            var escaped = ""
+            for character in key {
+                if character == "\\" || character == "\"" { escaped.append("\\") }
+                escaped.append(character)
+            }
+            return "YYModel.ModelKey(\"\(escaped)\")"
+        }
+    }
+
+    static func accessPrefix(of declaration: some DeclGroupSyntax) -> String {
+        for modifier in declaration.modifiers {
+            switch modifier.name.tokenKind {
+            case .keyword(.public), .keyword(.open): return "public "
+            case .keyword(.package): return "package "
+            default: continue
+            }
+        }
+        return ""
+    }
+}
+
+extension ModelMacro.Kind {
+    /// The kind of a declaration `@Model` accepts; reports anything else when `context` is given.
+    init?(_ declaration: some DeclGroupSyntax, in context: (any MacroExpansionContext)?) {
+        if declaration.is(StructDeclSyntax.self) {
+            self = .structure
+        } else if let classDecl = declaration.as(ClassDeclSyntax.self) {
+            guard classDecl.modifiers.contains(where: { $0.name.tokenKind == .keyword(.final) }) else {
+                context?.diagnose(Diagnostic(node: classDecl.name, message: ModelDiagnostic.classNotFinal))
+                return nil
+            }
+            self = .finalClass
+        } else {
+            context?.diagnose(Diagnostic(node: declaration, message: ModelDiagnostic.notStructOrClass))
+            return nil
+        }
+    }
+}
+
+/// `@Key`, `@Ignore`, `@Strict`, `@Lenient`: markers read by `@Model`; on their own they add
+/// nothing, but they must sit on a stored property.
+public struct FieldAttributeMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let variable = declaration.as(VariableDeclSyntax.self),
+              !variable.bindings.contains(where: { $0.accessorBlock.map { if case .getter = $0.accessors { true } else { false } } ?? false })
+        else {
+            context.diagnose(Diagnostic(node: node, message: ModelDiagnostic.attributeOnNonStoredProperty))
+            return []
+        }
+        return []
+    }
+}

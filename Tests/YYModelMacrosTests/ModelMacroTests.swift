@@ -1,0 +1,153 @@
+import SwiftParser
+import SwiftSyntax
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacros
+import SwiftSyntaxMacrosTestSupport
+import XCTest
+import YYModelMacros
+
+/// What `@Model` expands to, and what it rejects.
+final class ModelMacroTests: XCTestCase {
+    /// As the compiler sees them: `@Model` adds the `ModelCodable` conformance.
+    let macros: [String: MacroSpec] = [
+        "Model": MacroSpec(type: ModelMacro.self, conformances: ["ModelCodable"]),
+        "Key": MacroSpec(type: FieldAttributeMacro.self), "Ignore": MacroSpec(type: FieldAttributeMacro.self),
+        "Strict": MacroSpec(type: FieldAttributeMacro.self), "Lenient": MacroSpec(type: FieldAttributeMacro.self),
+    ]
+
+    func testStructGetsDecodingAndEncodingInAnExtension() {
+        assertMacroExpansion(
+            """
+            @Model
+            public struct Book {
+                @Key("book_id", "id") var id: Int
+                @Key("ext.desc") var summary: String?
+                @Key("ext.pages") var pages: Int = 0
+                @Strict var price: Double
+                @Ignore var cache: [String] = []
+                var computed: Int { id * 2 }
+                static var shared = 0
+                let fixed = 1
+            }
+            """,
+            expandedSource: """
+            public struct Book {
+                var id: Int
+                var summary: String?
+                var pages: Int = 0
+                var price: Double
+                var cache: [String] = []
+                var computed: Int { id * 2 }
+                static var shared = 0
+                let fixed = 1
+            }
+
+            extension Book: YYModel.ModelCodable {
+                public init(from decoder: any Decoder) throws {
+                    let reader = try YYModel.ModelFieldReader(decoder)
+                    self.id = try reader.require(Int.self, paths: [["book_id"], ["id"]])
+                    self.summary = try reader.decode(String.self, paths: [["ext", "desc"]])
+                    self.pages = try reader.decode(Int.self, paths: [["ext", "pages"]]) ?? (0)
+                    self.price = try reader.require(Double.self, paths: [["price"]], coercion: .strict)
+                }
+
+                public func encode(to encoder: any Encoder) throws {
+                    var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)
+                    try container0.encode(self.id, forKey: YYModel.ModelKey("book_id"))
+                    if true {
+                        var container1 = container0.nestedContainer(keyedBy: YYModel.ModelKey.self, forKey: YYModel.ModelKey("ext"))
+                        try container1.encodeIfPresent(self.summary, forKey: YYModel.ModelKey("desc"))
+                        try container1.encode(self.pages, forKey: YYModel.ModelKey("pages"))
+                    }
+                    try container0.encode(self.price, forKey: YYModel.ModelKey("price"))
+                }
+            }
+            """,
+            macroSpecs: macros
+        )
+    }
+
+    func testFinalClassGetsItsInitializerInTheBody() {
+        assertMacroExpansion(
+            """
+            @Model
+            final class User {
+                var name: String?
+            }
+            """,
+            expandedSource: """
+            final class User {
+                var name: String?
+
+                init(from decoder: any Decoder) throws {
+                    let reader = try YYModel.ModelFieldReader(decoder)
+                    self.name = try reader.decode(String.self, paths: [["name"]])
+                }
+            }
+
+            extension User: YYModel.ModelCodable {
+                func encode(to encoder: any Encoder) throws {
+                    var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)
+                    try container0.encodeIfPresent(self.name, forKey: YYModel.ModelKey("name"))
+                }
+            }
+            """,
+            macroSpecs: macros
+        )
+    }
+
+    func testOptionalOnlyGroupsAreWrittenWhenOneHasAValue() {
+        assertMacroExpansion(
+            """
+            @Model
+            struct A {
+                @Key("a.b") var b: Int?
+                @Key("a.c") var c: Optional<String>
+            }
+            """,
+            expandedSource: """
+            struct A {
+                var b: Int?
+                var c: Optional<String>
+            }
+
+            extension A: YYModel.ModelCodable {
+                init(from decoder: any Decoder) throws {
+                    let reader = try YYModel.ModelFieldReader(decoder)
+                    self.b = try reader.decode(Int.self, paths: [["a", "b"]])
+                    self.c = try reader.decode(String.self, paths: [["a", "c"]])
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)
+                    if self.b != nil || self.c != nil {
+                        var container1 = container0.nestedContainer(keyedBy: YYModel.ModelKey.self, forKey: YYModel.ModelKey("a"))
+                        try container1.encodeIfPresent(self.b, forKey: YYModel.ModelKey("b"))
+                        try container1.encodeIfPresent(self.c, forKey: YYModel.ModelKey("c"))
+                    }
+                }
+            }
+            """,
+            macroSpecs: macros
+        )
+    }
+
+    func testMisuseIsDiagnosed() {
+        let cases: [(String, String)] = [
+            ("@Model enum E { case a }", "@Model applies to a struct or a final class"),
+            ("@Model class C { var a: Int = 0 }", "@Model classes must be final (subclasses would not be decoded as themselves)"),
+            ("@Model struct S { var a = 0 }", "@Model needs a type annotation on every mapped property"),
+            ("@Model struct S { @Ignore var a: Int }", "@Ignore needs an initial value (or an optional type) to take when decoding"),
+            ("@Model struct S { @Key(\"\") var a: Int }", "@Key needs non-empty keys"),
+            ("@Model struct S { @Key(\"a..b\") var a: Int }", "a key path must not have empty components (\"a..b\", \".a\", \"a.\")"),
+            ("@Model struct S { @Strict @Lenient var a: Int }", "a property cannot be both @Strict and @Lenient"),
+        ]
+        for (source, message) in cases {
+            let file = Parser.parse(source: source)
+            let context = BasicMacroExpansionContext(sourceFiles: [file: .init(moduleName: "Test", fullFilePath: "test.swift")])
+            _ = file.expand(macroSpecs: macros, contextGenerator: { _ in context })
+            let messages = context.diagnostics.map(\.message)
+            XCTAssertTrue(messages.contains(message), "\(source): \(messages)")
+        }
+    }
+}

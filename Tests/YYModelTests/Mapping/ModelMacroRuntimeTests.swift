@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import YYModel
+
+@Model
+struct MappedBook: Equatable {
+    @Key("book_id", "id", "ID") var id: Int
+    @Key("ext.desc") var summary: String?
+    @Key("ext.pages") var pages: Int = 0
+    var name: String
+    @Strict var price: Double = 0
+    @Lenient var stock: Int = 0
+    @Ignore var cache: [String] = ["untouched"]
+    var author: MappedAuthor?
+    var tags: [String] = []
+}
+
+@Model
+struct MappedAuthor: Equatable {
+    var name: String
+    @Key("birthday") var born: Date?
+}
+
+@Model
+final class MappedShelf {
+    var books: [MappedBook] = []
+    var owner: String?
+    @Key("meta.created.by") var creator: String?
+
+    /// A class with a generated `init(from:)` has no implicit `init()`; declare one when needed.
+    init() {}
+}
+
+/// `@Model` types at run time: YYModel's mapper, model-to-JSON and nested-model behaviours.
+@Suite struct ModelMacroRuntimeTests {
+    let decoder = ModelDecoder()
+
+    @Test func fallbackKeysTakeTheFirstPresentOne() throws {
+        #expect(try decoder.decode(MappedBook.self, from: #"{"id": 1, "name": "a"}"#).id == 1)
+        #expect(try decoder.decode(MappedBook.self, from: #"{"ID": 2, "name": "a"}"#).id == 2)
+        #expect(try decoder.decode(MappedBook.self, from: #"{"ID": 2, "book_id": 3, "name": "a"}"#).id == 3)
+        #expect(try decoder.decode(MappedBook.self, from: #"{"book_id": null, "id": 4, "name": "a"}"#).id == 4)
+        #expect(throws: DecodingError.self) { try decoder.decode(MappedBook.self, from: #"{"name": "a"}"#) }
+    }
+
+    @Test func keyPathsReadNestedMembers() throws {
+        let book = try decoder.decode(MappedBook.self, from: #"{"id": 1, "name": "a", "ext": {"desc": "d", "pages": "12"}}"#)
+        #expect(book.summary == "d")
+        #expect(book.pages == 12)
+        let noExt = try decoder.decode(MappedBook.self, from: #"{"id": 1, "name": "a", "ext": "not an object"}"#)
+        #expect(noExt.summary == nil && noExt.pages == 0)
+    }
+
+    @Test func defaultsFillMissingMembersAndIgnoredOnesStayPut() throws {
+        let book = try decoder.decode(MappedBook.self, from: #"{"id": 1, "name": "a", "cache": ["from json"]}"#)
+        #expect(book == MappedBook(id: 1, summary: nil, pages: 0, name: "a", price: 0, stock: 0,
+                                   cache: ["untouched"], author: nil, tags: []))
+    }
+
+    @Test func perFieldCoercionOverridesTheDecoder() throws {
+        #expect(throws: DecodingError.self) {
+            try decoder.decode(MappedBook.self, from: #"{"id": 1, "name": "a", "price": "1.5"}"#)
+        }
+        var strict = ModelDecoder()
+        strict.coercion = .strict
+        let book = try strict.decode(MappedBook.self, from: #"{"id": 1, "name": "a", "stock": "3"}"#)
+        #expect(book.stock == 3)
+        #expect(throws: DecodingError.self) { try strict.decode(MappedBook.self, from: #"{"id": "1", "name": "a"}"#) }
+    }
+
+    @Test func nestedModelsAndArraysOfModels() throws {
+        let shelf = try decoder.decode(MappedShelf.self, from: #"""
+            {"owner": "me", "meta": {"created": {"by": "yy"}},
+             "books": [{"id": 1, "name": "a", "author": {"name": "x", "birthday": "2000-01-02"}}, {"ID": 2, "name": "b"}]}
+            """#)
+        #expect(shelf.owner == "me")
+        #expect(shelf.creator == "yy")
+        #expect(shelf.books.map(\.id) == [1, 2])
+        #expect(shelf.books[0].author?.born == Date(timeIntervalSince1970: 946_771_200))
+    }
+
+    @Test func encodingUsesTheFirstKeyAndRebuildsKeyPaths() throws {
+        let book = MappedBook(id: 7, summary: "s", pages: 3, name: "n", price: 1.5, stock: 2, author: nil, tags: ["t"])
+        var encoder = ModelEncoder()
+        encoder.sortedKeys = true
+        #expect(try encoder.encodeToString(book) ==
+            #"{"book_id":7,"ext":{"desc":"s","pages":3},"name":"n","price":1.5,"stock":2,"tags":["t"]}"#)
+        #expect(try decoder.decode(MappedBook.self, from: encoder.encodeToBytes(book)) == book)
+        let shelf = MappedShelf()
+        #expect(try encoder.encodeToString(shelf) == #"{"books":[]}"#)   // nil key-path groups are left out
+        shelf.creator = "yy"
+        #expect(try encoder.encodeToString(shelf) == #"{"books":[],"meta":{"created":{"by":"yy"}}}"#)
+    }
+
+    @Test func worksWithFoundationsCoders() throws {
+        let data = Data(#"{"ID": 5, "name": "f", "ext": {"desc": "d"}}"#.utf8)
+        let book = try JSONDecoder().decode(MappedBook.self, from: data)
+        #expect(book.id == 5 && book.summary == "d")
+        let encoded = try JSONEncoder().encode(book)
+        #expect(try JSONDecoder().decode(MappedBook.self, from: encoded) == book)
+    }
+}
