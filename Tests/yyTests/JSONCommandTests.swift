@@ -56,3 +56,15 @@ import Testing
         #expect(try yy("json", "format", try file("bad.json", "[")).status == 1)
     }
 }
+
+extension JSONCommandTests {
+    @Test func modelPrintsAnnotatedSwift() throws {
+        let path = try file("user.json", #"{"user_id": 1, "name": "a", "tags": ["x"]}"#)
+        let result = try yy("json", "model", path, "--name", "User")
+        #expect(result.status == 0)
+        #expect(result.text.contains("@Model\nstruct User {\n    var name: String\n    var tags: [String]\n    @Key(\"user_id\") var userId: Int\n}"), "\(result.text)")
+        #expect(try yy("json", "model", try file("n.json", "42"), "--name", "N").status == 1)
+        #expect(try yy("json", "model", path, "--name", "1bad").status == 2)
+        #expect(try yy("json", "model", path).status == 2)
+    }
+}

@@ -6,7 +6,7 @@ struct JSONCommand: ParsableCommand {
         commandName: "json",
         abstract: "Validate and format JSON with YYModel's parser.",
         discussion: "FILE may be '-' for standard input. Exit codes: 0 success, 1 invalid JSON (position on standard error), 2 usage error or unreadable file.",
-        subcommands: [JSONValidateCommand.self, JSONFormatCommand.self]
+        subcommands: [JSONValidateCommand.self, JSONFormatCommand.self, JSONModelCommand.self]
     )
 }
 
