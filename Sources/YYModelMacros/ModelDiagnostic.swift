@@ -11,6 +11,8 @@ enum ModelDiagnostic: String, DiagnosticMessage {
     case keyNotStringLiteral
     case strictAndLenient
     case attributeOnNonStoredProperty
+    case unknownPropertyInList
+    case listNotStringLiterals
 
     var message: String {
         switch self {
@@ -23,6 +25,8 @@ enum ModelDiagnostic: String, DiagnosticMessage {
         case .keyNotStringLiteral: "@Key takes string literals"
         case .strictAndLenient: "a property cannot be both @Strict and @Lenient"
         case .attributeOnNonStoredProperty: "this attribute applies to stored properties of a @Model type"
+        case .unknownPropertyInList: "allow: and ignore: name stored properties of this type"
+        case .listNotStringLiterals: "allow: and ignore: take arrays of string literals"
         }
     }
 

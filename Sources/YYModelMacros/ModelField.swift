@@ -50,7 +50,32 @@ struct ModelField {
                     paths: attributes.paths ?? [[name]], isIgnored: attributes.isIgnored, coercion: attributes.coercion))
             }
         }
-        return failed ? nil : fields
+        if failed { return nil }
+        return apply(lists: ModelLists(declaration, in: context), to: fields, in: context)
+    }
+
+    /// Marks the properties that `allow:` leaves out or `ignore:` names as ignored.
+    private static func apply(lists: ModelLists?, to fields: [ModelField], in context: (any MacroExpansionContext)?) -> [ModelField]? {
+        guard let lists else { return nil }
+        let names = Set(fields.map(\.name))
+        for (name, node) in lists.allow + lists.ignore where !names.contains(name) {
+            context?.diagnose(Diagnostic(node: node, message: ModelDiagnostic.unknownPropertyInList))
+            return nil
+        }
+        let allowed = Set(lists.allow.map(\.0))
+        let ignored = Set(lists.ignore.map(\.0))
+        var result = fields
+        for index in result.indices {
+            let name = result[index].name
+            guard (!allowed.isEmpty && !allowed.contains(name)) || ignored.contains(name) else { continue }
+            if result[index].defaultValue == nil && !result[index].isOptional {
+                let node = (lists.ignore.first { $0.0 == name } ?? lists.allow.first)?.1
+                if let node { context?.diagnose(Diagnostic(node: node, message: ModelDiagnostic.ignoredWithoutValue)) }
+                return nil
+            }
+            result[index].isIgnored = true
+        }
+        return result
     }
 
     private static func isComputed(_ accessors: AccessorBlockSyntax) -> Bool {
@@ -70,6 +95,35 @@ struct ModelField {
             return (argument.argument.trimmedDescription, true)
         }
         return (type.trimmedDescription, false)
+    }
+}
+
+/// The `allow:` and `ignore:` arguments of `@Model`, with the nodes to point diagnostics at.
+struct ModelLists {
+    var allow: [(String, Syntax)] = []
+    var ignore: [(String, Syntax)] = []
+
+    /// Reads the lists from the `@Model` attribute of `declaration`, or reports a problem.
+    init?(_ declaration: some DeclGroupSyntax, in context: (any MacroExpansionContext)?) {
+        let attribute = declaration.attributes.lazy.compactMap { $0.as(AttributeSyntax.self) }
+            .first { ["Model", "YYModel.Model"].contains($0.attributeName.trimmedDescription) }
+        guard let attribute, case .argumentList(let arguments) = attribute.arguments else { return }
+        for argument in arguments {
+            guard let array = argument.expression.as(ArrayExprSyntax.self) else {
+                context?.diagnose(Diagnostic(node: argument, message: ModelDiagnostic.listNotStringLiterals))
+                return nil
+            }
+            var names: [(String, Syntax)] = []
+            for element in array.elements {
+                guard let literal = element.expression.as(StringLiteralExprSyntax.self), literal.segments.count == 1,
+                      let segment = literal.segments.first?.as(StringSegmentSyntax.self) else {
+                    context?.diagnose(Diagnostic(node: element, message: ModelDiagnostic.listNotStringLiterals))
+                    return nil
+                }
+                names.append((segment.content.text, Syntax(element)))
+            }
+            if argument.label?.text == "allow" { allow = names } else { ignore = names }
+        }
     }
 }
 

@@ -20,9 +20,10 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
             return []
         }
         let access = accessPrefix(of: declaration)
+        let hooks = Hooks(declaration)
         var members: [String] = []
-        if kind == .structure { members.append(decodingInitializer(fields, access: access)) }
-        members.append(encodingMethod(fields, access: access))
+        if kind == .structure { members.append(decodingInitializer(fields, access: access, hooks: hooks)) }
+        members.append(encodingMethod(fields, access: access, hooks: hooks))
         let conformance = protocols.isEmpty ? "" : ": YYModel.ModelCodable"
         let source = "extension \(type.trimmedDescription)\(conformance) {\n\(members.joined(separator: "\n\n"))\n}"
         return [try ExtensionDeclSyntax("\(raw: source)")]
@@ -37,17 +38,38 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
         // The extension expansion reports problems; this one passes no context to avoid doubles.
         guard declaration.is(ClassDeclSyntax.self), Kind(declaration, in: nil) == .finalClass,
               let fields = ModelField.fields(of: declaration, in: nil) else { return [] }
-        return ["\(raw: decodingInitializer(fields, access: accessPrefix(of: declaration)))"]
+        return ["\(raw: decodingInitializer(fields, access: accessPrefix(of: declaration), hooks: Hooks(declaration)))"]
+    }
+
+    /// The hooks a type declares itself; the generated code takes the slower path through
+    /// `JSONValue` only for these.
+    struct Hooks {
+        var willDecode = false
+        var didEncode = false
+
+        init(_ declaration: some DeclGroupSyntax) {
+            for member in declaration.memberBlock.members {
+                guard let function = member.decl.as(FunctionDeclSyntax.self) else { continue }
+                switch function.name.text {
+                case "modelWillDecode": willDecode = true
+                case "modelDidEncode": didEncode = true
+                default: continue
+                }
+            }
+        }
     }
 
     enum Kind { case structure, finalClass }
 
     // MARK: Generation
 
-    static func decodingInitializer(_ fields: [ModelField], access: String) -> String {
+    static func decodingInitializer(_ fields: [ModelField], access: String, hooks: Hooks) -> String {
         var lines = ["\(access)init(from decoder: any Decoder) throws {"]
         let mapped = fields.filter { !$0.isIgnored }
-        lines.append(mapped.isEmpty ? "    _ = try YYModel.ModelFieldReader(decoder)" : "    let reader = try YYModel.ModelFieldReader(decoder)")
+        let open = hooks.willDecode
+            ? "try YYModel.ModelFieldReader(Self.modelWillDecode(YYModel.JSONValue(from: decoder)), like: decoder)"
+            : "try YYModel.ModelFieldReader(decoder)"
+        lines.append(mapped.isEmpty ? "    _ = \(open)" : "    let reader = \(open)")
         for field in fields {
             if field.isIgnored {
                 if field.defaultValue == nil { lines.append("    self.\(field.name) = nil") }
@@ -65,21 +87,33 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
             }
             lines.append("    self.\(field.name) = \(call)")
         }
+        lines.append("    try self.modelDidDecode()")
         lines.append("}")
         return lines.joined(separator: "\n")
     }
 
     /// Writes each property under its first key; key paths sharing a prefix share one nested
     /// container, opened only when one of its properties has a value.
-    static func encodingMethod(_ fields: [ModelField], access: String) -> String {
+    static func encodingMethod(_ fields: [ModelField], access: String, hooks: Hooks) -> String {
         let root = KeyTree()
         for field in fields where !field.isIgnored { root.insert(field, path: field.paths[0][...]) }
-        var lines = ["\(access)func encode(to encoder: any Encoder) throws {"]
+        var body: [String] = []
         if root.isEmpty {
-            lines.append("    _ = encoder.container(keyedBy: YYModel.ModelKey.self)")
+            body.append("    _ = encoder.container(keyedBy: YYModel.ModelKey.self)")
         } else {
-            lines.append("    var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)")
-            root.emit(into: &lines, container: "container0", depth: 0)
+            body.append("    var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)")
+            root.emit(into: &body, container: "container0", depth: 0)
+        }
+        var lines = ["\(access)func encode(to encoder: any Encoder) throws {"]
+        if hooks.didEncode {
+            // Encode into a value the hook may edit, then write that.
+            lines.append("    var object = try YYModel.ModelFieldWriter.capture(like: encoder) { encoder in")
+            lines += body.map { "    " + $0 }
+            lines.append("    }")
+            lines.append("    try self.modelDidEncode(&object)")
+            lines.append("    try object.encode(to: encoder)")
+        } else {
+            lines += body
         }
         lines.append("}")
         return lines.joined(separator: "\n")

@@ -49,6 +49,7 @@ final class ModelMacroTests: XCTestCase {
                     self.summary = try reader.decode(String.self, paths: [["ext", "desc"]])
                     self.pages = try reader.decode(Int.self, paths: [["ext", "pages"]]) ?? (0)
                     self.price = try reader.require(Double.self, paths: [["price"]], coercion: .strict)
+                    try self.modelDidDecode()
                 }
 
                 public func encode(to encoder: any Encoder) throws {
@@ -82,6 +83,7 @@ final class ModelMacroTests: XCTestCase {
                 init(from decoder: any Decoder) throws {
                     let reader = try YYModel.ModelFieldReader(decoder)
                     self.name = try reader.decode(String.self, paths: [["name"]])
+                    try self.modelDidDecode()
                 }
             }
 
@@ -116,6 +118,7 @@ final class ModelMacroTests: XCTestCase {
                     let reader = try YYModel.ModelFieldReader(decoder)
                     self.b = try reader.decode(Int.self, paths: [["a", "b"]])
                     self.c = try reader.decode(String.self, paths: [["a", "c"]])
+                    try self.modelDidDecode()
                 }
 
                 func encode(to encoder: any Encoder) throws {
@@ -132,6 +135,46 @@ final class ModelMacroTests: XCTestCase {
         )
     }
 
+    func testHooksTakeThePathThroughJSONValue() {
+        assertMacroExpansion(
+            """
+            @Model(ignore: ["b"])
+            struct H {
+                var a: Int
+                var b: Int = 0
+                static func modelWillDecode(_ object: JSONValue) throws -> JSONValue { object }
+                func modelDidEncode(_ object: inout JSONValue) throws {}
+            }
+            """,
+            expandedSource: """
+            struct H {
+                var a: Int
+                var b: Int = 0
+                static func modelWillDecode(_ object: JSONValue) throws -> JSONValue { object }
+                func modelDidEncode(_ object: inout JSONValue) throws {}
+            }
+
+            extension H: YYModel.ModelCodable {
+                init(from decoder: any Decoder) throws {
+                    let reader = try YYModel.ModelFieldReader(Self.modelWillDecode(YYModel.JSONValue(from: decoder)), like: decoder)
+                    self.a = try reader.require(Int.self, paths: [["a"]])
+                    try self.modelDidDecode()
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var object = try YYModel.ModelFieldWriter.capture(like: encoder) { encoder in
+                        var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)
+                        try container0.encode(self.a, forKey: YYModel.ModelKey("a"))
+                    }
+                    try self.modelDidEncode(&object)
+                    try object.encode(to: encoder)
+                }
+            }
+            """,
+            macroSpecs: macros
+        )
+    }
+
     func testMisuseIsDiagnosed() {
         let cases: [(String, String)] = [
             ("@Model enum E { case a }", "@Model applies to a struct or a final class"),
@@ -141,6 +184,9 @@ final class ModelMacroTests: XCTestCase {
             ("@Model struct S { @Key(\"\") var a: Int }", "@Key needs non-empty keys"),
             ("@Model struct S { @Key(\"a..b\") var a: Int }", "a key path must not have empty components (\"a..b\", \".a\", \"a.\")"),
             ("@Model struct S { @Strict @Lenient var a: Int }", "a property cannot be both @Strict and @Lenient"),
+            ("@Model(ignore: [\"b\"]) struct S { var a: Int }", "allow: and ignore: name stored properties of this type"),
+            ("@Model(allow: [\"a\"]) struct S { var a: Int; var b: Int }", "@Ignore needs an initial value (or an optional type) to take when decoding"),
+            ("@Model(allow: names) struct S { var a: Int }", "allow: and ignore: take arrays of string literals"),
         ]
         for (source, message) in cases {
             let file = Parser.parse(source: source)

@@ -59,6 +59,12 @@ extension JSONValue: Codable {
     /// Reads any JSON value. ``ModelDecoder`` takes it straight from its tape; other decoders go
     /// through their single-value, keyed and unkeyed containers.
     public init(from decoder: any Decoder) throws {
+        // From the tape as it is: through the containers, lenient coercions would turn 1 into true.
+        if let tape = decoder as? TapeDecoder {
+            var index = tape.index
+            self = tape.reader.document.value(at: &index)
+            return
+        }
         if let container = try? decoder.singleValueContainer() {
             if container.decodeNil() { self = .null; return }
             if let flag = try? container.decode(Bool.self) { self = .bool(flag); return }

@@ -13,12 +13,21 @@
 /// let book = try ModelDecoder().decode(Book.self, from: data)
 /// ```
 ///
+/// `allow:` maps only the named properties and `ignore:` leaves the named ones out (YYModel's
+/// white and black lists); properties left out need an initial value or an optional type.
+///
+/// Hooks (YYModel's `modelCustomWillTransformFromDictionary:` and friends): declare
+/// `static func modelWillDecode(_ object: JSONValue) throws -> JSONValue` to replace or reject the
+/// input object, `func modelDidDecode() throws` (`mutating` in structs) to check or finish the
+/// model, `func modelDidEncode(_ object: inout JSONValue) throws` to edit or reject the output.
+/// Throwing rejects.
+///
 /// Properties without `@Key` use their own name. Optional properties are `nil` when absent or
 /// null; properties with an initial value take it; others are required (`keyNotFound`). Encoding
 /// writes the first key of each property; optionals that are `nil` are left out.
 @attached(extension, conformances: ModelCodable, names: named(init(from:)), named(encode(to:)))
 @attached(member, names: named(init(from:)))
-public macro Model() = #externalMacro(module: "YYModelMacros", type: "ModelMacro")
+public macro Model(allow: [String] = [], ignore: [String] = []) = #externalMacro(module: "YYModelMacros", type: "ModelMacro")
 
 /// The JSON key, key path (`"ext.desc"`) or keys tried in order (`"id", "ID", "book_id"`) of a
 /// property of a ``Model()`` type. Encoding uses the first.
@@ -37,5 +46,20 @@ public macro Strict() = #externalMacro(module: "YYModelMacros", type: "FieldAttr
 @attached(peer)
 public macro Lenient() = #externalMacro(module: "YYModelMacros", type: "FieldAttributeMacro")
 
-/// The conformance ``Model()`` adds: a `Codable` type whose mapping was generated.
-public protocol ModelCodable: Codable {}
+/// The conformance ``Model(allow:ignore:)`` adds: a `Codable` type whose mapping was generated.
+///
+/// The hooks have no-op defaults; the macro calls `modelWillDecode` and `modelDidEncode` only for
+/// types that declare them (they cost a trip through ``JSONValue``).
+public protocol ModelCodable: Codable {
+    /// Replaces or (by throwing) rejects the JSON object before it is decoded.
+    static func modelWillDecode(_ object: JSONValue) throws -> JSONValue
+    /// Edits or (by throwing) rejects the encoded object.
+    func modelDidEncode(_ object: inout JSONValue) throws
+}
+
+extension ModelCodable {
+    public static func modelWillDecode(_ object: JSONValue) throws -> JSONValue { object }
+    public func modelDidEncode(_ object: inout JSONValue) throws {}
+    /// Checks or finishes a decoded model; throwing rejects it. A no-op unless the type declares one.
+    public func modelDidDecode() throws {}
+}

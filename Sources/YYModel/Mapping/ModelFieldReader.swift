@@ -10,6 +10,21 @@ public struct ModelFieldReader {
         container = try decoder.container(keyedBy: ModelKey.self)
     }
 
+    /// Reads from `object` (what `modelWillDecode` returned) with the settings of `decoder` when it is
+    /// a ``ModelDecoder``'s, else with the defaults.
+    public init(_ object: JSONValue, like decoder: any Decoder) throws {
+        let options = (decoder as? TapeDecoder)?.reader.options ?? ModelDecoder()
+        let bytes: [UInt8]
+        do {
+            bytes = try JSONWriter().bytes(for: object)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "modelWillDecode returned \(error)"))
+        }
+        let document = try JSONDocument(parsing: bytes)
+        let reader = TapeReader(document: document, options: options)
+        try self.init(TapeDecoder(reader: reader, index: 0, codingPath: decoder.codingPath))
+    }
+
     /// The value at the first of `paths` that is present and not null, or `nil` when none is.
     ///
     /// - Parameters:
