@@ -115,12 +115,11 @@ struct ModelLists {
             }
             var names: [(String, Syntax)] = []
             for element in array.elements {
-                guard let literal = element.expression.as(StringLiteralExprSyntax.self), literal.segments.count == 1,
-                      let segment = literal.segments.first?.as(StringSegmentSyntax.self) else {
+                guard let name = element.expression.as(StringLiteralExprSyntax.self)?.representedLiteralValue else {
                     context?.diagnose(Diagnostic(node: element, message: ModelDiagnostic.listNotStringLiterals))
                     return nil
                 }
-                names.append((segment.content.text, Syntax(element)))
+                names.append((name, Syntax(element)))
             }
             if argument.label?.text == "allow" { allow = names } else { ignore = names }
         }
@@ -163,12 +162,11 @@ struct FieldAttributes {
         }
         var paths: [[String]] = []
         for argument in arguments {
-            guard let literal = argument.expression.as(StringLiteralExprSyntax.self),
-                  literal.segments.count == 1, let segment = literal.segments.first?.as(StringSegmentSyntax.self) else {
+            // The literal's value, escapes applied (`"a\\"b"` is `a"b`); nil for interpolations.
+            guard let key = argument.expression.as(StringLiteralExprSyntax.self)?.representedLiteralValue else {
                 context?.diagnose(Diagnostic(node: argument, message: ModelDiagnostic.keyNotStringLiteral))
                 return nil
             }
-            let key = segment.content.text
             if key.isEmpty {
                 context?.diagnose(Diagnostic(node: argument, message: ModelDiagnostic.emptyKey))
                 return nil

@@ -22,7 +22,10 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
         let access = accessPrefix(of: declaration)
         let hooks = Hooks(declaration)
         var members: [String] = []
-        if kind == .structure { members.append(decodingInitializer(fields, access: access, hooks: hooks)) }
+        if kind == .structure {
+            members.append(decodingInitializer(fields, access: access, hooks: hooks))
+            members.append(tapeInitializer(fields, access: access, hooks: hooks))
+        }
         members.append(encodingMethod(fields, access: access, hooks: hooks))
         let conformance = protocols.isEmpty ? "" : ": YYModel.ModelCodable"
         let source = "extension \(type.trimmedDescription)\(conformance) {\n\(members.joined(separator: "\n\n"))\n}"
@@ -38,7 +41,9 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
         // The extension expansion reports problems; this one passes no context to avoid doubles.
         guard declaration.is(ClassDeclSyntax.self), Kind(declaration, in: nil) == .finalClass,
               let fields = ModelField.fields(of: declaration, in: nil) else { return [] }
-        return ["\(raw: decodingInitializer(fields, access: accessPrefix(of: declaration), hooks: Hooks(declaration)))"]
+        let access = accessPrefix(of: declaration)
+        let hooks = Hooks(declaration)
+        return ["\(raw: decodingInitializer(fields, access: access, hooks: hooks))", "\(raw: tapeInitializer(fields, access: access, hooks: hooks))"]
     }
 
     /// The hooks a type declares itself; the generated code takes the slower path through
@@ -75,7 +80,7 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
                 if field.defaultValue == nil { lines.append("    self.\(field.name) = nil") }
                 continue
             }
-            let paths = "[" + field.paths.map { "[" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }.joined(separator: ", ") + "]"
+            let paths = pathsLiteral(field.paths)
             let coercion = field.coercion.map { ", coercion: \($0)" } ?? ""
             let call: String
             if let defaultValue = field.defaultValue {
@@ -90,6 +95,58 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
         lines.append("    try self.modelDidDecode()")
         lines.append("}")
         return lines.joined(separator: "\n")
+    }
+
+    /// The fast path `ModelDecoder` takes: members read straight from its tape. Single keys are
+    /// static strings (no allocation); key paths and fallback keys go through arrays.
+    static func tapeInitializer(_ fields: [ModelField], access: String, hooks: Hooks) -> String {
+        var lines = ["\(access)init(_tape object: YYModel._TapeObject) throws {"]
+        if hooks.willDecode {
+            lines.append("    try self.init(from: object.decoder)")
+            lines.append("}")
+            return lines.joined(separator: "\n")
+        }
+        let mapped = fields.filter { !$0.isIgnored }
+        if !mapped.isEmpty { lines.append("    var object = object") }
+        for field in fields {
+            if field.isIgnored {
+                if field.defaultValue == nil { lines.append("    self.\(field.name) = nil") }
+                continue
+            }
+            let location: String
+            if field.paths.count == 1 && field.paths[0].count == 1 {
+                location = "key: \(swiftStringLiteral(field.paths[0][0]))"
+            } else {
+                location = "paths: " + pathsLiteral(field.paths)
+            }
+            let coercion = field.coercion.map { ", coercion: \($0)" } ?? ""
+            let call: String
+            if let defaultValue = field.defaultValue {
+                call = "try object.decode(\(field.decodedType).self, \(location)\(coercion)) ?? (\(defaultValue))"
+            } else if field.isOptional {
+                call = "try object.decode(\(field.decodedType).self, \(location)\(coercion))"
+            } else {
+                call = "try object.require(\(field.decodedType).self, \(location)\(coercion))"
+            }
+            lines.append("    self.\(field.name) = \(call)")
+        }
+        lines.append("    try self.modelDidDecode()")
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+
+    static func pathsLiteral(_ paths: [[String]]) -> String {
+        "[" + paths.map { "[" + $0.map(swiftStringLiteral).joined(separator: ", ") + "]" }.joined(separator: ", ") + "]"
+    }
+
+    /// `text` as a Swift string literal, `\\` and `"` escaped.
+    static func swiftStringLiteral(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "\\" || character == "\"" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return "\"\(escaped)\""
     }
 
     /// Writes each property under its first key; key paths sharing a prefix share one nested
@@ -170,14 +227,9 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
             }
         }
 
-        /// The key as Swift source: `YYModel.ModelKey("…")` with `\\` and `"` escaped.
+        /// The key as Swift source: `YYModel.ModelKey("…")`.
         private func literal(_ key: String) -> String {
-            var escaped = ""
-            for character in key {
-                if character == "\\" || character == "\"" { escaped.append("\\") }
-                escaped.append(character)
-            }
-            return "YYModel.ModelKey(\"\(escaped)\")"
+            "YYModel.ModelKey(\(ModelMacro.swiftStringLiteral(key)))"
         }
     }
 

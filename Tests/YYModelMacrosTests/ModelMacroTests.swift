@@ -52,6 +52,15 @@ final class ModelMacroTests: XCTestCase {
                     try self.modelDidDecode()
                 }
 
+                public init(_tape object: YYModel._TapeObject) throws {
+                    var object = object
+                    self.id = try object.require(Int.self, paths: [["book_id"], ["id"]])
+                    self.summary = try object.decode(String.self, paths: [["ext", "desc"]])
+                    self.pages = try object.decode(Int.self, paths: [["ext", "pages"]]) ?? (0)
+                    self.price = try object.require(Double.self, key: "price", coercion: .strict)
+                    try self.modelDidDecode()
+                }
+
                 public func encode(to encoder: any Encoder) throws {
                     var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)
                     try container0.encode(self.id, forKey: YYModel.ModelKey("book_id"))
@@ -83,6 +92,12 @@ final class ModelMacroTests: XCTestCase {
                 init(from decoder: any Decoder) throws {
                     let reader = try YYModel.ModelFieldReader(decoder)
                     self.name = try reader.decode(String.self, paths: [["name"]])
+                    try self.modelDidDecode()
+                }
+
+                init(_tape object: YYModel._TapeObject) throws {
+                    var object = object
+                    self.name = try object.decode(String.self, key: "name")
                     try self.modelDidDecode()
                 }
             }
@@ -118,6 +133,13 @@ final class ModelMacroTests: XCTestCase {
                     let reader = try YYModel.ModelFieldReader(decoder)
                     self.b = try reader.decode(Int.self, paths: [["a", "b"]])
                     self.c = try reader.decode(String.self, paths: [["a", "c"]])
+                    try self.modelDidDecode()
+                }
+
+                init(_tape object: YYModel._TapeObject) throws {
+                    var object = object
+                    self.b = try object.decode(Int.self, paths: [["a", "b"]])
+                    self.c = try object.decode(String.self, paths: [["a", "c"]])
                     try self.modelDidDecode()
                 }
 
@@ -161,6 +183,10 @@ final class ModelMacroTests: XCTestCase {
                     try self.modelDidDecode()
                 }
 
+                init(_tape object: YYModel._TapeObject) throws {
+                    try self.init(from: object.decoder)
+                }
+
                 func encode(to encoder: any Encoder) throws {
                     var object = try YYModel.ModelFieldWriter.capture(like: encoder) { encoder in
                         var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)
@@ -171,6 +197,42 @@ final class ModelMacroTests: XCTestCase {
                 }
             }
             """,
+            macroSpecs: macros
+        )
+    }
+
+    func testKeysAreTheLiteralsValues() {
+        assertMacroExpansion(
+            #"""
+            @Model
+            struct Q {
+                @Key("j\"k") var quoted: String
+            }
+            """#,
+            expandedSource: #"""
+            struct Q {
+                var quoted: String
+            }
+
+            extension Q: YYModel.ModelCodable {
+                init(from decoder: any Decoder) throws {
+                    let reader = try YYModel.ModelFieldReader(decoder)
+                    self.quoted = try reader.require(String.self, paths: [["j\"k"]])
+                    try self.modelDidDecode()
+                }
+
+                init(_tape object: YYModel._TapeObject) throws {
+                    var object = object
+                    self.quoted = try object.require(String.self, key: "j\"k")
+                    try self.modelDidDecode()
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)
+                    try container0.encode(self.quoted, forKey: YYModel.ModelKey("j\"k"))
+                }
+            }
+            """#,
             macroSpecs: macros
         )
     }

@@ -138,6 +138,10 @@ final class TapeReader {
     // MARK: Dispatch
 
     func decode<T: Decodable>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
+        // @Model types: straight from the tape.
+        if let model = T.self as? any _TapeDecodable.Type, tape.tag(at: index) == .objectStart {
+            return try model.init(_tape: _TapeObject(reader: self, start: index, codingPath: path)) as! T
+        }
         if T.self == JSONValue.self {
             var cursor = index
             return document.value(at: &cursor) as! T

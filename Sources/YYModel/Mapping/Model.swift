@@ -25,8 +25,8 @@
 /// Properties without `@Key` use their own name. Optional properties are `nil` when absent or
 /// null; properties with an initial value take it; others are required (`keyNotFound`). Encoding
 /// writes the first key of each property; optionals that are `nil` are left out.
-@attached(extension, conformances: ModelCodable, names: named(init(from:)), named(encode(to:)))
-@attached(member, names: named(init(from:)))
+@attached(extension, conformances: ModelCodable, names: named(init(from:)), named(init(_tape:)), named(encode(to:)))
+@attached(member, names: named(init(from:)), named(init(_tape:)))
 public macro Model(allow: [String] = [], ignore: [String] = []) = #externalMacro(module: "YYModelMacros", type: "ModelMacro")
 
 /// The JSON key, key path (`"ext.desc"`) or keys tried in order (`"id", "ID", "book_id"`) of a
@@ -50,7 +50,7 @@ public macro Lenient() = #externalMacro(module: "YYModelMacros", type: "FieldAtt
 ///
 /// The hooks have no-op defaults; the macro calls `modelWillDecode` and `modelDidEncode` only for
 /// types that declare them (they cost a trip through ``JSONValue``).
-public protocol ModelCodable: Codable {
+public protocol ModelCodable: Codable, _TapeDecodable {
     /// Replaces or (by throwing) rejects the JSON object before it is decoded.
     static func modelWillDecode(_ object: JSONValue) throws -> JSONValue
     /// Edits or (by throwing) rejects the encoded object.

@@ -100,3 +100,28 @@ final class MappedShelf {
         #expect(try JSONDecoder().decode(MappedBook.self, from: encoded) == book)
     }
 }
+
+@Model
+struct WideModel: Equatable {
+    var a: Int; var b: String; var c: Double; var d: Bool; var e: Int64; var f: UInt64
+    var g: [Int]; var h: String?; var i: Int = -1
+    @Key("j\"k") var quoted: String
+    @Key("nested.x", "x") var x: Int
+}
+
+extension ModelMacroRuntimeTests {
+    /// More than 8 members, in an order unlike the declaration, one escaped key, extra members:
+    /// the tape fast path and the Codable path must agree.
+    @Test func fastPathFindsMembersOfLargeObjectsInAnyOrder() throws {
+        let json = #"""
+            {"zz": 0, "x": 9, "g": [1, 2], "f": 18446744073709551615, "\u006a\"k": "q", "e": -5, "d": true,
+             "c": 1.5, "b": "bee", "a": 1, "yy": {"deep": [1]}, "h": null}
+            """#
+        let fast = try decoder.decode(WideModel.self, from: json)
+        #expect(fast == WideModel(a: 1, b: "bee", c: 1.5, d: true, e: -5, f: .max, g: [1, 2], h: nil, i: -1, quoted: "q", x: 9))
+        #expect(try JSONDecoder().decode(WideModel.self, from: Data(json.utf8)) == fast)
+        // Decoded twice in a row through one decoder: the cursor state does not leak between models.
+        let pair = try decoder.decode([WideModel].self, from: "[\(json), \(json)]")
+        #expect(pair == [fast, fast])
+    }
+}

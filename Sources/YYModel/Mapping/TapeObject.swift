@@ -1,0 +1,216 @@
+import Foundation
+
+/// A model type that ``ModelDecoder`` can build straight from its tape, without Codable's
+/// containers. `@Model` implements it; other `ModelCodable` types go through `init(from:)`.
+///
+/// Not meant to be implemented by hand: the names start with `_` because generated code calls them.
+public protocol _TapeDecodable: Decodable {
+    init(_tape object: _TapeObject) throws
+}
+
+/// One JSON object in a ``ModelDecoder``'s tape, as `@Model`'s generated fast initializer reads it.
+///
+/// Lookups in objects of more than 8 members start after the member found last: a model decoded
+/// in declaration order from JSON in the same order finds each key at once. In such objects a
+/// repeated key resolves to the first occurrence after the previous match; in smaller ones, and
+/// everywhere else in YYModel, to its last occurrence.
+public struct _TapeObject {
+    let reader: TapeReader
+    let start: Int
+    let end: Int
+    let codingPath: [any CodingKey]
+    private var cursor: Int
+
+    init(reader: TapeReader, start: Int, codingPath: [any CodingKey]) {
+        self.reader = reader
+        self.start = start
+        end = Int(reader.tape.payload(at: start))
+        self.codingPath = codingPath
+        cursor = start + 1
+    }
+
+    /// A `Decoder` over the same object, for the paths that need Codable (hooks, other types).
+    public var decoder: any Decoder {
+        TapeDecoder(reader: reader, index: start, codingPath: codingPath)
+    }
+
+    // MARK: Lookup
+
+    /// The tape index of the value for `key` (its UTF-8 bytes), or `nil`.
+    ///
+    /// Objects of up to 8 members are scanned whole, in document order, so a repeated key resolves
+    /// to its last occurrence. Larger ones are scanned from the member after the last match,
+    /// wrapping around, and stop at the first match (keys of real API objects do not repeat).
+    private mutating func valueIndex(of key: UnsafeRawBufferPointer) -> Int? {
+        let tape = reader.tape
+        let members = tape.count(ofContainerAt: start)
+        var found: Int?
+        if members <= 8 {
+            var position = start + 1
+            while position < end {
+                let value = position + 2
+                if matches(position, key) { found = value }
+                position = tape.indexAfterValue(at: value)
+            }
+        } else {
+            var position = cursor
+            for _ in 0..<members {
+                if position >= end { position = start + 1 }
+                let value = position + 2
+                if matches(position, key) {
+                    found = value
+                    break
+                }
+                position = tape.indexAfterValue(at: value)
+            }
+        }
+        if let found { cursor = tape.indexAfterValue(at: found) }
+        return found
+    }
+
+    private func matches(_ keyIndex: Int, _ key: UnsafeRawBufferPointer) -> Bool {
+        let tape = reader.tape
+        let length = Int(tape.words[keyIndex + 1])
+        if tape.tag(at: keyIndex) == .escapedString {
+            return reader.document.string(at: keyIndex).utf8.elementsEqual(key)
+        }
+        guard length == key.count else { return false }
+        let offset = Int(tape.payload(at: keyIndex))
+        return reader.document.bytes.withUnsafeBytes { input in
+            length == 0 || memcmp(input.baseAddress! + offset, key.baseAddress!, length) == 0
+        }
+    }
+
+    private mutating func valueIndex(of key: StaticString) -> Int? {
+        valueIndex(of: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+    }
+
+    /// The value at the first of `paths` present and not null.
+    private mutating func valueIndex(paths: [[String]]) -> (index: Int, path: [any CodingKey])? {
+        for path in paths {
+            var object = self
+            var codingPath = codingPath
+            var found: Int?
+            for (depth, component) in path.enumerated() {
+                var component = component
+                let index = component.withUTF8 { object.valueIndex(of: UnsafeRawBufferPointer($0)) }
+                codingPath.append(ModelKey(component))
+                guard let index, !reader.isNull(at: index) else { found = nil; break }
+                if depth == path.count - 1 {
+                    found = index
+                } else {
+                    guard reader.tape.tag(at: index) == .objectStart else { found = nil; break }
+                    object = _TapeObject(reader: reader, start: index, codingPath: codingPath)
+                }
+            }
+            if let found {
+                if path.count == 1 { cursor = reader.tape.indexAfterValue(at: found) }
+                return (found, codingPath)
+            }
+        }
+        return nil
+    }
+
+    // MARK: Reading
+
+    private func reader(for coercion: ModelDecoder.Coercion?) -> TapeReader {
+        guard let coercion, coercion != reader.options.coercion else { return reader }
+        var options = reader.options
+        options.coercion = coercion
+        return TapeReader(document: reader.document, options: options)
+    }
+
+    private func missing(_ name: String) -> DecodingError {
+        .keyNotFound(ModelKey(name), .init(codingPath: codingPath, debugDescription: "No value for \(name)."))
+    }
+
+    /// Reads the member `key` with `read`; `nil` when absent or null.
+    private mutating func read<T>(_ key: StaticString, _ coercion: ModelDecoder.Coercion?,
+                                  _ read: (TapeReader, Int, [any CodingKey]) throws -> T) throws -> T? {
+        guard let index = valueIndex(of: key), !reader.isNull(at: index) else { return nil }
+        return try read(reader(for: coercion), index, codingPath + [ModelKey(key.description)])
+    }
+
+    public mutating func decode(_ type: Int.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int? {
+        try read(key, coercion) { try $0.decodeInteger(type, at: $1, path: $2) }
+    }
+
+    public mutating func decode(_ type: Int64.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int64? {
+        try read(key, coercion) { try $0.decodeInteger(type, at: $1, path: $2) }
+    }
+
+    public mutating func decode(_ type: UInt64.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> UInt64? {
+        try read(key, coercion) { try $0.decodeInteger(type, at: $1, path: $2) }
+    }
+
+    public mutating func decode(_ type: Double.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Double? {
+        try read(key, coercion) { try $0.decodeFloat(type, at: $1, path: $2) }
+    }
+
+    public mutating func decode(_ type: Bool.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Bool? {
+        try read(key, coercion) { try $0.decodeBool(at: $1, path: $2) }
+    }
+
+    public mutating func decode(_ type: String.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> String? {
+        try read(key, coercion) { try $0.decodeString(at: $1, path: $2) }
+    }
+
+    public mutating func decode<T: Decodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> T? {
+        try read(key, coercion) { try $0.decode(type, at: $1, path: $2) }
+    }
+
+    public mutating func decode<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil) throws -> T? {
+        guard let (index, path) = valueIndex(paths: paths) else { return nil }
+        return try reader(for: coercion).decode(type, at: index, path: path)
+    }
+
+    public mutating func require(_ type: Int.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int {
+        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
+        return value
+    }
+
+    public mutating func require(_ type: Int64.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int64 {
+        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
+        return value
+    }
+
+    public mutating func require(_ type: UInt64.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> UInt64 {
+        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
+        return value
+    }
+
+    public mutating func require(_ type: Double.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Double {
+        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
+        return value
+    }
+
+    public mutating func require(_ type: Bool.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Bool {
+        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
+        return value
+    }
+
+    public mutating func require(_ type: String.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> String {
+        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
+        return value
+    }
+
+    public mutating func require<T: Decodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> T {
+        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
+        return value
+    }
+
+    public mutating func require<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil) throws -> T {
+        guard let value = try decode(type, paths: paths, coercion: coercion) else {
+            throw missing(paths.map { $0.joined(separator: ".") }.joined(separator: " or "))
+        }
+        return value
+    }
+}
+
+extension ModelCodable {
+    /// Manual `ModelCodable` conformers are read through `init(from:)`; `@Model` generates a
+    /// faster version.
+    public init(_tape object: _TapeObject) throws {
+        try self.init(from: object.decoder)
+    }
+}
