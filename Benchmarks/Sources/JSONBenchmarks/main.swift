@@ -19,6 +19,12 @@ let corpus = option("--corpus") ?? URL(fileURLWithPath: #filePath)
     .appendingPathComponent("shared/testdata/json/corpus").path
 let rounds = option("--rounds").flatMap(Int.init) ?? 5
 
+if arguments.contains("--profile-macro") {
+    // For profilers: decode twitter.json into the @Model types in a loop and nothing else.
+    let bytes = [UInt8](FileManager.default.contents(atPath: corpus + "/twitter.json")!)
+    for _ in 0..<300 { _ = try ModelDecoder().decode(MTwitter.self, from: bytes) }
+    exit(0)
+}
 guard FileManager.default.fileExists(atPath: corpus) else {
     FileHandle.standardError.write(Data("JSONBenchmarks: no corpus at \(corpus) (pass --corpus DIR)\n".utf8))
     exit(2)
@@ -88,24 +94,25 @@ lines += [
     "",
     "Typed decode into the same Codable models, MB/s (higher is better)",
     "",
-    "| file | ModelDecoder (Codable bridge) | JSONDecoder | ModelDecoder / JSONDecoder (goal ≥ 2) |",
-    "|---|---:|---:|---:|",
+    "| file | @Model (macro path) | ModelDecoder (Codable bridge) | JSONDecoder | @Model / JSONDecoder (goal ≥ 4, canada ≥ 8) | bridge / JSONDecoder (goal ≥ 2) |",
+    "|---|---:|---:|---:|---:|---:|",
 ]
-func decodeRow<T: Decodable>(_ name: String, _ type: T.Type) throws -> String {
+func decodeRow<T: Decodable, M: Decodable>(_ name: String, _ type: T.Type, _ model: M.Type) throws -> String {
     let bytes = load(name)
     let data = Data(bytes)
     let ours = ModelDecoder()
     let foundation = JSONDecoder()
     let times = try measure([
+        ("macro", { _ = try ours.decode(model, from: bytes) }),
         ("ours", { _ = try ours.decode(type, from: bytes) }),
         ("foundation", { _ = try foundation.decode(type, from: data) }),
     ])
     let megabytes = Double(bytes.count) / 1_000_000
-    return "| \(name) | \(f1(megabytes / times["ours"]!)) | \(f1(megabytes / times["foundation"]!)) | \(f2(times["foundation"]! / times["ours"]!))x |"
+    return "| \(name) | \(f1(megabytes / times["macro"]!)) | \(f1(megabytes / times["ours"]!)) | \(f1(megabytes / times["foundation"]!)) | \(f2(times["foundation"]! / times["macro"]!))x | \(f2(times["foundation"]! / times["ours"]!))x |"
 }
-lines.append(try decodeRow("twitter.json", Twitter.self))
-lines.append(try decodeRow("citm_catalog.json", CitmCatalog.self))
-lines.append(try decodeRow("canada.json", Canada.self))
+lines.append(try decodeRow("twitter.json", Twitter.self, MTwitter.self))
+lines.append(try decodeRow("citm_catalog.json", CitmCatalog.self, MCitmCatalog.self))
+lines.append(try decodeRow("canada.json", Canada.self, MCanada.self))
 
 // MARK: GitHub user
 
@@ -139,6 +146,7 @@ precondition(handWrittenUser == user)
 let ourDecoder = ModelDecoder()
 let foundationDecoder = JSONDecoder()
 let decodeTimes = try measure([
+    ("macro", { _ = try ourDecoder.decode(MGitHubUser.self, from: userBytes) }),
     ("ours", { _ = try ourDecoder.decode(GitHubUser.self, from: userBytes) }),
     ("foundation", { _ = try foundationDecoder.decode(GitHubUser.self, from: userData) }),
     ("hand", { _ = try handWritten(userBytes) }),
@@ -153,9 +161,10 @@ lines += [
     "",
     "GitHub user (\(userBytes.count) bytes), microseconds per call (lower is better)",
     "",
-    "| operation | YYModel | JSONDecoder / JSONEncoder | hand-written mapping | Foundation / YYModel | YYModel / hand-written |",
+    "| operation | YYModel | JSONDecoder / JSONEncoder | hand-written mapping | Foundation / YYModel | YYModel / hand-written (goal ≤ 1.2 for @Model) |",
     "|---|---:|---:|---:|---:|---:|",
-    "| bytes → model (ModelDecoder) | \(f2(decodeTimes["ours"]! * 1e6)) | \(f2(decodeTimes["foundation"]! * 1e6)) | \(f2(decodeTimes["hand"]! * 1e6)) | \(f2(decodeTimes["foundation"]! / decodeTimes["ours"]!))x | \(f2(decodeTimes["ours"]! / decodeTimes["hand"]!))x |",
+    "| bytes → model (@Model) | \(f2(decodeTimes["macro"]! * 1e6)) | \(f2(decodeTimes["foundation"]! * 1e6)) | \(f2(decodeTimes["hand"]! * 1e6)) | \(f2(decodeTimes["foundation"]! / decodeTimes["macro"]!))x | \(f2(decodeTimes["macro"]! / decodeTimes["hand"]!))x |",
+    "| bytes → model (Codable bridge) | \(f2(decodeTimes["ours"]! * 1e6)) | \(f2(decodeTimes["foundation"]! * 1e6)) | \(f2(decodeTimes["hand"]! * 1e6)) | \(f2(decodeTimes["foundation"]! / decodeTimes["ours"]!))x | \(f2(decodeTimes["ours"]! / decodeTimes["hand"]!))x |",
     "| model → bytes (ModelEncoder) | \(f2(encodeTimes["ours"]! * 1e6)) | \(f2(encodeTimes["foundation"]! * 1e6)) | - | \(f2(encodeTimes["foundation"]! / encodeTimes["ours"]!))x | - |",
 ]
 print(lines.joined(separator: "\n"))

@@ -158,10 +158,23 @@ final class TapeReader {
     func isNull(at index: Int) -> Bool {
         switch tape.tag(at: index) {
         case .null: return true
-        case .string, .escapedString: return lenient && Self.nullWords.contains(document.string(at: index))
+        case .string:
+            // YYModel's null words are 3 to 6 ASCII bytes: compare bytes, build no String.
+            guard lenient else { return false }
+            let length = Int(tape.words[index + 1])
+            guard (3...6).contains(length) else { return false }
+            let offset = Int(tape.payload(at: index))
+            return Self.nullWordBytes.contains { word in
+                word.count == length && document.bytes.withUnsafeBufferPointer { input in
+                    word.indices.allSatisfy { input[offset + $0] == word[$0] }
+                }
+            }
+        case .escapedString: return lenient && Self.nullWords.contains(document.string(at: index))
         default: return false
         }
     }
+
+    static let nullWordBytes: [[UInt8]] = nullWords.map { Array($0.utf8) }
 
     // MARK: Scalars
 

@@ -132,6 +132,17 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     private func path(_ key: Key) -> [any CodingKey] { codingPath + [key] }
 
+    /// Reads a scalar member with the container's path; the key joins the path only on failure, so
+    /// that no array is built per field.
+    private func scalar<T>(_ key: Key, _ read: (TapeReader, Int, [any CodingKey]) throws -> T) throws -> T {
+        let index = try require(key)
+        do {
+            return try read(decoder.reader, index, codingPath)
+        } catch let error as DecodingError {
+            throw error.addingKey(key, below: codingPath)
+        }
+    }
+
     var allKeys: [Key] {
         if let lookup { return lookup.keys.compactMap(Key.init(stringValue:)) }
         return members.compactMap { Key(stringValue: decoder.reader.document.string(at: $0.key)) }
@@ -143,20 +154,20 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         decoder.reader.isNull(at: try require(key))
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.reader.decodeBool(at: require(key), path: path(key)) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.reader.decodeString(at: require(key), path: path(key)) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.reader.decodeFloat(type, at: require(key), path: path(key)) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.reader.decodeFloat(type, at: require(key), path: path(key)) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder.reader.decodeInteger(type, at: require(key), path: path(key)) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder.reader.decodeInteger(type, at: require(key), path: path(key)) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder.reader.decodeInteger(type, at: require(key), path: path(key)) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder.reader.decodeInteger(type, at: require(key), path: path(key)) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder.reader.decodeInteger(type, at: require(key), path: path(key)) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder.reader.decodeInteger(type, at: require(key), path: path(key)) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder.reader.decodeInteger(type, at: require(key), path: path(key)) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder.reader.decodeInteger(type, at: require(key), path: path(key)) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder.reader.decodeInteger(type, at: require(key), path: path(key)) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder.reader.decodeInteger(type, at: require(key), path: path(key)) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(key) { try $0.decodeBool(at: $1, path: $2) } }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(key) { try $0.decodeString(at: $1, path: $2) } }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(key) { try $0.decodeFloat(type, at: $1, path: $2) } }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try scalar(key) { try $0.decodeFloat(type, at: $1, path: $2) } }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try scalar(key) { try $0.decodeInteger(type, at: $1, path: $2) } }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try scalar(key) { try $0.decodeInteger(type, at: $1, path: $2) } }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try scalar(key) { try $0.decodeInteger(type, at: $1, path: $2) } }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try scalar(key) { try $0.decodeInteger(type, at: $1, path: $2) } }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try scalar(key) { try $0.decodeInteger(type, at: $1, path: $2) } }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try scalar(key) { try $0.decodeInteger(type, at: $1, path: $2) } }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try scalar(key) { try $0.decodeInteger(type, at: $1, path: $2) } }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try scalar(key) { try $0.decodeInteger(type, at: $1, path: $2) } }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try scalar(key) { try $0.decodeInteger(type, at: $1, path: $2) } }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(key) { try $0.decodeInteger(type, at: $1, path: $2) } }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try decoder.reader.decode(type, at: require(key), path: path(key))

@@ -125,10 +125,23 @@ public struct _TapeObject {
     }
 
     /// Reads the member `key` with `read`; `nil` when absent or null.
+    ///
+    /// Scalar reads get the object's coding path, and the key is added only if they fail: building
+    /// `codingPath + [key]` for every member would allocate for every field of every model.
     private mutating func read<T>(_ key: StaticString, _ coercion: ModelDecoder.Coercion?,
                                   _ read: (TapeReader, Int, [any CodingKey]) throws -> T) throws -> T? {
         guard let index = valueIndex(of: key), !reader.isNull(at: index) else { return nil }
-        return try read(reader(for: coercion), index, codingPath + [ModelKey(key.description)])
+        do {
+            return try read(reader(for: coercion), index, codingPath)
+        } catch let error as DecodingError {
+            throw error.addingKey(ModelKey(key.description), below: codingPath)
+        }
+    }
+
+    /// Reads a nested value, which needs its full coding path for errors further down.
+    private mutating func readNested<T: Decodable>(_ type: T.Type, _ key: StaticString, _ coercion: ModelDecoder.Coercion?) throws -> T? {
+        guard let index = valueIndex(of: key), !reader.isNull(at: index) else { return nil }
+        return try reader(for: coercion).decode(type, at: index, path: codingPath + [ModelKey(key.description)])
     }
 
     public mutating func decode(_ type: Int.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int? {
@@ -156,7 +169,7 @@ public struct _TapeObject {
     }
 
     public mutating func decode<T: Decodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> T? {
-        try read(key, coercion) { try $0.decode(type, at: $1, path: $2) }
+        try readNested(type, key, coercion)
     }
 
     public mutating func decode<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil) throws -> T? {
@@ -204,6 +217,23 @@ public struct _TapeObject {
             throw missing(paths.map { $0.joined(separator: ".") }.joined(separator: " or "))
         }
         return value
+    }
+}
+
+extension DecodingError {
+    /// The same error with `key` inserted into its coding path just below `parent`.
+    func addingKey(_ key: any CodingKey, below parent: [any CodingKey]) -> DecodingError {
+        func amend(_ context: Context) -> Context {
+            guard context.codingPath.count == parent.count else { return context }  // already deeper
+            return Context(codingPath: parent + [key], debugDescription: context.debugDescription, underlyingError: context.underlyingError)
+        }
+        switch self {
+        case .typeMismatch(let type, let context): return .typeMismatch(type, amend(context))
+        case .valueNotFound(let type, let context): return .valueNotFound(type, amend(context))
+        case .keyNotFound(let missing, let context): return .keyNotFound(missing, amend(context))
+        case .dataCorrupted(let context): return .dataCorrupted(amend(context))
+        @unknown default: return self
+        }
     }
 }
 
