@@ -13,6 +13,7 @@ enum ModelDiagnostic: String, DiagnosticMessage {
     case attributeOnNonStoredProperty
     case unknownPropertyInList
     case listNotStringLiterals
+    case dateFormatWithoutStrategy
 
     var message: String {
         switch self {
@@ -27,6 +28,7 @@ enum ModelDiagnostic: String, DiagnosticMessage {
         case .attributeOnNonStoredProperty: "this attribute applies to stored properties of a @Model type"
         case .unknownPropertyInList: "allow: and ignore: name stored properties of this type"
         case .listNotStringLiterals: "allow: and ignore: take arrays of string literals"
+        case .dateFormatWithoutStrategy: "@DateFormat takes a date decoding strategy"
         }
     }
 

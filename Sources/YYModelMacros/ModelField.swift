@@ -14,6 +14,8 @@ struct ModelField {
     var isIgnored: Bool
     /// `.strict` or `.lenient` when the property overrides the decoder's coercion.
     var coercion: String?
+    /// The `@DateFormat` strategy expression, as source.
+    var dateFormat: String?
 
     /// The stored properties of `declaration`, or `nil` when there is a problem (reported to
     /// `context` when one is given).
@@ -47,7 +49,8 @@ struct ModelField {
                 fields.append(ModelField(
                     name: name, decodedType: decodedType, isOptional: isOptional,
                     defaultValue: binding.initializer?.value.trimmed,
-                    paths: attributes.paths ?? [[name]], isIgnored: attributes.isIgnored, coercion: attributes.coercion))
+                    paths: attributes.paths ?? [[name]], isIgnored: attributes.isIgnored, coercion: attributes.coercion,
+                    dateFormat: attributes.dateFormat))
             }
         }
         if failed { return nil }
@@ -131,6 +134,7 @@ struct FieldAttributes {
     var paths: [[String]]?
     var isIgnored = false
     var coercion: String?
+    var dateFormat: String?
 
     /// Reads the attributes, or reports a problem and returns `nil`.
     init?(_ list: AttributeListSyntax, in context: (any MacroExpansionContext)?) {
@@ -145,6 +149,12 @@ struct FieldAttributes {
             case "Ignore", "YYModel.Ignore": isIgnored = true
             case "Strict", "YYModel.Strict": strict = true
             case "Lenient", "YYModel.Lenient": lenient = true
+            case "DateFormat", "YYModel.DateFormat":
+                guard case .argumentList(let arguments) = attribute.arguments, let first = arguments.first else {
+                    context?.diagnose(Diagnostic(node: attribute, message: ModelDiagnostic.dateFormatWithoutStrategy))
+                    return nil
+                }
+                dateFormat = first.expression.trimmedDescription
             default: continue
             }
         }

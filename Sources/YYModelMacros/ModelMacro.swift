@@ -81,7 +81,7 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
                 continue
             }
             let paths = pathsLiteral(field.paths)
-            let coercion = field.coercion.map { ", coercion: \($0)" } ?? ""
+            let coercion = (field.coercion.map { ", coercion: \($0)" } ?? "") + (field.dateFormat.map { ", dates: \($0)" } ?? "")
             let call: String
             if let defaultValue = field.defaultValue {
                 call = "try reader.decode(\(field.decodedType).self, paths: \(paths)\(coercion)) ?? (\(defaultValue))"
@@ -119,7 +119,7 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
             } else {
                 location = "paths: " + pathsLiteral(field.paths)
             }
-            let coercion = field.coercion.map { ", coercion: \($0)" } ?? ""
+            let coercion = (field.coercion.map { ", coercion: \($0)" } ?? "") + (field.dateFormat.map { ", dates: \($0)" } ?? "")
             let call: String
             if let defaultValue = field.defaultValue {
                 call = "try object.decode(\(field.decodedType).self, \(location)\(coercion)) ?? (\(defaultValue))"

@@ -129,6 +129,15 @@ final class TapeReader {
         lenient = options.coercion == .lenient
     }
 
+    /// This reader, or one over the same document with `coercion` and `dates` in place of its own.
+    func overriding(coercion: ModelDecoder.Coercion?, dates: ModelDecoder.DateDecodingStrategy?) -> TapeReader {
+        guard coercion != nil || dates != nil else { return self }
+        var options = self.options
+        if let coercion { options.coercion = coercion }
+        if let dates { options.dateDecodingStrategy = dates }
+        return TapeReader(document: document, options: options)
+    }
+
     /// Strings that YYModel reads as "no value".
     static let nullWords: Set<String> = ["NIL", "Nil", "nil", "NULL", "Null", "null", "(NULL)", "(Null)", "(null)",
                                          "<NULL>", "<Null>", "<null>"]

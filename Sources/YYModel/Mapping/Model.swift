@@ -46,6 +46,11 @@ public macro Strict() = #externalMacro(module: "YYModelMacros", type: "FieldAttr
 @attached(peer)
 public macro Lenient() = #externalMacro(module: "YYModelMacros", type: "FieldAttributeMacro")
 
+/// Reads a `Date` property of a ``Model(allow:ignore:)`` type with `strategy`, whatever the
+/// decoder's date strategy (decoding only; encoding follows the encoder).
+@attached(peer)
+public macro DateFormat(_ strategy: ModelDecoder.DateDecodingStrategy) = #externalMacro(module: "YYModelMacros", type: "FieldAttributeMacro")
+
 /// The conformance ``Model(allow:ignore:)`` adds: a `Codable` type whose mapping was generated.
 ///
 /// The hooks have no-op defaults; the macro calls `modelWillDecode` and `modelDidEncode` only for

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `@Model`'s generated `init(from:)` reads properties with: fallback keys, key paths and
 /// per-field coercion, over any `Decoder`.
 ///
@@ -30,24 +32,29 @@ public struct ModelFieldReader {
     /// - Parameters:
     ///   - paths: each a key, or a key path split at `.` (`["ext", "desc"]`); tried in order.
     ///   - coercion: overrides the decoder's coercion for this field (``ModelDecoder`` only).
-    public func decode<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil) throws -> T? {
+    ///   - dates: overrides the date strategy for this field.
+    public func decode<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
+                                     dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T? {
         for path in paths {
             guard let (holder, key) = try locate(path) else { continue }
-            if let coercion, let tape = try holder.superDecoder(forKey: key) as? TapeDecoder,
-               tape.reader.options.coercion != coercion {
-                var options = tape.reader.options
-                options.coercion = coercion
-                return try TapeReader(document: tape.reader.document, options: options)
-                    .decode(type, at: tape.index, path: tape.codingPath)
+            guard coercion != nil || dates != nil else { return try holder.decode(type, forKey: key) }
+            let valueDecoder = try holder.superDecoder(forKey: key)
+            if let tape = valueDecoder as? TapeDecoder {
+                return try tape.reader.overriding(coercion: coercion, dates: dates).decode(type, at: tape.index, path: tape.codingPath)
             }
-            return try holder.decode(type, forKey: key)
+            // Another decoder: its own coercion applies; a date override reads the value and converts it.
+            guard let dates, T.self == Date.self else { return try holder.decode(type, forKey: key) }
+            var decoder = ModelDecoder()
+            decoder.dateDecodingStrategy = dates
+            return try decoder.decode(type, from: try JSONValue(from: valueDecoder))
         }
         return nil
     }
 
     /// Like ``decode(_:paths:coercion:)``, but a missing value is a `keyNotFound` error.
-    public func require<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil) throws -> T {
-        if let value = try decode(type, paths: paths, coercion: coercion) { return value }
+    public func require<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
+                                      dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T {
+        if let value = try decode(type, paths: paths, coercion: coercion, dates: dates) { return value }
         let key = ModelKey(paths.first?.joined(separator: ".") ?? "")
         throw DecodingError.keyNotFound(key, .init(codingPath: container.codingPath,
                                                    debugDescription: "No value for \(paths.map { $0.joined(separator: ".") }.joined(separator: " or "))."))

@@ -113,11 +113,9 @@ public struct _TapeObject {
 
     // MARK: Reading
 
-    private func reader(for coercion: ModelDecoder.Coercion?) -> TapeReader {
-        guard let coercion, coercion != reader.options.coercion else { return reader }
-        var options = reader.options
-        options.coercion = coercion
-        return TapeReader(document: reader.document, options: options)
+    private func reader(for coercion: ModelDecoder.Coercion?, dates: ModelDecoder.DateDecodingStrategy? = nil) -> TapeReader {
+        if dates == nil, coercion == nil || coercion == reader.options.coercion { return reader }
+        return reader.overriding(coercion: coercion, dates: dates)
     }
 
     private func missing(_ name: String) -> DecodingError {
@@ -139,9 +137,10 @@ public struct _TapeObject {
     }
 
     /// Reads a nested value, which needs its full coding path for errors further down.
-    private mutating func readNested<T: Decodable>(_ type: T.Type, _ key: StaticString, _ coercion: ModelDecoder.Coercion?) throws -> T? {
+    private mutating func readNested<T: Decodable>(_ type: T.Type, _ key: StaticString, _ coercion: ModelDecoder.Coercion?,
+                                                   _ dates: ModelDecoder.DateDecodingStrategy?) throws -> T? {
         guard let index = valueIndex(of: key), !reader.isNull(at: index) else { return nil }
-        return try reader(for: coercion).decode(type, at: index, path: codingPath + [ModelKey(key.description)])
+        return try reader(for: coercion, dates: dates).decode(type, at: index, path: codingPath + [ModelKey(key.description)])
     }
 
     public mutating func decode(_ type: Int.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int? {
@@ -168,13 +167,15 @@ public struct _TapeObject {
         try read(key, coercion) { try $0.decodeString(at: $1, path: $2) }
     }
 
-    public mutating func decode<T: Decodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> T? {
-        try readNested(type, key, coercion)
+    public mutating func decode<T: Decodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
+                                              dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T? {
+        try readNested(type, key, coercion, dates)
     }
 
-    public mutating func decode<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil) throws -> T? {
+    public mutating func decode<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
+                                              dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T? {
         guard let (index, path) = valueIndex(paths: paths) else { return nil }
-        return try reader(for: coercion).decode(type, at: index, path: path)
+        return try reader(for: coercion, dates: dates).decode(type, at: index, path: path)
     }
 
     public mutating func require(_ type: Int.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int {
@@ -207,13 +208,15 @@ public struct _TapeObject {
         return value
     }
 
-    public mutating func require<T: Decodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> T {
-        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
+    public mutating func require<T: Decodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
+                                               dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T {
+        guard let value = try decode(type, key: key, coercion: coercion, dates: dates) else { throw missing(key.description) }
         return value
     }
 
-    public mutating func require<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil) throws -> T {
-        guard let value = try decode(type, paths: paths, coercion: coercion) else {
+    public mutating func require<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
+                                               dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T {
+        guard let value = try decode(type, paths: paths, coercion: coercion, dates: dates) else {
             throw missing(paths.map { $0.joined(separator: ".") }.joined(separator: " or "))
         }
         return value

@@ -13,6 +13,33 @@ import Testing
         return decoder
     }()
 
+    /// YYModel's coercion table and date formats, shared with the `@Model` path's tests.
+    static let integerRows: [(String, Int)] = [
+        ("1", 1), ("-1", -1), ("1.5", 1), ("-3.7", -3), (#""2""#, 2), (#""-3.2""#, -3), (#"" 42 ""#, 42),
+        ("true", 1), ("false", 0), (#""true""#, 1), (#""YES""#, 1), (#""no""#, 0), (#""False""#, 0),
+        ("null", 0), (#""null""#, 0), (#""<null>""#, 0), (#""(NULL)""#, 0), (#""9223372036854775807""#, Int.max),
+    ]
+    static let boolRows: [(String, Bool)] = [
+        ("true", true), ("false", false), ("1", true), ("0", false), ("2.5", true), (#""yes""#, true),
+        (#""True""#, true), (#""NO""#, false), (#""1""#, true), (#""0""#, false), ("null", false), (#""nil""#, false),
+    ]
+    static let dateRows: [(String, Double)] = [
+        ("2014-01-20", 1_390_176_000.0),
+        ("2014-01-20 12:24:48", 1_390_220_688),
+        ("2014-01-20T12:24:48", 1_390_220_688),
+        ("2014-01-20T12:24:48Z", 1_390_220_688),
+        ("2014-01-20T12:24:48.000", 1_390_220_688),
+        ("2014-01-20T12:24:48+0800", 1_390_191_888),
+        ("2014-01-20T12:24:48.000Z", 1_390_220_688),
+        ("2014-01-20T12:24:48+12:00", 1_390_177_488),
+        ("2014-01-20T12:24:48.000+0800", 1_390_191_888),
+        ("2014-01-20T12:24:48.000+12:00", 1_390_177_488),
+        ("Fri Sep 04 00:12:21 +0800 2015", 1_441_296_741),
+        ("Fri Sep 04 00:12:21.000 +0800 2015", 1_441_296_741),
+        ("2014-01-20T12:24:53.78Z", 1_390_220_693.78),          // two fraction digits: YYModel #170
+        ("2014-01-20T12:24:48.123456789-05:30", 1_390_240_488.123456789),
+    ]
+
     func lenient<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
         try Self.lenient.decode(Box<T>.self, from: #"{"v": "# + json + "}").v
     }
@@ -23,11 +50,7 @@ import Testing
 
     // MARK: YYModel's coercion table, lenient and strict
 
-    @Test(arguments: [
-        ("1", 1), ("-1", -1), ("1.5", 1), ("-3.7", -3), (#""2""#, 2), (#""-3.2""#, -3), (#"" 42 ""#, 42),
-        ("true", 1), ("false", 0), (#""true""#, 1), (#""YES""#, 1), (#""no""#, 0), (#""False""#, 0),
-        ("null", 0), (#""null""#, 0), (#""<null>""#, 0), (#""(NULL)""#, 0), (#""9223372036854775807""#, Int.max),
-    ])
+    @Test(arguments: ModelDecoderTests.integerRows)
     func numbersFromAnythingNumeric(json: String, expected: Int) throws {
         #expect(try lenient(Int.self, json) == expected, "\(json)")
     }
@@ -55,10 +78,7 @@ import Testing
         #expect(try lenient(Int64.self, #""-9223372036854775808""#) == .min)
     }
 
-    @Test(arguments: [
-        ("true", true), ("false", false), ("1", true), ("0", false), ("2.5", true), (#""yes""#, true),
-        (#""True""#, true), (#""NO""#, false), (#""1""#, true), (#""0""#, false), ("null", false), (#""nil""#, false),
-    ])
+    @Test(arguments: ModelDecoderTests.boolRows)
     func boolsFromYYModelsWords(json: String, expected: Bool) throws {
         #expect(try lenient(Bool.self, json) == expected, "\(json)")
     }
@@ -106,22 +126,7 @@ import Testing
 
     // MARK: Dates by length, and timestamps
 
-    @Test(arguments: [
-        ("2014-01-20", 1_390_176_000.0),
-        ("2014-01-20 12:24:48", 1_390_220_688),
-        ("2014-01-20T12:24:48", 1_390_220_688),
-        ("2014-01-20T12:24:48Z", 1_390_220_688),
-        ("2014-01-20T12:24:48.000", 1_390_220_688),
-        ("2014-01-20T12:24:48+0800", 1_390_191_888),
-        ("2014-01-20T12:24:48.000Z", 1_390_220_688),
-        ("2014-01-20T12:24:48+12:00", 1_390_177_488),
-        ("2014-01-20T12:24:48.000+0800", 1_390_191_888),
-        ("2014-01-20T12:24:48.000+12:00", 1_390_177_488),
-        ("Fri Sep 04 00:12:21 +0800 2015", 1_441_296_741),
-        ("Fri Sep 04 00:12:21.000 +0800 2015", 1_441_296_741),
-        ("2014-01-20T12:24:53.78Z", 1_390_220_693.78),          // two fraction digits: YYModel #170
-        ("2014-01-20T12:24:48.123456789-05:30", 1_390_240_488.123456789),
-    ])
+    @Test(arguments: ModelDecoderTests.dateRows)
     func datesInEveryYYModelFormat(text: String, seconds: Double) throws {
         let date = try lenient(Date.self, "\"\(text)\"")
         #expect(abs(date.timeIntervalSince1970 - seconds) < 1e-6, "\(text) → \(date.timeIntervalSince1970)")

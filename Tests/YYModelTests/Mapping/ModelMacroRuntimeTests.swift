@@ -125,3 +125,25 @@ extension ModelMacroRuntimeTests {
         #expect(pair == [fast, fast])
     }
 }
+
+@Model
+struct DatedEvent: Equatable {
+    var name: String
+    @DateFormat(.millisecondsSince1970) var start: Date
+    @DateFormat(.custom({ text in text == "epoch" ? Date(timeIntervalSince1970: 0) : nil })) var origin: Date?
+    var end: Date?
+}
+
+extension ModelMacroRuntimeTests {
+    /// `@DateFormat` overrides the decoder's date strategy for one field, on either decoding path.
+    @Test func perFieldDateFormats() throws {
+        let json = #"{"name": "n", "start": 1500, "origin": "epoch", "end": "2014-01-20T12:24:48Z"}"#
+        let expected = DatedEvent(name: "n", start: Date(timeIntervalSince1970: 1.5), origin: Date(timeIntervalSince1970: 0),
+                                  end: Date(timeIntervalSince1970: 1_390_220_688))
+        #expect(try decoder.decode(DatedEvent.self, from: json) == expected)           // the tape fast path
+        let foundation = JSONDecoder()
+        foundation.dateDecodingStrategy = .iso8601
+        #expect(try foundation.decode(DatedEvent.self, from: Data(json.utf8)) == expected)   // Codable path, another decoder
+        #expect(throws: DecodingError.self) { try decoder.decode(DatedEvent.self, from: #"{"name": "n", "start": 1, "origin": "later"}"#) }
+    }
+}
