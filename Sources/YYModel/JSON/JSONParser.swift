@@ -348,12 +348,16 @@ struct JSONParser {
     /// The correctly rounded `Double` of the number text at `start..<position`.
     ///
     /// Fast path (Clinger): when the decimal mantissa and the power of ten are both exact doubles,
-    /// one multiplication or division rounds correctly. Otherwise the standard library's parser,
-    /// which is correctly rounded, reads the text.
+    /// one multiplication or division rounds correctly. Then Eisel-Lemire for mantissas of up to
+    /// 19 digits. Otherwise (more digits, or the rare undecided case) `strtod` reads the text.
     private func doubleValue(start: Int, negative: Bool, mantissa: UInt64, overflow: Bool, exponent: Int) throws(JSONError) -> Double {
         if !overflow, mantissa <= 1 << 53, (-22...22).contains(exponent) {
             var value = Double(mantissa)
             value = exponent < 0 ? value / JSONParser.powersOfTen[-exponent] : value * JSONParser.powersOfTen[exponent]
+            return negative ? -value : value
+        }
+        if !overflow, let value = JSONParser.eiselLemire(mantissa, exponent) {
+            guard value.isFinite else { throw fail(.numberOutOfRange, at: start) }
             return negative ? -value : value
         }
         let value = JSONParser.correctlyRoundedDouble(UnsafeBufferPointer(rebasing: input[start..<position]))

@@ -1,0 +1,52 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import YYModel
+
+/// The parser's doubles against the standard library's correctly rounded reader, bit for bit.
+@Suite struct NumberParsingTests {
+    func parsedBits(_ text: String) throws -> UInt64? {
+        switch try JSONValue(parsing: text) {
+        case .double(let value): value.bitPattern
+        case .int(let value): Double(value).bitPattern
+        case .uint(let value): Double(value).bitPattern
+        default: nil
+        }
+    }
+
+    @Test(arguments: [
+        "4.9406564584124654e-324", "2.4703282292062328e-324", "2.4703282292062327e-324", "2.2250738585072011e-308",
+        "2.2250738585072014e-308", "1.7976931348623157e308", "9007199254740993.0", "9007199254740992.5",
+        "0.1", "0.3", "1e-342", "1e-343", "123456789012345678e-10", "7.0e-10", "5e-324", "1.0000000000000002",
+        "3.0517578125e-05", "1e22", "1e23", "8.8", "-0.0", "0.000001234567890123", "18446744073709551615e-5",
+        "4.35679e-321", "9.999999999999999e22", "2.2250738585072009e-308", "1.00000000000000011102230246251565404e0",
+    ])
+    func edgeCasesMatchTheStandardLibrary(text: String) throws {
+        #expect(try parsedBits(text) == Double(text)!.bitPattern, "\(text)")
+    }
+
+    @Test func beyondDoubleIsAnError() {
+        #expect(throws: JSONError.self) { try JSONValue(parsing: "1.7976931348623159e308") }
+        #expect(throws: JSONError.self) { try JSONValue(parsing: "1e309") }
+    }
+
+    /// Random decimal numbers (1 to 19 digits, exponents across the whole range), seeded.
+    @Test func randomNumbersMatchTheStandardLibrary() throws {
+        let count = Int(ProcessInfo.processInfo.environment["YYKIT_NUMBER_CASES"] ?? "") ?? 200_000
+        var generator = SplitMix64(seed: 42)
+        var mismatches: [String] = []
+        for _ in 0..<count {
+            let digitCount = Int(generator.next() % 19) + 1
+            var digits = String(generator.next() % 9 + 1)
+            for _ in 1..<digitCount { digits.append(Character(String(generator.next() % 10))) }
+            let exponent = Int(generator.next() % 680) - 350
+            let point = Int(generator.next() % UInt64(digitCount))
+            let text = point == 0 ? "\(digits)e\(exponent)"
+                : "\(digits.prefix(point)).\(digits.dropFirst(point))e\(exponent)"
+            guard let expected = Double(text), expected.isFinite else { continue }
+            if try parsedBits(text) != expected.bitPattern { mismatches.append(text) }
+            if mismatches.count > 10 { break }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+}
