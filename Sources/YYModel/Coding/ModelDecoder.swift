@@ -151,6 +151,10 @@ final class TapeReader {
         if let model = T.self as? any _TapeDecodable.Type, tape.tag(at: index) == .objectStart {
             return try model.init(_tape: _TapeObject(reader: self, start: index, codingPath: path)) as! T
         }
+        // Scalars and arrays: no containers.
+        if let direct = T.self as? any TapeDirectDecodable.Type {
+            return try direct.decode(from: self, at: index, path: path) as! T
+        }
         if T.self == JSONValue.self {
             var cursor = index
             return document.value(at: &cursor) as! T

@@ -236,3 +236,14 @@ import Testing
         }
     }
 }
+
+extension ModelDecoderTests {
+    @Test func errorsInsideArraysNameTheElement() throws {
+        do {
+            _ = try Self.strict.decode([[Int]].self, from: #"[[1, 2], [3, "x"]]"#)
+            Issue.record("expected an error")
+        } catch DecodingError.typeMismatch(_, let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["Index 1", "Index 1"])
+        }
+    }
+}
