@@ -69,65 +69,46 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
     // MARK: Generation
 
     static func decodingInitializer(_ fields: [ModelField], access: String, hooks: Hooks) -> String {
-        var lines = ["\(access)init(from decoder: any Decoder) throws {"]
-        let mapped = fields.filter { !$0.isIgnored }
         let open = hooks.willDecode
             ? "try YYModel.ModelFieldReader(Self.modelWillDecode(YYModel.JSONValue(from: decoder)), like: decoder)"
             : "try YYModel.ModelFieldReader(decoder)"
-        lines.append(mapped.isEmpty ? "    _ = \(open)" : "    let reader = \(open)")
-        for field in fields {
-            if field.isIgnored {
-                if field.defaultValue == nil { lines.append("    self.\(field.name) = nil") }
-                continue
-            }
-            let paths = pathsLiteral(field.paths)
-            let coercion = (field.coercion.map { ", coercion: \($0)" } ?? "") + (field.dateFormat.map { ", dates: \($0)" } ?? "")
-            let call: String
-            if let defaultValue = field.defaultValue {
-                call = "try reader.decode(\(field.decodedType).self, paths: \(paths)\(coercion)) ?? (\(defaultValue))"
-            } else if field.isOptional {
-                call = "try reader.decode(\(field.decodedType).self, paths: \(paths)\(coercion))"
-            } else {
-                call = "try reader.require(\(field.decodedType).self, paths: \(paths)\(coercion))"
-            }
-            lines.append("    self.\(field.name) = \(call)")
+        let prologue = fields.contains { !$0.isIgnored } ? "let reader = \(open)" : "_ = \(open)"
+        return initializer("init(from decoder: any Decoder)", access: access, prologue: prologue, fields: fields) { field in
+            ("reader", "paths: " + pathsLiteral(field.paths))
         }
-        lines.append("    try self.modelDidDecode()")
-        lines.append("}")
-        return lines.joined(separator: "\n")
     }
 
     /// The fast path `ModelDecoder` takes: members read straight from its tape. Single keys are
     /// static strings (no allocation); key paths and fallback keys go through arrays.
     static func tapeInitializer(_ fields: [ModelField], access: String, hooks: Hooks) -> String {
-        var lines = ["\(access)init(_tape object: YYModel._TapeObject) throws {"]
+        let signature = "init(_tape object: YYModel._TapeObject)"
         if hooks.willDecode {
-            lines.append("    try self.init(from: object.decoder)")
-            lines.append("}")
-            return lines.joined(separator: "\n")
+            return "\(access)\(signature) throws {\n    try self.init(from: object.decoder)\n}"
         }
-        let mapped = fields.filter { !$0.isIgnored }
-        if !mapped.isEmpty { lines.append("    var object = object") }
+        let prologue = fields.contains { !$0.isIgnored } ? "var object = object" : nil
+        return initializer(signature, access: access, prologue: prologue, fields: fields) { field in
+            let single = field.paths.count == 1 && field.paths[0].count == 1
+            return ("object", single ? "key: \(swiftStringLiteral(field.paths[0][0]))" : "paths: " + pathsLiteral(field.paths))
+        }
+    }
+
+    /// An initializer that assigns every field: ignored ones keep their initial value (or `nil`),
+    /// the others are read through `source(field)` — which reader, and where — with `decode` (then
+    /// the initial value) for optional or defaulted fields and `require` for the rest.
+    private static func initializer(_ signature: String, access: String, prologue: String?, fields: [ModelField],
+                                    source: (ModelField) -> (reader: String, location: String)) -> String {
+        var lines = ["\(access)\(signature) throws {"]
+        if let prologue { lines.append("    " + prologue) }
         for field in fields {
             if field.isIgnored {
                 if field.defaultValue == nil { lines.append("    self.\(field.name) = nil") }
                 continue
             }
-            let location: String
-            if field.paths.count == 1 && field.paths[0].count == 1 {
-                location = "key: \(swiftStringLiteral(field.paths[0][0]))"
-            } else {
-                location = "paths: " + pathsLiteral(field.paths)
-            }
-            let coercion = (field.coercion.map { ", coercion: \($0)" } ?? "") + (field.dateFormat.map { ", dates: \($0)" } ?? "")
-            let call: String
-            if let defaultValue = field.defaultValue {
-                call = "try object.decode(\(field.decodedType).self, \(location)\(coercion)) ?? (\(defaultValue))"
-            } else if field.isOptional {
-                call = "try object.decode(\(field.decodedType).self, \(location)\(coercion))"
-            } else {
-                call = "try object.require(\(field.decodedType).self, \(location)\(coercion))"
-            }
+            let (reader, location) = source(field)
+            let options = (field.coercion.map { ", coercion: \($0)" } ?? "") + (field.dateFormat.map { ", dates: \($0)" } ?? "")
+            let method = field.defaultValue == nil && !field.isOptional ? "require" : "decode"
+            var call = "try \(reader).\(method)(\(field.decodedType).self, \(location)\(options))"
+            if let defaultValue = field.defaultValue { call += " ?? (\(defaultValue))" }
             lines.append("    self.\(field.name) = \(call)")
         }
         lines.append("    try self.modelDidDecode()")
