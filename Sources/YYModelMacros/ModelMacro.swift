@@ -27,6 +27,7 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
             members.append(tapeInitializer(fields, access: access, hooks: hooks))
         }
         members.append(encodingMethod(fields, access: access, hooks: hooks))
+        if !hooks.didEncode { members.append(directEncodingMethod(fields, access: access)) }
         let conformance = protocols.isEmpty ? "" : ": YYModel.ModelCodable"
         let source = "extension \(type.trimmedDescription)\(conformance) {\n\(members.joined(separator: "\n\n"))\n}"
         return [try ExtensionDeclSyntax("\(raw: source)")]
@@ -157,6 +158,17 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
         return lines.joined(separator: "\n")
     }
 
+    /// What `ModelEncoder` calls when it can write the model straight into its output.
+    static func directEncodingMethod(_ fields: [ModelField], access: String) -> String {
+        let root = KeyTree()
+        for field in fields where !field.isIgnored { root.insert(field, path: field.paths[0][...]) }
+        var lines = ["\(access)func _encode(to writer: inout YYModel._ModelWriter) throws {", "    writer.beginObject()"]
+        root.emitDirect(into: &lines, depth: 0)
+        lines.append("    writer.endObject()")
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+
     /// Key paths as a tree, in the order their first property was declared.
     final class KeyTree {
         enum Entry { case field(ModelField, key: String), group(key: String, KeyTree) }
@@ -209,6 +221,36 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
         }
 
         /// The key as Swift source: `YYModel.ModelKey("…")`.
+        /// The direct writer's version of ``emit(into:container:depth:)``: keys and values in order,
+        /// nil optionals left out, groups of only-nil optionals left out whole.
+        func emitDirect(into lines: inout [String], depth: Int) {
+            let indent = String(repeating: "    ", count: depth + 1)
+            for entry in entries {
+                switch entry {
+                case .field(let field, let key):
+                    let name = ModelMacro.swiftStringLiteral(key)
+                    if field.isOptional {
+                        lines.append("\(indent)if let value = self.\(field.name) {")
+                        lines.append("\(indent)    writer.key(\(name))")
+                        lines.append("\(indent)    try writer.value(value)")
+                        lines.append("\(indent)}")
+                    } else {
+                        lines.append("\(indent)writer.key(\(name))")
+                        lines.append("\(indent)try writer.value(self.\(field.name))")
+                    }
+                case .group(let key, let tree):
+                    let optional = tree.fields.allSatisfy(\.isOptional)
+                    let condition = optional ? tree.fields.map { "self.\($0.name) != nil" }.joined(separator: " || ") : "true"
+                    lines.append("\(indent)if \(condition) {")
+                    lines.append("\(indent)    writer.key(\(ModelMacro.swiftStringLiteral(key)))")
+                    lines.append("\(indent)    writer.beginObject()")
+                    tree.emitDirect(into: &lines, depth: depth + 1)
+                    lines.append("\(indent)    writer.endObject()")
+                    lines.append("\(indent)}")
+                }
+            }
+        }
+
         private func literal(_ key: String) -> String {
             "YYModel.ModelKey(\(ModelMacro.swiftStringLiteral(key)))"
         }

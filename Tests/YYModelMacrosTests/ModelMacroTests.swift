@@ -71,6 +71,26 @@ final class ModelMacroTests: XCTestCase {
                     }
                     try container0.encode(self.price, forKey: YYModel.ModelKey("price"))
                 }
+
+                public func _encode(to writer: inout YYModel._ModelWriter) throws {
+                    writer.beginObject()
+                    writer.key("book_id")
+                    try writer.value(self.id)
+                    if true {
+                        writer.key("ext")
+                        writer.beginObject()
+                        if let value = self.summary {
+                            writer.key("desc")
+                            try writer.value(value)
+                        }
+                        writer.key("pages")
+                        try writer.value(self.pages)
+                        writer.endObject()
+                    }
+                    writer.key("price")
+                    try writer.value(self.price)
+                    writer.endObject()
+                }
             }
             """,
             macroSpecs: macros
@@ -106,6 +126,15 @@ final class ModelMacroTests: XCTestCase {
                 func encode(to encoder: any Encoder) throws {
                     var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)
                     try container0.encodeIfPresent(self.name, forKey: YYModel.ModelKey("name"))
+                }
+
+                func _encode(to writer: inout YYModel._ModelWriter) throws {
+                    writer.beginObject()
+                    if let value = self.name {
+                        writer.key("name")
+                        try writer.value(value)
+                    }
+                    writer.endObject()
                 }
             }
             """,
@@ -150,6 +179,24 @@ final class ModelMacroTests: XCTestCase {
                         try container1.encodeIfPresent(self.b, forKey: YYModel.ModelKey("b"))
                         try container1.encodeIfPresent(self.c, forKey: YYModel.ModelKey("c"))
                     }
+                }
+
+                func _encode(to writer: inout YYModel._ModelWriter) throws {
+                    writer.beginObject()
+                    if self.b != nil || self.c != nil {
+                        writer.key("a")
+                        writer.beginObject()
+                        if let value = self.b {
+                            writer.key("b")
+                            try writer.value(value)
+                        }
+                        if let value = self.c {
+                            writer.key("c")
+                            try writer.value(value)
+                        }
+                        writer.endObject()
+                    }
+                    writer.endObject()
                 }
             }
             """,
@@ -230,6 +277,13 @@ final class ModelMacroTests: XCTestCase {
                 func encode(to encoder: any Encoder) throws {
                     var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)
                     try container0.encode(self.quoted, forKey: YYModel.ModelKey("j\"k"))
+                }
+
+                func _encode(to writer: inout YYModel._ModelWriter) throws {
+                    writer.beginObject()
+                    writer.key("j\"k")
+                    try writer.value(self.quoted)
+                    writer.endObject()
                 }
             }
             """#,

@@ -61,8 +61,15 @@ public struct ModelEncoder: Sendable {
 
     /// The UTF-8 JSON of `value`, as bytes.
     public func encodeToBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
+        // @Model types write themselves straight into the output when nothing needs the tree
+        // (sorted keys, converted keys, or a modelDidEncode hook).
+        if !sortedKeys, keyEncodingStrategy == .useDefaultKeys, let model = value as? any _DirectEncodable {
+            var writer = _ModelWriter(options: self)
+            try model._encode(to: &writer)
+            return writer.output.bytes
+        }
         var output = JSONOutput(pretty: pretty)
-        try write(try encodeToNode(value), to: &output)
+        try Self.write(try encodeToNode(value), to: &output, sortedKeys: sortedKeys)
         return output.bytes
     }
 
@@ -81,7 +88,7 @@ public struct ModelEncoder: Sendable {
         return try encoder.box(value)
     }
 
-    private func write(_ node: EncodedNode, to output: inout JSONOutput) throws {
+    static func write(_ node: EncodedNode, to output: inout JSONOutput, sortedKeys: Bool) throws {
         switch node {
         case .null: output.append("null")
         case .bool(let flag): output.append(flag ? "true" : "false")
@@ -93,7 +100,7 @@ public struct ModelEncoder: Sendable {
             output.open(UInt8(ascii: "["))
             for (i, element) in box.elements.enumerated() {
                 output.separate(first: i == 0)
-                try write(element, to: &output)
+                try write(element, to: &output, sortedKeys: sortedKeys)
             }
             output.close(UInt8(ascii: "]"), empty: box.elements.isEmpty)
         case .object(let box):
@@ -102,7 +109,7 @@ public struct ModelEncoder: Sendable {
             for (i, member) in members.enumerated() {
                 output.separate(first: i == 0)
                 output.appendKey(member.key)
-                try write(member.node, to: &output)
+                try write(member.node, to: &output, sortedKeys: sortedKeys)
             }
             output.close(UInt8(ascii: "}"), empty: members.isEmpty)
         }

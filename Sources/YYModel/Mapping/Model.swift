@@ -25,7 +25,7 @@
 /// Properties without `@Key` use their own name. Optional properties are `nil` when absent or
 /// null; properties with an initial value take it; others are required (`keyNotFound`). Encoding
 /// writes the first key of each property; optionals that are `nil` are left out.
-@attached(extension, conformances: ModelCodable, names: named(init(from:)), named(init(_tape:)), named(encode(to:)))
+@attached(extension, conformances: ModelCodable, names: named(init(from:)), named(init(_tape:)), named(encode(to:)), named(_encode(to:)))
 @attached(member, names: named(init(from:)), named(init(_tape:)))
 public macro Model(allow: [String] = [], ignore: [String] = []) = #externalMacro(module: "YYModelMacros", type: "ModelMacro")
 
@@ -55,7 +55,7 @@ public macro DateFormat(_ strategy: ModelDecoder.DateDecodingStrategy) = #extern
 ///
 /// The hooks have no-op defaults; the macro calls `modelWillDecode` and `modelDidEncode` only for
 /// types that declare them (they cost a trip through ``JSONValue``).
-public protocol ModelCodable: Codable, _TapeDecodable {
+public protocol ModelCodable: Codable, _TapeDecodable, _DirectEncodable {
     /// Replaces or (by throwing) rejects the JSON object before it is decoded.
     static func modelWillDecode(_ object: JSONValue) throws -> JSONValue
     /// Edits or (by throwing) rejects the encoded object.

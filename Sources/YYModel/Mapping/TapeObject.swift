@@ -246,4 +246,10 @@ extension ModelCodable {
     public init(_tape object: _TapeObject) throws {
         try self.init(from: object.decoder)
     }
+
+    /// Manual conformers, and models with a `modelDidEncode` hook, are written through the tree;
+    /// `@Model` generates a direct version for the others.
+    public func _encode(to writer: inout _ModelWriter) throws {
+        try writer.encodeThroughTree(self)
+    }
 }

@@ -147,3 +147,28 @@ extension ModelMacroRuntimeTests {
         #expect(throws: DecodingError.self) { try decoder.decode(DatedEvent.self, from: #"{"name": "n", "start": 1, "origin": "later"}"#) }
     }
 }
+
+extension ModelMacroRuntimeTests {
+    /// The direct writer (default options) and the tree (encodeToValue) must say the same thing,
+    /// for every kind of model: key paths, fallback keys, classes, nesting, polymorphism, dates,
+    /// hooks (which keep the tree), escaped keys.
+    @Test func directWritingAgreesWithTheTree() throws {
+        let encoder = ModelEncoder()
+        func check<T: Encodable>(_ value: T, _ label: String) throws {
+            let direct = try JSONValue(parsing: encoder.encodeToBytes(value))
+            #expect(direct == (try encoder.encodeToValue(value)), "\(label)")
+        }
+        try check(MappedBook(id: 7, summary: "s", pages: 3, name: "n\"q", price: 1.5, stock: 2, author: MappedAuthor(name: "a", born: Date(timeIntervalSince1970: 1)), tags: ["t", "u"]), "book")
+        try check(MappedBook(id: 7, summary: nil, pages: 0, name: "n", author: nil), "book without optionals")
+        let shelf = MappedShelf()
+        shelf.books = [MappedBook(id: 1, name: "x")]
+        try check(shelf, "empty group left out")
+        shelf.creator = "yy"
+        try check(shelf, "nested group")
+        try check(try decoder.decode(WideModel.self, from: #"{"a": 1, "b": "b", "c": 2.5, "d": false, "e": -1, "f": 18446744073709551615, "g": [], "j\"k": "q", "x": 3}"#), "wide")
+        try check(try decoder.decode(Drawing.self, from: PolymorphicTests.json), "polymorphic")
+        try check(HookedOrder(id: 1, total: 2), "hooked")
+        try check([MappedBook(id: 1, name: "x"), MappedBook(id: 2, name: "y")], "array of models")
+        #expect(try encoder.encodeToString(HookedOrder(id: 1, total: 2)).contains(#""version":2"#))
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// A model type ``ModelEncoder`` can write straight into its output, without building a tree.
+/// `@Model` implements it (except for types with a `modelDidEncode` hook, which keep the tree the
+/// hook edits); the name starts with `_` because generated code calls it.
+public protocol _DirectEncodable: Encodable {
+    func _encode(to writer: inout _ModelWriter) throws
+}
+
+/// The output `@Model`'s generated `_encode(to:)` writes members into.
+public struct _ModelWriter {
+    var output: JSONOutput
+    let options: ModelEncoder
+    /// Per open object: whether the next member is the first.
+    private var first: [Bool] = []
+
+    init(options: ModelEncoder) {
+        self.options = options
+        output = JSONOutput(pretty: options.pretty)
+    }
+
+    public mutating func beginObject() {
+        output.open(UInt8(ascii: "{"))
+        first.append(true)
+    }
+
+    public mutating func endObject() {
+        let empty = first.removeLast()
+        output.close(UInt8(ascii: "}"), empty: empty)
+    }
+
+    /// Starts a member: a comma when needed, then the key.
+    public mutating func key(_ key: StaticString) {
+        output.separate(first: first[first.count - 1])
+        first[first.count - 1] = false
+        output.appendKey(key.description)
+    }
+
+    // Every `value` throws, so that generated code can write `try` before each without warnings.
+    public mutating func value(_ value: Int) throws { output.appendInteger(Int64(value)) }
+    public mutating func value(_ value: Int64) throws { output.appendInteger(value) }
+    public mutating func value(_ value: UInt64) throws { output.appendInteger(value) }
+    public mutating func value(_ value: Bool) throws { output.append(value ? "true" : "false") }
+    public mutating func value(_ value: String) throws { output.appendString(value) }
+
+    public mutating func value(_ value: Double) throws {
+        if value.isFinite { try output.appendDouble(value) } else { try write(TreeEncoder(options: options, codingPath: []).box(value, path: [])) }
+    }
+
+    /// Nested models directly; arrays element by element; anything else through the tree encoder.
+    public mutating func value<T: Encodable>(_ value: T) throws {
+        if let model = value as? any _DirectEncodable {
+            try model._encode(to: &self)
+        } else {
+            try encodeThroughTree(value)
+        }
+    }
+
+    /// Writes `value` by building its tree first: for types without a direct writer, and for
+    /// models whose `modelDidEncode` hook edits that tree.
+    public mutating func encodeThroughTree<T: Encodable>(_ value: T) throws {
+        try write(TreeEncoder(options: options, codingPath: []).box(value))
+    }
+
+    public mutating func value<T: Encodable>(_ array: [T]) throws {
+        output.open(UInt8(ascii: "["))
+        for (index, element) in array.enumerated() {
+            output.separate(first: index == 0)
+            switch element {
+            case let number as Int: try value(number)
+            case let text as String: try value(text)
+            case let number as Double: try value(number)
+            case let flag as Bool: try value(flag)
+            default: try value(element)
+            }
+        }
+        output.close(UInt8(ascii: "]"), empty: array.isEmpty)
+    }
+
+    private mutating func write(_ node: EncodedNode) throws {
+        try ModelEncoder.write(node, to: &output, sortedKeys: false)
+    }
+}
