@@ -1,9 +1,9 @@
 import Foundation
 import YYModel
 
-// @Model mirrors of Models.swift (same shapes, names prefixed with M), generated from it with a
-// rename: the macro path needs its own types so that JSONDecoder keeps the synthesized Codable
-// of the originals.
+// @Model mirrors of Models.swift (same shapes, names prefixed with M), written by
+// scripts/generate-macro-models.py: the macro path needs its own types so that JSONDecoder keeps
+// the synthesized Codable of the originals.
 
 @Model
 struct MTwitter {

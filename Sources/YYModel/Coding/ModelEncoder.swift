@@ -97,21 +97,10 @@ public struct ModelEncoder: Sendable {
         case .double(let number): try output.appendDouble(number)
         case .string(let text): output.appendString(text)
         case .array(let box):
-            output.open(UInt8(ascii: "["))
-            for (i, element) in box.elements.enumerated() {
-                output.separate(first: i == 0)
-                try write(element, to: &output, sortedKeys: sortedKeys)
-            }
-            output.close(UInt8(ascii: "]"), empty: box.elements.isEmpty)
+            try output.writeArray(box.elements) { output, element in try write(element, to: &output, sortedKeys: sortedKeys) }
         case .object(let box):
-            output.open(UInt8(ascii: "{"))
             let members = sortedKeys ? box.members.sorted { $0.key < $1.key } : box.members
-            for (i, member) in members.enumerated() {
-                output.separate(first: i == 0)
-                output.appendKey(member.key)
-                try write(member.node, to: &output, sortedKeys: sortedKeys)
-            }
-            output.close(UInt8(ascii: "}"), empty: members.isEmpty)
+            try output.writeObject(members, key: \.key) { output, member in try write(member.node, to: &output, sortedKeys: sortedKeys) }
         }
     }
 

@@ -53,17 +53,17 @@ public struct JSONDocument: Sendable {
         case .arrayStart:
             var elements: [JSONValue] = []
             elements.reserveCapacity(tape.count(ofContainerAt: start))
-            var cursor = start + 1
-            while cursor < index - 1 { elements.append(value(at: &cursor)) }
+            for element in tape.elements(ofArrayAt: start) {
+                var cursor = element
+                elements.append(value(at: &cursor))
+            }
             return .array(elements)
         case .objectStart:
             var members: [String: JSONValue] = [:]
             members.reserveCapacity(tape.count(ofContainerAt: start))
-            var cursor = start + 1
-            while cursor < index - 1 {
-                let key = string(at: cursor)
-                cursor += 2
-                members[key] = value(at: &cursor)  // a repeated key: the last one wins
+            for member in tape.members(ofObjectAt: start) {
+                var cursor = member.value
+                members[string(at: member.key)] = value(at: &cursor)  // a repeated key: the last one wins
             }
             return .object(members)
         case .arrayEnd, .objectEnd:

@@ -46,6 +46,18 @@ struct JSONTape: Sendable {
         }
     }
 
+    /// The tape indices of the elements of the array that starts at `index`.
+    func elements(ofArrayAt index: Int) -> some Sequence<Int> {
+        let end = Int(payload(at: index))
+        return sequence(first: index + 1) { indexAfterValue(at: $0) }.prefix { $0 < end }
+    }
+
+    /// The tape indices of each member's key and value in the object that starts at `index`.
+    func members(ofObjectAt index: Int) -> some Sequence<(key: Int, value: Int)> {
+        let end = Int(payload(at: index))
+        return sequence(first: index + 1) { indexAfterValue(at: $0 + 2) }.prefix { $0 < end }.lazy.map { ($0, $0 + 2) }
+    }
+
     /// The member count of the container that starts at `index`.
     func count(ofContainerAt index: Int) -> Int {
         Int(payload(at: Int(payload(at: index))))

@@ -43,21 +43,10 @@ public struct JSONWriter: Sendable {
         case .double(let number): try output.appendDouble(number)
         case .string(let text): output.appendString(text)
         case .array(let elements):
-            output.open(UInt8(ascii: "["))
-            for (i, element) in elements.enumerated() {
-                output.separate(first: i == 0)
-                try write(element, to: &output)
-            }
-            output.close(UInt8(ascii: "]"), empty: elements.isEmpty)
+            try output.writeArray(elements) { (output, element) throws(Failure) in try write(element, to: &output) }
         case .object(let members):
-            output.open(UInt8(ascii: "{"))
             let ordered = sortedKeys ? members.sorted { $0.key < $1.key } : Array(members)
-            for (i, member) in ordered.enumerated() {
-                output.separate(first: i == 0)
-                output.appendKey(member.key)
-                try write(member.value, to: &output)
-            }
-            output.close(UInt8(ascii: "}"), empty: members.isEmpty)
+            try output.writeObject(ordered, key: \.key) { (output, member) throws(Failure) in try write(member.value, to: &output) }
         }
     }
 }
@@ -100,21 +89,16 @@ extension JSONDocument {
         // Parsed doubles are always finite.
         case .double: try? output.appendDouble(Double(bitPattern: tape.words[start + 1]))
         case .string, .escapedString: output.appendString(string(at: start))
-        case .arrayStart, .objectStart:
-            let isObject = tape.tag(at: start) == .objectStart
-            output.open(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
-            var cursor = start + 1
-            var first = true
-            while cursor < index - 1 {
-                output.separate(first: first)
-                first = false
-                if isObject {
-                    output.appendKey(string(at: cursor))
-                    cursor += 2
-                }
+        case .arrayStart:
+            output.writeArray(tape.elements(ofArrayAt: start)) { output, element in
+                var cursor = element
                 write(at: &cursor, to: &output)
             }
-            output.close(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"), empty: first)
+        case .objectStart:
+            output.writeObject(tape.members(ofObjectAt: start), key: { string(at: $0.key) }) { output, member in
+                var cursor = member.value
+                write(at: &cursor, to: &output)
+            }
         case .arrayEnd, .objectEnd:
             preconditionFailure("a value cannot start with the end of a container")
         }
@@ -169,6 +153,35 @@ struct JSONOutput {
         depth -= 1
         if pretty && !empty { newline() }
         bytes.append(bracket)
+    }
+
+    /// Writes `[`, each element after its separator, then `]`.
+    mutating func writeArray<S: Sequence, Failure: Error>(
+        _ elements: S, _ writeElement: (inout JSONOutput, S.Element) throws(Failure) -> Void
+    ) throws(Failure) {
+        open(UInt8(ascii: "["))
+        var first = true
+        for element in elements {
+            separate(first: first)
+            first = false
+            try writeElement(&self, element)
+        }
+        close(UInt8(ascii: "]"), empty: first)
+    }
+
+    /// Writes `{`, each member's key and value after its separator, then `}`.
+    mutating func writeObject<S: Sequence, Failure: Error>(
+        _ members: S, key: (S.Element) -> String, _ writeValue: (inout JSONOutput, S.Element) throws(Failure) -> Void
+    ) throws(Failure) {
+        open(UInt8(ascii: "{"))
+        var first = true
+        for member in members {
+            separate(first: first)
+            first = false
+            appendKey(key(member))
+            try writeValue(&self, member)
+        }
+        close(UInt8(ascii: "}"), empty: first)
     }
 
     /// Before a member: a comma unless it is the first, and in pretty mode a new indented line.

@@ -62,6 +62,9 @@ public struct _ModelWriter {
         try write(TreeEncoder(options: options, codingPath: []).box(value))
     }
 
+    /// Arrays element by element through this writer's own `value` methods (so nested models stay
+    /// direct); that is why this loop does not use `JSONOutput.writeArray`, whose closure gets the
+    /// output alone.
     public mutating func value<T: Encodable>(_ array: [T]) throws {
         output.open(UInt8(ascii: "["))
         for (index, element) in array.enumerated() {

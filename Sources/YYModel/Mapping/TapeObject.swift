@@ -118,8 +118,12 @@ public struct _TapeObject {
         return reader.overriding(coercion: coercion, dates: dates)
     }
 
-    private func missing(_ name: String) -> DecodingError {
-        .keyNotFound(ModelKey(name), .init(codingPath: codingPath, debugDescription: "No value for \(name)."))
+    /// `value`, or a `keyNotFound` error naming `name` when it is absent.
+    private func present<T>(_ value: T?, _ name: @autoclosure () -> String) throws -> T {
+        guard let value else {
+            throw DecodingError.keyNotFound(ModelKey(name()), .init(codingPath: codingPath, debugDescription: "No value for \(name())."))
+        }
+        return value
     }
 
     /// Reads the member `key` with `read`; `nil` when absent or null.
@@ -179,47 +183,38 @@ public struct _TapeObject {
     }
 
     public mutating func require(_ type: Int.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int {
-        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
-        return value
+        try present(decode(type, key: key, coercion: coercion), key.description)
     }
 
     public mutating func require(_ type: Int64.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int64 {
-        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
-        return value
+        try present(decode(type, key: key, coercion: coercion), key.description)
     }
 
     public mutating func require(_ type: UInt64.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> UInt64 {
-        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
-        return value
+        try present(decode(type, key: key, coercion: coercion), key.description)
     }
 
     public mutating func require(_ type: Double.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Double {
-        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
-        return value
+        try present(decode(type, key: key, coercion: coercion), key.description)
     }
 
     public mutating func require(_ type: Bool.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Bool {
-        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
-        return value
+        try present(decode(type, key: key, coercion: coercion), key.description)
     }
 
     public mutating func require(_ type: String.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> String {
-        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
-        return value
+        try present(decode(type, key: key, coercion: coercion), key.description)
     }
 
     public mutating func require<T: Decodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
                                                dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T {
-        guard let value = try decode(type, key: key, coercion: coercion, dates: dates) else { throw missing(key.description) }
-        return value
+        try present(decode(type, key: key, coercion: coercion, dates: dates), key.description)
     }
 
     public mutating func require<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
                                                dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T {
-        guard let value = try decode(type, paths: paths, coercion: coercion, dates: dates) else {
-            throw missing(paths.map { $0.joined(separator: ".") }.joined(separator: " or "))
-        }
-        return value
+        try present(decode(type, paths: paths, coercion: coercion, dates: dates),
+                    paths.map { $0.joined(separator: ".") }.joined(separator: " or "))
     }
 }
 
