@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "YYCache", targets: ["YYCache"]),
         .library(name: "YYDispatch", targets: ["YYDispatch"]),
         .library(name: "YYModel", targets: ["YYModel"]),
+        .library(name: "YYImage", targets: ["YYImage"]),
         .executable(name: "yy", targets: ["yy"]),
     ],
     dependencies: [
@@ -29,6 +30,30 @@ let package = Package(
             path: "Sources/CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            path: "Sources/CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+        ),
+        .systemLibrary(
+            name: "CTurboJPEG",
+            path: "Sources/CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
+        ),
+        .systemLibrary(
+            name: "CWebP",
+            path: "Sources/CWebP",
+            pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
+        ),
+        // The one place that needs C: libpng reports errors with longjmp, which Swift cannot catch.
+        .target(
+            name: "CYYImageShims",
+            dependencies: ["CPNG"],
+            path: "Sources/CYYImageShims"
         ),
         .target(
             name: "YYDispatch",
@@ -57,11 +82,17 @@ let package = Package(
             dependencies: ["YYModelMacros"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "YYImage",
+            dependencies: ["YYDispatch", "CPNG", "CTurboJPEG", "CWebP", "CYYImageShims"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "yy",
             dependencies: [
                 "YYCache",
                 "YYModel",
+                "YYImage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -77,6 +108,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             path: "Tests/TestSupport",
+            exclude: ["Reference/pillow_frames.py"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -105,6 +137,11 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "YYImageTests",
+            dependencies: ["YYImage", "CPNG", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,34 @@
+#ifndef YYKIT_PNG_DECODE_H
+#define YYKIT_PNG_DECODE_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// What one call of `yy_png_decode_rgba` achieved.
+typedef struct {
+    /// 1 when libpng reported an error (the message says which); 0 otherwise.
+    int failed;
+    /// 1 when the image end (IEND) was reached: every row is final.
+    int complete;
+    /// 1 when the image is Adam7-interlaced.
+    int interlaced;
+    /// Rows delivered by the last pass seen so far (progressive display: rows below this are empty
+    /// or, for interlaced images, filled only by earlier passes).
+    uint32_t rows_delivered;
+    /// The number of the pass that delivered `rows_delivered` (0 for non-interlaced images).
+    int pass;
+    /// libpng's error text when `failed`.
+    char message[160];
+} yy_png_decode_result;
+
+/// Decodes the PNG stream `data[0..<size]` (complete or a prefix of it) into straight RGBA8 rows at
+/// `pixels` (`height` rows of `stride` bytes, zero-filled by the caller).
+///
+/// libpng reports errors with longjmp, which Swift cannot use; this C function owns the setjmp.
+/// It uses libpng's progressive reader, so a truncated stream yields the rows that arrived instead
+/// of an error. The image must be `width` x `height` (the caller read IHDR and checked its limits).
+/// Palette, gray and low-bit images are expanded, tRNS becomes alpha, 16-bit samples keep their
+/// high byte; no gamma or colour-space conversion is applied.
+void yy_png_decode_rgba(const uint8_t *data, size_t size, uint32_t width, uint32_t height,
+                        uint8_t *pixels, size_t stride, yy_png_decode_result *result);
+
+#endif

@@ -1,0 +1,95 @@
+#include "yy_png_decode.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    uint8_t *pixels;
+    size_t stride;
+    int passes;
+    yy_png_decode_result *result;
+} decode_state;
+
+static void on_error(png_structp png, png_const_charp message) {
+    decode_state *state = (decode_state *)png_get_error_ptr(png);
+    snprintf(state->result->message, sizeof state->result->message, "%s", message);
+    state->result->failed = 1;
+    png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp message) {
+    // Warnings (bad ancillary CRCs, unknown chunks) do not change the pixels; stay quiet like
+    // a library should.
+    (void)png;
+    (void)message;
+}
+
+static void on_info(png_structp png, png_infop info) {
+    decode_state *state = (decode_state *)png_get_progressive_ptr(png);
+    png_uint_32 width = 0, height = 0;
+    int depth = 0, color = 0, interlace = 0;
+    png_get_IHDR(png, info, &width, &height, &depth, &color, &interlace, NULL, NULL);
+    if (width != state->width || height != state->height) {
+        png_error(png, "image size differs from the caller's IHDR");
+    }
+    png_set_expand(png);  // palette -> RGB, gray < 8 bits -> 8 bits, tRNS -> alpha
+    png_set_strip_16(png);
+    png_set_gray_to_rgb(png);
+    png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);  // only applies when there is no alpha
+    state->passes = png_set_interlace_handling(png);
+    state->result->interlaced = interlace != PNG_INTERLACE_NONE;
+    png_read_update_info(png, info);
+    if (png_get_rowbytes(png, info) != (size_t)width * 4) {
+        png_error(png, "unexpected row size after expansion to RGBA8");
+    }
+}
+
+static void on_row(png_structp png, png_bytep row, png_uint_32 index, int pass) {
+    decode_state *state = (decode_state *)png_get_progressive_ptr(png);
+    if (row == NULL || index >= state->height) return;
+    png_progressive_combine_row(png, state->pixels + (size_t)index * state->stride, row);
+    if (pass > state->result->pass) {
+        state->result->pass = pass;
+        state->result->rows_delivered = 0;
+    }
+    if (index + 1 > state->result->rows_delivered) state->result->rows_delivered = index + 1;
+}
+
+static void on_end(png_structp png, png_infop info) {
+    decode_state *state = (decode_state *)png_get_progressive_ptr(png);
+    (void)info;
+    state->result->complete = 1;
+}
+
+void yy_png_decode_rgba(const uint8_t *data, size_t size, uint32_t width, uint32_t height,
+                        uint8_t *pixels, size_t stride, yy_png_decode_result *result) {
+    memset(result, 0, sizeof *result);
+    decode_state state = {width, height, pixels, stride, 1, result};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
+    if (png == NULL) {
+        result->failed = 1;
+        snprintf(result->message, sizeof result->message, "out of memory");
+        return;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        result->failed = 1;
+        snprintf(result->message, sizeof result->message, "out of memory");
+        return;
+    }
+    // `volatile` is not needed: nothing set between setjmp and longjmp is read after the jump
+    // except through `state`, which lives in memory.
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return;
+    }
+    png_set_user_limits(png, width, height);
+    png_set_progressive_read_fn(png, &state, on_info, on_row, on_end);
+    png_process_data(png, info, (png_bytep)data, size);
+    png_destroy_read_struct(&png, &info, NULL);
+}

@@ -1,0 +1,112 @@
+/// A platform-neutral image: RGBA8 pixels, rows of `bytesPerRow` bytes, top row first.
+///
+/// Colour samples are either straight (independent of alpha) or premultiplied by alpha, as
+/// `alphaMode` says. A value type: copies share storage until one of them is written.
+public struct Bitmap: Sendable, Equatable {
+    /// How colour samples relate to alpha.
+    public enum AlphaMode: Sendable, Equatable {
+        /// Colour is independent of alpha (PNG, GIF, WebP files store it so).
+        case straight
+        /// Colour is multiplied by alpha / 255 (what compositors and CoreGraphics like).
+        case premultiplied
+    }
+
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// Bytes from the start of one row to the next (at least `width * 4`).
+    public let bytesPerRow: Int
+    /// How the colour samples relate to alpha.
+    public internal(set) var alphaMode: AlphaMode
+    /// The pixels: `height` rows of `bytesPerRow` bytes, each pixel R, G, B, A.
+    public internal(set) var pixels: [UInt8]
+
+    /// A transparent black bitmap.
+    public init(width: Int, height: Int, alphaMode: AlphaMode = .straight) {
+        precondition(width >= 0 && height >= 0, "negative bitmap size")
+        self.width = width
+        self.height = height
+        self.bytesPerRow = width * 4
+        self.alphaMode = alphaMode
+        self.pixels = [UInt8](repeating: 0, count: width * height * 4)
+    }
+
+    /// A bitmap over existing pixels; `nil` when `pixels` is too short for the size and stride.
+    public init?(width: Int, height: Int, bytesPerRow: Int? = nil, alphaMode: AlphaMode = .straight, pixels: [UInt8]) {
+        let stride = bytesPerRow ?? width * 4
+        guard width >= 0, height >= 0, stride >= width * 4,
+              pixels.count >= (height == 0 ? 0 : stride * (height - 1) + width * 4)
+        else { return nil }
+        self.width = width
+        self.height = height
+        self.bytesPerRow = stride
+        self.alphaMode = alphaMode
+        self.pixels = pixels
+    }
+
+    /// The number of bytes the pixels take.
+    public var byteCount: Int { pixels.count }
+
+    /// The pixel at column `x`, row `y` (top-left origin).
+    public subscript(x: Int, y: Int) -> RGBA {
+        get {
+            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel outside the bitmap")
+            let i = y * bytesPerRow + x * 4
+            return RGBA(pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+        }
+        set {
+            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel outside the bitmap")
+            let i = y * bytesPerRow + x * 4
+            pixels[i] = newValue.r
+            pixels[i + 1] = newValue.g
+            pixels[i + 2] = newValue.b
+            pixels[i + 3] = newValue.a
+        }
+    }
+
+    /// Whether every pixel has alpha 255.
+    public var isOpaque: Bool {
+        pixels.withUnsafeBufferPointer { buffer in
+            for y in 0..<height {
+                var i = y * bytesPerRow + 3
+                for _ in 0..<width {
+                    if buffer[i] != 255 { return false }
+                    i += 4
+                }
+            }
+            return true
+        }
+    }
+
+    /// The pixels packed tightly (`width * 4` bytes a row), whatever the stride.
+    public var packedPixels: [UInt8] {
+        if bytesPerRow == width * 4 { return Array(pixels.prefix(width * height * 4)) }
+        var out = [UInt8]()
+        out.reserveCapacity(width * height * 4)
+        for y in 0..<height {
+            out.append(contentsOf: pixels[(y * bytesPerRow)..<(y * bytesPerRow + width * 4)])
+        }
+        return out
+    }
+}
+
+/// One RGBA8 pixel.
+public struct RGBA: Sendable, Hashable {
+    /// Red.
+    public var r: UInt8
+    /// Green.
+    public var g: UInt8
+    /// Blue.
+    public var b: UInt8
+    /// Alpha (255 = opaque).
+    public var a: UInt8
+
+    /// A pixel from its four samples.
+    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8 = 255) {
+        self.r = r
+        self.g = g
+        self.b = b
+        self.a = a
+    }
+}

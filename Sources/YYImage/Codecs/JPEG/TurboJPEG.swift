@@ -1,0 +1,78 @@
+internal import CTurboJPEG
+
+/// libjpeg-turbo through its TurboJPEG API, which returns error codes instead of longjmp.
+enum TurboJPEG {
+    /// Width and height from the frame header; `nil` when the header has not fully arrived.
+    static func header(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        guard let handle = tjInitDecompress() else { return nil }
+        defer { tjDestroy(handle) }
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        let status = bytes.withUnsafeBufferPointer {
+            tjDecompressHeader3(handle, $0.baseAddress, UInt(bytes.count), &width, &height, &subsampling, &colorspace)
+        }
+        guard status == 0, width > 0, height > 0 else { return nil }
+        return (Int(width), Int(height))
+    }
+
+    /// The smallest size libjpeg can decode to directly (DCT scaling: 1/8 ... 1) whose longest
+    /// side is still at least `target`.
+    static func scaledSize(width: Int, height: Int, target: Int?) -> (width: Int, height: Int) {
+        guard let target, target > 0 else { return (width, height) }
+        var count: Int32 = 0
+        guard let factors = tjGetScalingFactors(&count) else { return (width, height) }
+        var best = (width, height)
+        for i in 0..<Int(count) {
+            let factor = factors[i]
+            guard factor.num <= factor.denom else { continue }  // never upscale
+            let w = (width * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
+            let h = (height * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
+            if max(w, h) >= target && w * h < best.0 * best.1 { best = (w, h) }
+        }
+        return best
+    }
+
+    /// Decodes to straight RGBA8 (alpha 255), scaled to `size`, which must be one of
+    /// `scaledSize`'s answers. A stream that ends early decodes what arrived (libjpeg fills the
+    /// rest with grey; a progressive file shows its coarser scans) unless `final` is set.
+    static func decode(_ bytes: [UInt8], width: Int, height: Int, final: Bool) throws(ImageError) -> Bitmap {
+        guard let handle = tjInitDecompress() else { throw .codec(.jpeg, "tjInitDecompress failed") }
+        defer { tjDestroy(handle) }
+        var bitmap = Bitmap(width: width, height: height)
+        let stride = Int32(bitmap.bytesPerRow)
+        let status = bitmap.pixels.withUnsafeMutableBufferPointer { output in
+            bytes.withUnsafeBufferPointer { input in
+                tjDecompress2(handle, input.baseAddress, UInt(bytes.count), output.baseAddress,
+                              Int32(width), stride, Int32(height), Int32(TJPF_RGBA.rawValue), 0)
+            }
+        }
+        if status != 0 {
+            // Warnings ("premature end of data", stray bytes) still leave a decoded image.
+            let isWarning = tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
+            if !isWarning { throw .codec(.jpeg, String(cString: tjGetErrorStr2(handle))) }
+        }
+        if final && !endsWithEOI(bytes) { throw .truncated(.jpeg) }
+        return bitmap
+    }
+
+    /// Encodes RGBA8 (alpha ignored) at `quality` 1...100 with 4:2:0 chroma subsampling.
+    static func encode(_ bitmap: Bitmap, quality: Int) throws(ImageError) -> [UInt8] {
+        guard let handle = tjInitCompress() else { throw .codec(.jpeg, "tjInitCompress failed") }
+        defer { tjDestroy(handle) }
+        var output: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let status = bitmap.pixels.withUnsafeBufferPointer { input in
+            tjCompress2(handle, input.baseAddress, Int32(bitmap.width), Int32(bitmap.bytesPerRow), Int32(bitmap.height),
+                        Int32(TJPF_RGBA.rawValue), &output, &size, Int32(TJSAMP_420.rawValue), Int32(quality), 0)
+        }
+        defer { tjFree(output) }
+        guard status == 0, let output else { throw .codec(.jpeg, String(cString: tjGetErrorStr2(handle))) }
+        return Array(UnsafeBufferPointer(start: output, count: Int(size)))
+    }
+
+    /// Whether the stream ends with the EOI marker (allowing trailing padding bytes).
+    private static func endsWithEOI(_ bytes: [UInt8]) -> Bool {
+        var end = bytes.count
+        while end > 2, bytes[end - 1] == 0 || bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D || bytes[end - 1] == 0x20 { end -= 1 }
+        return end >= 2 && bytes[end - 2] == 0xFF && bytes[end - 1] == 0xD9
+    }
+}

@@ -1,0 +1,98 @@
+internal import CWebP
+
+/// A WebP file, still or animated, read with libwebp's demuxer; frames are decoded one at a
+/// time with `WebPDecode` and composited by `FrameCompositor` (so random access does not need
+/// libwebp's sequential animation decoder).
+///
+/// Blending is straight-alpha "over" (the container spec's rule); frames without alpha replace
+/// their rectangle. Before the data is final, frame 0 is decoded once it has fully arrived.
+struct WebPContainer: ImageContainer {
+    let type = ImageType.webp
+    let canvasWidth: Int
+    let canvasHeight: Int
+    let loopCount: Int
+    let frames: [ImageFrameInfo]
+    let orientation: ImageOrientation
+    private let bytes: [UInt8]
+    /// Where each frame's ALPH + VP8/VP8L data lies.
+    private let fragments: [Range<Int>]
+    private let alphaFlags: [Bool]
+
+    /// Parses `bytes` (`nil` when the header or frame 0 has not arrived yet).
+    init?(bytes: [UInt8], isFinal: Bool, limits: DecodeLimits) throws(ImageError) {
+        struct Parsed {
+            var width = 0, height = 0, loops = 0
+            var frames: [ImageFrameInfo] = []
+            var fragments: [Range<Int>] = []
+            var alpha: [Bool] = []
+            var exif: [UInt8]?
+        }
+        let parsed: Parsed? = bytes.withUnsafeBufferPointer { buffer -> Parsed? in
+            var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
+            var state = WEBP_DEMUX_PARSING_HEADER
+            guard let demux = WebPDemuxInternal(&data, 1, &state, WEBP_DEMUX_ABI_VERSION) else { return nil }
+            defer { WebPDemuxDelete(demux) }
+            var result = Parsed()
+            result.width = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH))
+            result.height = Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT))
+            result.loops = Int(WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT))
+            let count = Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT))
+            let base = buffer.baseAddress!
+            var iterator = WebPIterator()
+            for number in 0..<count where WebPDemuxGetFrame(demux, Int32(number + 1), &iterator) != 0 {
+                defer { WebPDemuxReleaseIterator(&iterator) }
+                guard iterator.complete != 0, let start = iterator.fragment.bytes else { break }
+                let offset = base.distance(to: start)
+                result.fragments.append(offset..<(offset + iterator.fragment.size))
+                result.alpha.append(iterator.has_alpha != 0)
+                result.frames.append(ImageFrameInfo(
+                    x: Int(iterator.x_offset), y: Int(iterator.y_offset),
+                    width: Int(iterator.width), height: Int(iterator.height),
+                    duration: Double(iterator.duration) / 1000,
+                    disposal: iterator.dispose_method == WEBP_MUX_DISPOSE_BACKGROUND ? .background : .none,
+                    blend: iterator.blend_method == WEBP_MUX_BLEND ? .over : .source))
+            }
+            var chunk = WebPChunkIterator()
+            if WebPDemuxGetChunk(demux, "EXIF", 1, &chunk) != 0 {
+                result.exif = Array(UnsafeBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size))
+                WebPDemuxReleaseChunkIterator(&chunk)
+            }
+            return result
+        }
+        guard let parsed, parsed.width > 0, parsed.height > 0 else {
+            if isFinal { throw bytes.count < 30 ? .truncated(.webp) : .malformed(.webp, "the demuxer rejected the RIFF structure") }
+            return nil
+        }
+        try limits.check(width: parsed.width, height: parsed.height)
+        guard !parsed.frames.isEmpty else {
+            if isFinal { throw .truncated(.webp) }
+            return nil
+        }
+        self.canvasWidth = parsed.width
+        self.canvasHeight = parsed.height
+        self.loopCount = parsed.loops
+        // Before final only frame 0 is offered.
+        self.frames = isFinal ? parsed.frames : [parsed.frames[0]]
+        self.fragments = parsed.fragments
+        self.alphaFlags = parsed.alpha
+        self.orientation = parsed.exif.map { EXIF.orientation(inTIFF: $0) } ?? .up
+        self.bytes = bytes
+    }
+
+    func frameMayHaveAlpha(at index: Int) -> Bool { alphaFlags[index] }
+
+    func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
+        let frame = frames[index]
+        var bitmap = Bitmap(width: frame.width, height: frame.height)
+        let fragment = fragments[index]
+        let stride = Int32(bitmap.bytesPerRow)
+        let capacity = bitmap.pixels.count
+        let decoded = bitmap.pixels.withUnsafeMutableBufferPointer { output in
+            bytes.withUnsafeBufferPointer { input in
+                WebPDecodeRGBAInto(input.baseAddress! + fragment.lowerBound, fragment.count, output.baseAddress, capacity, stride)
+            }
+        }
+        guard decoded != nil else { throw .malformed(.webp, "frame \(index) does not decode") }
+        return bitmap
+    }
+}

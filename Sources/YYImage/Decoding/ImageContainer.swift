@@ -1,0 +1,48 @@
+/// A parsed image file, complete or the prefix that has arrived so far: its geometry, its frames
+/// and a way to decode each frame's own pixels. One per format; `ImageDecoder` drives them.
+protocol ImageContainer: Sendable {
+    /// The format.
+    var type: ImageType { get }
+    /// Canvas width in pixels.
+    var canvasWidth: Int { get }
+    /// Canvas height in pixels.
+    var canvasHeight: Int { get }
+    /// Plays of the animation, 0 = forever.
+    var loopCount: Int { get }
+    /// The frames found so far.
+    var frames: [ImageFrameInfo] { get }
+    /// The EXIF orientation stored in the file.
+    var orientation: ImageOrientation { get }
+    /// Whether frames are drawn onto a shared canvas (animations) rather than standing alone
+    /// (the entries of an ICO file).
+    var compositesFrames: Bool { get }
+
+    /// The pixels of frame `index` at the frame's own size, straight alpha. `sizeHint` is the
+    /// largest side the caller will keep, so codecs that can decode smaller (JPEG) may.
+    func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap
+
+    /// Whether frame `index` may contain transparent pixels (false lets the compositor start a
+    /// replay there). Decoding is not needed to answer.
+    func frameMayHaveAlpha(at index: Int) -> Bool
+}
+
+extension ImageContainer {
+    var compositesFrames: Bool { true }
+    var orientation: ImageOrientation { .up }
+    func frameMayHaveAlpha(at index: Int) -> Bool { true }
+}
+
+/// The limits every container parser checks before it allocates.
+struct DecodeLimits: Sendable {
+    /// The largest pixel count of the canvas or any frame.
+    var maxPixelCount: Int
+
+    /// Throws when a `width` x `height` image is over the limit (or has a negative side).
+    func check(width: Int, height: Int) throws(ImageError) {
+        guard width >= 0, height >= 0 else { throw .tooManyPixels(width: width, height: height, limit: maxPixelCount) }
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || count > maxPixelCount {
+            throw .tooManyPixels(width: width, height: height, limit: maxPixelCount)
+        }
+    }
+}

@@ -1,0 +1,169 @@
+public import Foundation
+internal import YYDispatch
+
+/// Decodes PNG (and APNG), GIF, JPEG, WebP (still and animated), BMP and ICO, all at once or as
+/// the bytes arrive.
+///
+/// ```swift
+/// let decoder = try ImageDecoder(data: data)
+/// for index in 0..<decoder.frameCount {
+///     let canvas = try decoder.frame(at: index)   // composited, canvas-size RGBA
+///     show(canvas, for: decoder.frameInfo(at: index).duration)
+/// }
+/// ```
+///
+/// Incremental use: call `update(data:final:)` with all bytes received so far. Until the data is
+/// final only frame 0 is available, decoded from what has arrived (PNG rows or Adam7 passes,
+/// GIF rows, JPEG rows or progressive scans). Thread-safe: calls are serialised.
+public final class ImageDecoder: Sendable {
+    /// Limits and output choices.
+    public struct Options: Sendable {
+        /// The largest pixel count of the canvas or of any frame; larger images are refused with
+        /// `ImageError.tooManyPixels` before anything is allocated. Default 2^28 (16384 x 16384).
+        public var maxPixelCount: Int = 1 << 28
+        /// The most bytes `frameCount` canvases may take together (4 bytes a pixel); frames past
+        /// it are dropped (see `droppedFrameCount`). Default 1 GiB.
+        public var maxTotalFrameBytes: Int = 1 << 30
+        /// When set, frames come out shrunk so that neither side exceeds it (JPEG decodes
+        /// smaller directly through DCT scaling).
+        public var maxPixelSize: Int?
+        /// Straight (default) or premultiplied output.
+        public var alphaMode: Bitmap.AlphaMode = .straight
+        /// Whether frames are turned upright according to the file's EXIF orientation.
+        public var appliesOrientation = false
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// The options this decoder was made with.
+    public let options: Options
+    private let state = Locked(State())
+
+    private struct State {
+        var bytes: [UInt8] = []
+        var type: ImageType?
+        var isFinal = false
+        var container: (any ImageContainer)?
+        var frameCount = 0
+        var compositor: FrameCompositor?
+    }
+
+    /// A decoder waiting for data.
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// A decoder over complete data.
+    /// - Throws: `ImageError` when the data is no decodable image.
+    public convenience init(data: Data, options: Options = Options()) throws(ImageError) {
+        self.init(options: options)
+        try update(data: data, final: true)
+    }
+
+    /// Feeds all bytes received so far (each call passes the whole prefix, not just new bytes).
+    /// - Parameter final: whether `data` is the complete file.
+    /// - Returns: whether the image's size and frames are known yet.
+    /// - Throws: `ImageError` for data that cannot become a valid image, for data shorter than
+    ///   before or whose type changed, and for calls after the data was final.
+    @discardableResult
+    public func update(data: Data, final: Bool) throws(ImageError) -> Bool {
+        let options = self.options
+        return try state.withLock { (state: inout State) throws(ImageError) -> Bool in
+            guard !state.isFinal else { throw .invalidUpdate("the data was already final") }
+            guard data.count >= state.bytes.count else { throw .invalidUpdate("data is shorter than before (\(data.count) < \(state.bytes.count) bytes)") }
+            state.bytes = [UInt8](data)
+            state.isFinal = final
+            if data.count >= 16 || final {
+                guard let type = ImageType(sniffing: state.bytes) else { throw .unknownFormat }
+                if let known = state.type, known != type { throw .invalidUpdate("the type changed from \(known) to \(type)") }
+                guard type.isDecodable else { throw .unsupportedType(type) }
+                state.type = type
+            }
+            guard let type = state.type else { return false }
+            let limits = DecodeLimits(maxPixelCount: options.maxPixelCount)
+            guard let container = try Self.parse(type, state.bytes, final: final, limits: limits) else { return false }
+            state.container = container
+            let canvasBytes = max(1, container.canvasWidth * container.canvasHeight * 4)
+            state.frameCount = min(container.frames.count, max(1, options.maxTotalFrameBytes / canvasBytes))
+            state.compositor = FrameCompositor(
+                frames: Array(container.frames.prefix(state.frameCount)),
+                canvasWidth: container.canvasWidth, canvasHeight: container.canvasHeight,
+                mayHaveAlpha: container.frameMayHaveAlpha(at:))
+            return true
+        }
+    }
+
+    private static func parse(_ type: ImageType, _ bytes: [UInt8], final: Bool, limits: DecodeLimits) throws(ImageError) -> (any ImageContainer)? {
+        switch type {
+        case .png: try PNGContainer(bytes: bytes, isFinal: final, limits: limits)
+        case .gif: try GIFContainer(bytes: bytes, isFinal: final, limits: limits)
+        case .jpeg: try JPEGContainer(bytes: bytes, isFinal: final, limits: limits)
+        case .webp: try WebPContainer(bytes: bytes, isFinal: final, limits: limits)
+        case .bmp: try BMPContainer(bytes: bytes, isFinal: final, limits: limits)
+        case .ico: try ICOContainer(bytes: bytes, isFinal: final, limits: limits)
+        case .jpeg2000, .tiff, .icns: throw .unsupportedType(type)
+        }
+    }
+
+    /// The format, once 16 bytes (or the final data) have arrived.
+    public var type: ImageType? { state.withLock { $0.type } }
+    /// Whether the data is complete.
+    public var isFinal: Bool { state.withLock { $0.isFinal } }
+    /// The frames available: 0 before the header arrived, at most 1 before the data is final.
+    public var frameCount: Int { state.withLock { $0.frameCount } }
+    /// Frames dropped to stay under `Options.maxTotalFrameBytes`.
+    public var droppedFrameCount: Int { state.withLock { ($0.container?.frames.count ?? 0) - $0.frameCount } }
+    /// Plays of the animation; 0 = forever (GIF's stored repeat count N is reported as N + 1).
+    public var loopCount: Int { state.withLock { $0.container?.loopCount ?? 0 } }
+    /// Canvas width in pixels (0 while unknown), as stored (before orientation or downsampling).
+    public var canvasWidth: Int { state.withLock { $0.container?.canvasWidth ?? 0 } }
+    /// Canvas height in pixels (0 while unknown), as stored.
+    public var canvasHeight: Int { state.withLock { $0.container?.canvasHeight ?? 0 } }
+    /// The EXIF orientation stored in the file (`.up` when there is none).
+    public var orientation: ImageOrientation { state.withLock { $0.container?.orientation ?? .up } }
+    /// Whether frames are drawn onto a shared canvas; false for ICO, whose entries are separate
+    /// icons returned at their own sizes.
+    public var compositesFrames: Bool { state.withLock { $0.container?.compositesFrames ?? true } }
+
+    /// Placement, timing, disposal and blend of every available frame.
+    public var frameInfos: [ImageFrameInfo] {
+        state.withLock { Array(($0.container?.frames ?? []).prefix($0.frameCount)) }
+    }
+
+    /// Placement, timing, disposal and blend of frame `index`.
+    public func frameInfo(at index: Int) throws(ImageError) -> ImageFrameInfo {
+        try state.withLock { (state: inout State) throws(ImageError) -> ImageFrameInfo in
+            guard let container = state.container, index >= 0, index < state.frameCount else {
+                throw .frameOutOfRange(index: index, count: state.frameCount)
+            }
+            return container.frames[index]
+        }
+    }
+
+    /// Frame `index` composited onto the canvas (canvas-size; ICO entries at their own size),
+    /// then turned upright, shrunk and premultiplied as the options say. Sequential access
+    /// continues from the previous canvas; random access replays from the nearest key frame.
+    public func frame(at index: Int) throws(ImageError) -> Bitmap {
+        let options = self.options
+        let bitmap = try state.withLock { (state: inout State) throws(ImageError) -> Bitmap in
+            guard let container = state.container, index >= 0, index < state.frameCount else {
+                throw .frameOutOfRange(index: index, count: state.frameCount)
+            }
+            let frames = container.frames
+            let standalone = !container.compositesFrames
+                || (frames.count == 1 && frames[0].x == 0 && frames[0].y == 0
+                    && frames[0].width == container.canvasWidth && frames[0].height == container.canvasHeight)
+            if standalone {
+                return try container.decodeFrame(at: index, sizeHint: options.maxPixelSize)
+            }
+            return try state.compositor!.frame(at: index) { (i: Int) throws(ImageError) -> Bitmap in
+                try container.decodeFrame(at: i, sizeHint: nil)
+            }
+        }
+        var out = bitmap
+        if options.appliesOrientation { out = out.oriented(orientation) }
+        if let maxPixelSize = options.maxPixelSize { out = out.downsampled(toFit: maxPixelSize) }
+        return out.converted(to: options.alphaMode)
+    }
+}

@@ -1,0 +1,39 @@
+/// Why an image could not be decoded or encoded.
+public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The bytes are no image type YYImage decodes.
+    case unknownFormat
+    /// The type is recognised but has no decoder or encoder here (TIFF, JPEG 2000, ICNS).
+    case unsupportedType(ImageType)
+    /// The data ended before the image did (and was said to be final).
+    case truncated(ImageType)
+    /// The file breaks its format's rules; the text says where and how.
+    case malformed(ImageType, String)
+    /// A feature of the format this decoder does not handle.
+    case unsupportedFeature(ImageType, String)
+    /// The image is bigger than `ImageDecoder.Options.maxPixelCount` allows.
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// A frame index past the frames decoded so far.
+    case frameOutOfRange(index: Int, count: Int)
+    /// `update(data:final:)` was called with data that does not extend what came before, or
+    /// after the data was final.
+    case invalidUpdate(String)
+    /// The encoder was given nothing to encode or values it cannot write.
+    case invalidInput(String)
+    /// The C codec reported an error.
+    case codec(ImageType, String)
+
+    public var description: String {
+        switch self {
+        case .unknownFormat: "unknown image format"
+        case .unsupportedType(let type): "\(type.rawValue) is recognised but not supported"
+        case .truncated(let type): "\(type.rawValue) data is truncated"
+        case .malformed(let type, let detail): "malformed \(type.rawValue): \(detail)"
+        case .unsupportedFeature(let type, let detail): "unsupported \(type.rawValue) feature: \(detail)"
+        case .tooManyPixels(let width, let height, let limit): "image of \(width)x\(height) pixels exceeds the limit of \(limit) pixels"
+        case .frameOutOfRange(let index, let count): "frame \(index) is out of range (\(count) frames)"
+        case .invalidUpdate(let detail): "invalid update: \(detail)"
+        case .invalidInput(let detail): "invalid input: \(detail)"
+        case .codec(let type, let detail): "\(type.rawValue) codec error: \(detail)"
+        }
+    }
+}

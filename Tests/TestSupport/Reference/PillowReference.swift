@@ -1,0 +1,66 @@
+import Foundation
+
+/// Decodes images with Pillow (a reference no one here wrote) through `pillow_frames.py`.
+///
+/// The Python comes from `YYKIT_REFERENCE_PYTHON`, else `<repository>/.build-refs/venv/bin/python`
+/// (made by `scripts/setup --reference`). Tests that need it are skipped, with
+/// `missingReason`, when neither exists.
+public enum PillowReference {
+    /// One decoded frame.
+    public struct Frame: Sendable {
+        public var width: Int
+        public var height: Int
+        public var rgba: [UInt8]
+    }
+
+    /// What Pillow reported about a file.
+    public struct Result: Sendable {
+        public var frames: [Frame]
+        public var format: String
+        public var loop: Int?
+        public var durations: [Int?]
+    }
+
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The Python with Pillow, if any.
+    public static let python: String? = {
+        let candidates: [String?] = [ProcessInfo.processInfo.environment["YYKIT_REFERENCE_PYTHON"],
+                                     repository.appendingPathComponent(".build-refs/venv/bin/python").path]
+        return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// Whether the reference can run.
+    public static var isAvailable: Bool { python != nil }
+
+    /// Why reference tests are skipped.
+    public static let missingReason = "Pillow is not installed: run scripts/setup --reference (or set YYKIT_REFERENCE_PYTHON)"
+
+    /// Decodes `path` with Pillow.
+    public static func decode(_ path: String) throws -> Result {
+        guard let python else { throw CocoaError(.fileNoSuchFile) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("pillow_frames.py").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("pillow-\(UUID().uuidString).rgba").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let output = try ChildProcess.run(python, [script, path, out])
+        guard output.status == 0 else {
+            throw NSError(domain: "PillowReference", code: Int(output.status), userInfo: [NSLocalizedDescriptionKey: output.standardError])
+        }
+        let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+        func u32(_ offset: Int) -> Int {
+            Int(data[offset]) | Int(data[offset + 1]) << 8 | Int(data[offset + 2]) << 16 | Int(data[offset + 3]) << 24
+        }
+        var frames: [Frame] = []
+        var offset = 12
+        for _ in 0..<u32(0) {
+            let (w, h) = (u32(offset), u32(offset + 4))
+            offset += 8
+            frames.append(Frame(width: w, height: h, rgba: Array(data[offset..<(offset + w * h * 4)])))
+            offset += w * h * 4
+        }
+        let info = try JSONSerialization.jsonObject(with: output.standardOutput) as? [String: Any] ?? [:]
+        return Result(frames: frames, format: info["format"] as? String ?? "",
+                      loop: info["loop"] as? Int, durations: (info["durations"] as? [Any] ?? []).map { $0 as? Int })
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import YYImage
+
+/// Every composited frame of the YYKit samples equals a reference decoder no one here wrote:
+/// Pillow, and for APNG also apngdis (the APNG project's disassembler). Tolerance per case: 0
+/// for lossless formats; up to 3 for lossy WebP and 2 for JPEG, because Pillow links newer
+/// libwebp / libjpeg-turbo builds (the measured difference on these files is 0 today).
+///
+/// Pillow disagrees with apngdis on pia@2x.png frame 5: frame 4 disposes to "previous" and
+/// Pillow restores the wrong region. We follow apngdis and the APNG spec; the test pins both.
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)),
+       .enabled(if: PillowReference.isAvailable, Comment(rawValue: PillowReference.missingReason)))
+struct SampleConformanceTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let file: String
+        let tolerance: Int
+        var testDescription: String { file }
+    }
+
+    static let animatedPNGs = ["demo/cube@2x.png", "demo/pia@2x.png", "compare/ermilio.png"]
+
+    @Test("every APNG frame equals apngdis's", .enabled(if: APNGDisassembler.isAvailable, Comment(rawValue: APNGDisassembler.missingReason)),
+          arguments: animatedPNGs)
+    func apngFramesMatchAPNGDisassembler(_ file: String) throws {
+        let reference = try APNGDisassembler.frames(of: Samples.path(file))
+        let decoder = try ImageDecoder(data: try Samples.data(file))
+        #expect(decoder.frameCount == reference.count)
+        #expect(decoder.frameCount > 1)
+        for (index, expected) in reference.enumerated() where index < decoder.frameCount {
+            let difference = maxChannelDifference(try decoder.frame(at: index), width: expected.width, height: expected.height, rgba: expected.rgba)
+            #expect(difference == 0, "frame \(index): max channel difference \(difference)")
+        }
+    }
+
+    @Test("Pillow restores pia@2x.png's dispose-previous frame differently from apngdis; we agree with apngdis")
+    func piaDisposePreviousDisagreement() throws {
+        let pillow = try PillowReference.decode(Samples.path("demo/pia@2x.png"))
+        let frame = try ImageDecoder(data: try Samples.data("demo/pia@2x.png")).frame(at: 5)
+        #expect(maxChannelDifference(frame, pillow.frames[5]) > 100)
+        if APNGDisassembler.isAvailable {
+            let apngdis = try APNGDisassembler.frames(of: Samples.path("demo/pia@2x.png"))[5]
+            #expect(maxChannelDifference(frame, width: apngdis.width, height: apngdis.height, rgba: apngdis.rgba) == 0)
+        }
+    }
+
+    static let cases: [Case] = [
+        Case(file: "demo/cube@2x.png", tolerance: 0),
+        Case(file: "compare/ermilio.png", tolerance: 0),
+        Case(file: "compare/ermilio.gif", tolerance: 0),
+        Case(file: "misc/Demo.gif", tolerance: 0),
+        Case(file: "demo/mew_baseline.gif", tolerance: 0),
+        Case(file: "demo/mew_interlaced.gif", tolerance: 0),
+        Case(file: "demo/mew_baseline.png", tolerance: 0),
+        Case(file: "demo/mew_interlaced.png", tolerance: 0),
+        Case(file: "misc/Weibo@3x.jpg", tolerance: 0),  // PNG bytes under a .jpg name
+        Case(file: "compare/ermilio_lossless.webp", tolerance: 0),
+        Case(file: "demo/nyancat@2x.webp", tolerance: 0),
+        Case(file: "demo/wall-e@2x.webp", tolerance: 3),
+        Case(file: "demo/google@2x.webp", tolerance: 3),
+        Case(file: "compare/ermilio_q85.webp", tolerance: 3),
+        Case(file: "compare/ermilio_q90.webp", tolerance: 3),
+        Case(file: "demo/mew_baseline.jpg", tolerance: 2),
+        Case(file: "demo/mew_progressive.jpg", tolerance: 2),
+        Case(file: "misc/Twitter@3x.jpg", tolerance: 2),
+    ]
+
+    @Test("every composited frame matches Pillow", arguments: cases)
+    func framesMatchPillow(_ sample: Case) throws {
+        let path = Samples.path(sample.file)
+        let reference = try PillowReference.decode(path)
+        let decoder = try ImageDecoder(data: try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(decoder.frameCount == reference.frames.count)
+        for (index, expected) in reference.frames.enumerated() where index < decoder.frameCount {
+            let frame = try decoder.frame(at: index)
+            let difference = maxChannelDifference(frame, expected)
+            #expect(difference <= sample.tolerance, "frame \(index): max channel difference \(difference)")
+        }
+    }
+
+    @Test("the QQ emoticon GIFs match Pillow frame for frame")
+    func emoticonGIFsMatchPillow() throws {
+        let files = TestData.files(in: "yykit/images/EmoticonQQ.bundle").filter { $0.pathExtension == "gif" }
+        #expect(files.count > 100)
+        for file in files {
+            let reference = try PillowReference.decode(file.path)
+            let decoder = try ImageDecoder(data: try Data(contentsOf: file))
+            #expect(decoder.frameCount == reference.frames.count, "\(file.lastPathComponent)")
+            for (index, expected) in reference.frames.enumerated() where index < decoder.frameCount {
+                let difference = maxChannelDifference(try decoder.frame(at: index), expected)
+                #expect(difference == 0, "\(file.lastPathComponent) frame \(index): \(difference)")
+            }
+        }
+    }
+}
