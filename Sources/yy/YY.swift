@@ -10,7 +10,7 @@ struct YY: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "yy",
         abstract: "YYKit for Swift: cache, model and image tools.",
-        subcommands: [CacheCommand.self, JSONCommand.self]
+        subcommands: [CacheCommand.self, JSONCommand.self, ImageCommand.self]
     )
 
     /// Parses and runs, mapping errors to the documented exit codes.

@@ -24,11 +24,11 @@ enum LibPNG {
         return bitmap
     }
 
-    /// Encodes straight RGBA8 pixels as a PNG stream (RGB when every pixel is opaque and
-    /// `dropOpaqueAlpha` is set).
-    static func encode(_ bitmap: Bitmap, dropOpaqueAlpha: Bool = true) throws(ImageError) -> [UInt8] {
+    /// Encodes pixels as an 8-bit PNG stream: RGBA, or RGB when `withAlpha` is false (by
+    /// default, when every pixel is opaque).
+    static func encode(_ bitmap: Bitmap, withAlpha: Bool? = nil) throws(ImageError) -> [UInt8] {
         let source = bitmap.alphaMode == .straight ? bitmap : bitmap.straightened()
-        let opaque = dropOpaqueAlpha && source.isOpaque
+        let opaque = !(withAlpha ?? !source.isOpaque)
         var pixels = source.pixels
         var stride = source.bytesPerRow
         if opaque {

@@ -1,0 +1,59 @@
+internal import CWebP
+
+/// Writes WebP through libwebp: `WebPEncode*` for a still, `WebPAnimEncoder` for animations
+/// (which picks sub-rectangles, blending and key frames itself).
+enum WebPWriter {
+    /// A still image; `quality` 0...100 (ignored, except as effort, when lossless).
+    static func still(_ bitmap: Bitmap, quality: Double, lossless: Bool) throws(ImageError) -> [UInt8] {
+        var output: UnsafeMutablePointer<UInt8>?
+        let size = bitmap.pixels.withUnsafeBufferPointer { input -> Int in
+            lossless
+                ? WebPEncodeLosslessRGBA(input.baseAddress, Int32(bitmap.width), Int32(bitmap.height), Int32(bitmap.bytesPerRow), &output)
+                : WebPEncodeRGBA(input.baseAddress, Int32(bitmap.width), Int32(bitmap.height), Int32(bitmap.bytesPerRow), Float(quality), &output)
+        }
+        defer { WebPFree(output) }
+        guard size > 0, let output else { throw .codec(.webp, "WebPEncode failed for a \(bitmap.width)x\(bitmap.height) image") }
+        return Array(UnsafeBufferPointer(start: output, count: size))
+    }
+
+    /// An animation of canvas-size frames, each shown for its duration, played `plays` times
+    /// (0 = forever).
+    static func animation(_ frames: [(pixels: Bitmap, duration: Double)], quality: Double, lossless: Bool, plays: Int) throws(ImageError) -> [UInt8] {
+        guard let first = frames.first?.pixels else { throw .invalidInput("no frames") }
+        var options = WebPAnimEncoderOptions()
+        guard WebPAnimEncoderOptionsInit(&options) != 0 else { throw .codec(.webp, "libwebp version mismatch") }
+        options.anim_params.loop_count = Int32(max(0, plays))
+        guard let encoder = WebPAnimEncoderNew(Int32(first.width), Int32(first.height), &options) else {
+            throw .codec(.webp, "WebPAnimEncoderNew failed for \(first.width)x\(first.height)")
+        }
+        defer { WebPAnimEncoderDelete(encoder) }
+        var config = WebPConfig()
+        guard WebPConfigInit(&config) != 0 else { throw .codec(.webp, "libwebp version mismatch") }
+        config.lossless = lossless ? 1 : 0
+        config.quality = Float(quality)
+        var timestamp = 0
+        for frame in frames {
+            var picture = WebPPicture()
+            guard WebPPictureInit(&picture) != 0 else { throw .codec(.webp, "libwebp version mismatch") }
+            picture.use_argb = 1
+            picture.width = Int32(frame.pixels.width)
+            picture.height = Int32(frame.pixels.height)
+            let imported = frame.pixels.pixels.withUnsafeBufferPointer { WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(frame.pixels.bytesPerRow)) }
+            defer { WebPPictureFree(&picture) }
+            guard imported != 0, WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0 else {
+                throw .codec(.webp, String(cString: WebPAnimEncoderGetError(encoder)))
+            }
+            timestamp += Int((max(0, frame.duration) * 1000).rounded())
+        }
+        guard WebPAnimEncoderAdd(encoder, nil, Int32(timestamp), nil) != 0 else {
+            throw .codec(.webp, String(cString: WebPAnimEncoderGetError(encoder)))
+        }
+        var data = WebPData()
+        WebPDataInit(&data)
+        defer { WebPDataClear(&data) }
+        guard WebPAnimEncoderAssemble(encoder, &data) != 0, let bytes = data.bytes else {
+            throw .codec(.webp, String(cString: WebPAnimEncoderGetError(encoder)))
+        }
+        return Array(UnsafeBufferPointer(start: bytes, count: data.size))
+    }
+}

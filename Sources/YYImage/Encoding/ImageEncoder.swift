@@ -1,0 +1,132 @@
+public import Foundation
+
+/// Encodes stills and animations as PNG/APNG, GIF, JPEG, WebP (lossy, lossless, animated), BMP
+/// or ICO.
+///
+/// ```swift
+/// var encoder = ImageEncoder(type: .webp)
+/// encoder.loopCount = 0                 // forever
+/// for (frame, duration) in frames { encoder.addFrame(frame, duration: duration) }
+/// let data = try encoder.encode()
+/// ```
+///
+/// Frames of different sizes are placed at the top-left of a canvas as large as the largest.
+/// Formats without animation (JPEG, BMP) take the first frame; ICO stores each frame as an
+/// icon entry. JPEG drops alpha (the colour under it is kept as is).
+public struct ImageEncoder: Sendable {
+    /// The format written.
+    public let type: ImageType
+    /// 0...1; defaults: JPEG 0.9, WebP 0.8, others 1 (unused by lossless formats).
+    public var quality: Double
+    /// WebP only: lossless compression. Default false.
+    public var lossless = false
+    /// Plays of an animation, 0 = forever (the default). GIF stores plays - 1 repeats.
+    public var loopCount = 0
+    /// GIF only: Floyd–Steinberg dithering when an image has more than 256 colours. Default false.
+    public var dithering = false
+    /// PNG only: write an alpha channel even when every pixel is opaque (by default opaque
+    /// images are written as RGB, which is smaller).
+    public var alwaysWritesAlpha = false
+    /// The frames added so far, with their durations in seconds.
+    public private(set) var frames: [(bitmap: Bitmap, duration: Double)] = []
+
+    /// An encoder for `type`.
+    public init(type: ImageType) {
+        self.type = type
+        self.quality = switch type {
+        case .jpeg, .jpeg2000: 0.9
+        case .webp: 0.8
+        default: 1
+        }
+    }
+
+    /// Adds a frame shown for `duration` seconds (negative counts as 0).
+    public mutating func addFrame(_ bitmap: Bitmap, duration: Double = 0) {
+        frames.append((bitmap.converted(to: .straight), max(0, duration)))
+    }
+
+    /// Adds the first frame of an encoded image.
+    public mutating func addFrame(data: Data, duration: Double = 0) throws(ImageError) {
+        addFrame(try ImageDecoder(data: data).frame(at: 0), duration: duration)
+    }
+
+    /// Adds the first frame of an image file.
+    public mutating func addFrame(contentsOf url: URL, duration: Double = 0) throws(ImageError) {
+        guard let data = try? Data(contentsOf: url) else { throw .invalidInput("cannot read \(url.path)") }
+        try addFrame(data: data, duration: duration)
+    }
+
+    /// The encoded file.
+    public func encode() throws(ImageError) -> Data {
+        guard !frames.isEmpty else { throw .invalidInput("no frames to encode") }
+        guard type.isEncodable else { throw .unsupportedType(type) }
+        let width = frames.map(\.bitmap.width).max()!, height = frames.map(\.bitmap.height).max()!
+        guard width > 0, height > 0 else { throw .invalidInput("an image of \(width)x\(height) pixels") }
+        let canvases = frames.map { ($0.bitmap.resizedCanvas(width: width, height: height), $0.duration) }
+        let quality = min(1, max(0, self.quality))
+        let bytes: [UInt8]
+        switch type {
+        case .png where canvases.count == 1:
+            bytes = try LibPNG.encode(canvases[0].0, withAlpha: alwaysWritesAlpha ? true : nil)
+        case .png:
+            bytes = try APNGWriter.write(
+                width: width, height: height,
+                frames: canvases.map { APNGWriter.Frame(info: ImageFrameInfo(width: width, height: height, duration: $0.1), pixels: $0.0) },
+                plays: loopCount)
+        case .gif:
+            let anyTransparent = canvases.contains { !$0.0.isOpaque }
+            let gifFrames = canvases.map { canvas, duration in
+                let quantized = ColorQuantizer(canvas, dithering: dithering)
+                // With transparency, each frame clears itself so earlier frames never show through.
+                return GIFWriter.Frame(
+                    info: ImageFrameInfo(width: width, height: height, duration: duration,
+                                         disposal: anyTransparent && canvases.count > 1 ? .background : .none),
+                    palette: quantized.palette, indices: quantized.indices, transparentIndex: quantized.transparentIndex)
+            }
+            bytes = try GIFWriter.write(width: width, height: height, frames: gifFrames, plays: loopCount)
+        case .jpeg:
+            bytes = try TurboJPEG.encode(canvases[0].0, quality: max(1, Int((quality * 100).rounded())))
+        case .webp where canvases.count == 1:
+            bytes = try WebPWriter.still(canvases[0].0, quality: quality * 100, lossless: lossless)
+        case .webp:
+            bytes = try WebPWriter.animation(canvases.map { ($0.0, $0.1) }, quality: quality * 100, lossless: lossless, plays: loopCount)
+        case .bmp:
+            bytes = BMPWriter.bmp(canvases[0].0)
+        case .ico:
+            bytes = try BMPWriter.ico(frames.map { $0.bitmap.downsampled(toFit: 256) })
+        case .jpeg2000, .tiff, .icns:
+            throw .unsupportedType(type)
+        }
+        return Data(bytes)
+    }
+
+    /// Encodes and writes the file atomically.
+    public func encode(to url: URL) throws(ImageError) {
+        let data = try encode()
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw .invalidInput("cannot write \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// One image as `type`.
+    public static func encode(_ bitmap: Bitmap, as type: ImageType, quality: Double? = nil) throws(ImageError) -> Data {
+        var encoder = ImageEncoder(type: type)
+        if let quality { encoder.quality = quality }
+        encoder.addFrame(bitmap)
+        return try encoder.encode()
+    }
+
+    /// Every frame of a decoder (composited), with its durations and loop count, as `type`.
+    public static func reencode(_ decoder: ImageDecoder, as type: ImageType, quality: Double? = nil, lossless: Bool = false) throws(ImageError) -> Data {
+        var encoder = ImageEncoder(type: type)
+        if let quality { encoder.quality = quality }
+        encoder.lossless = lossless
+        encoder.loopCount = decoder.loopCount
+        for index in 0..<decoder.frameCount {
+            encoder.addFrame(try decoder.frame(at: index), duration: try decoder.frameInfo(at: index).duration)
+        }
+        return try encoder.encode()
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import YYImage
+
+/// `yy image frames IN OUTDIR`: every composited frame as frame-0000.png, frame-0001.png, ...
+struct ImageFramesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "frames",
+        abstract: "Write every frame, composited at canvas size, as OUTDIR/frame-0000.png, frame-0001.png, ... (RGBA, straight alpha).",
+        discussion: "OUTDIR is created when missing."
+    )
+
+    @OptionGroup var input: ImageInput
+
+    @Argument(help: "The folder to write the frames to.")
+    var outputDirectory: String
+
+    func run() throws {
+        let decoder = try input.decoder()
+        do {
+            try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw ToolFailure.failure("\(outputDirectory): \(error.localizedDescription)")
+        }
+        let progress = decoder.frameCount > 20 ? ProgressBar(title: "frames") : nil
+        for index in 0..<decoder.frameCount {
+            let frame = try decoder.frameForTool(index, file: input.file)
+            let name = String(format: "frame-%04d.png", index)
+            do {
+                var encoder = ImageEncoder(type: .png)
+                encoder.alwaysWritesAlpha = true
+                encoder.addFrame(frame)
+                try encoder.encode(to: URL(fileURLWithPath: outputDirectory).appendingPathComponent(name))
+            } catch {
+                throw ToolFailure.failure("\(outputDirectory)/\(name): \(error)")
+            }
+            progress?.update(index + 1, of: decoder.frameCount)
+        }
+        progress?.finish()
+    }
+}
