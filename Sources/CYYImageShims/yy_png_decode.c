@@ -37,7 +37,7 @@ static void on_info(png_structp png, png_infop info) {
         png_error(png, "image size differs from the caller's IHDR");
     }
     png_set_expand(png);  // palette -> RGB, gray < 8 bits -> 8 bits, tRNS -> alpha
-    png_set_strip_16(png);
+    png_set_scale_16(png);  // 16 -> 8 bits rounded, as libpng's simplified API does
     png_set_gray_to_rgb(png);
     png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);  // only applies when there is no alpha
     state->passes = png_set_interlace_handling(png);

@@ -1,11 +1,39 @@
 import CPNG
 import Foundation
 import TestSupport
+@testable import YYImage
 
 /// libpng's own decoding, through its simplified API (none of our code on the path): the
 /// reference for PngSuite and for PNG files written by other tools.
 enum LibPNGReference {
-    /// Straight RGBA8 pixels, or `nil` when libpng refuses the file.
+    /// Straight RGBA8 pixels of the stored samples (no gamma conversion), or `nil` when libpng
+    /// refuses the file. The simplified API converts any gamma to sRGB; to get the stored
+    /// samples the colour-space chunks are replaced by an sRGB gAMA before it reads the file.
+    static func decodeStoredSamples(_ data: Data) -> (width: Int, height: Int, rgba: [UInt8])? {
+        let bytes = [UInt8](data)
+        guard bytes.count > 8 else { return decode(data) }
+        var out = Array(bytes[0..<8])
+        var offset = 8
+        while offset + 12 <= bytes.count {
+            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            let end = offset + 12 + length
+            guard end <= bytes.count else { return decode(data) }
+            if !["gAMA", "sRGB", "iCCP", "cHRM"].contains(type) { out.append(contentsOf: bytes[offset..<end]) }
+            if type == "IHDR" {
+                // gAMA 45455 (1/2.2) is what libpng takes for sRGB: no conversion.
+                let gama: [UInt8] = [0, 0, 0, 4, 0x67, 0x41, 0x4D, 0x41, 0, 0, 0xB1, 0x8F]
+                let value = CRC32.checksum(gama[4...])
+                let crc = [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+                out.append(contentsOf: gama + crc)
+            }
+            offset = end
+        }
+        return decode(Data(out))
+    }
+
+    /// Straight RGBA8 pixels as the simplified API gives them (converted to sRGB), or `nil`
+    /// when libpng refuses the file.
     static func decode(_ data: Data) -> (width: Int, height: Int, rgba: [UInt8])? {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)

@@ -12,11 +12,13 @@ enum GIFWriter {
         var transparentIndex: Int?
         /// Whether rows are stored in GIF's four-pass interlaced order.
         var interlaced = false
+        /// The LZW minimum code size; by default the palette's bit count (at least 2).
+        var minimumCodeSize: Int?
     }
 
     /// A GIF of `frames` on a `width` x `height` screen, played `plays` times (0 = forever; the
     /// file stores repeats, plays - 1). `globalPalette`, when given, is written as the global
-    /// colour table and frames with an empty palette use it.
+    /// colour table; frames with an empty palette have no local table.
     static func write(width: Int, height: Int, frames: [Frame], plays: Int, globalPalette: [RGBA]? = nil) throws(ImageError) -> [UInt8] {
         guard !frames.isEmpty else { throw .invalidInput("no frames") }
         guard width > 0, height > 0, width <= 65535, height <= 65535 else { throw .invalidInput("GIF screens are 1...65535 pixels a side, not \(width)x\(height)") }
@@ -53,12 +55,13 @@ enum GIFWriter {
             out.append(0x2C)
             out.appendLE(UInt16(info.x)); out.appendLE(UInt16(info.y))
             out.appendLE(UInt16(info.width)); out.appendLE(UInt16(info.height))
-            let usesGlobal = frame.palette.isEmpty && globalPalette != nil
-            let bits = tableBits(usesGlobal ? globalPalette!.count : frame.palette.count)
-            out.append((usesGlobal ? 0 : 0x80 | UInt8(bits - 1)) | (frame.interlaced ? 0x40 : 0))
-            if !usesGlobal { appendPalette(frame.palette, bits: bits, to: &out) }
+            // An empty palette writes no local table: the frame uses the global one, if any.
+            let hasLocalTable = !frame.palette.isEmpty
+            let bits = tableBits(hasLocalTable ? frame.palette.count : globalPalette?.count ?? 2)
+            out.append((hasLocalTable ? 0x80 | UInt8(bits - 1) : 0) | (frame.interlaced ? 0x40 : 0))
+            if hasLocalTable { appendPalette(frame.palette, bits: bits, to: &out) }
             // Image data: LZW codes in sub-blocks of at most 255 bytes.
-            let minimumCodeSize = max(2, bits)
+            let minimumCodeSize = frame.minimumCodeSize ?? max(2, bits)
             out.append(UInt8(minimumCodeSize))
             let indices = frame.interlaced ? interlace(frame.indices, width: info.width, height: info.height) : frame.indices
             let codes = LZWEncoder.encode(indices, minimumCodeSize: minimumCodeSize)

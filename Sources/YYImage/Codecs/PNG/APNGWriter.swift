@@ -9,11 +9,16 @@ enum APNGWriter {
     }
 
     /// An APNG of `frames` on a `width` x `height` canvas, played `plays` times (0 = forever).
-    /// Frame 0 must cover the canvas (it is also the still image shown by viewers without APNG).
-    static func write(width: Int, height: Int, frames: [Frame], plays: Int) throws(ImageError) -> [UInt8] {
+    /// Frame 0 is also the still image shown by viewers without APNG and must cover the canvas,
+    /// unless a separate `defaultImage` (canvas-size, not part of the animation) is given.
+    static func write(width: Int, height: Int, frames: [Frame], plays: Int, defaultImage: Bitmap? = nil) throws(ImageError) -> [UInt8] {
         guard let first = frames.first else { throw .invalidInput("no frames") }
-        guard first.info.x == 0, first.info.y == 0, first.info.width == width, first.info.height == height else {
-            throw .invalidInput("the first APNG frame must cover the canvas")
+        if let defaultImage {
+            guard defaultImage.width == width, defaultImage.height == height else { throw .invalidInput("the default image must be canvas-size") }
+        } else {
+            guard first.info.x == 0, first.info.y == 0, first.info.width == width, first.info.height == height else {
+                throw .invalidInput("the first APNG frame must cover the canvas")
+            }
         }
         for frame in frames {
             guard frame.info.width > 0, frame.info.height > 0, frame.info.x >= 0, frame.info.y >= 0,
@@ -22,22 +27,33 @@ enum APNGWriter {
             else { throw .invalidInput("an APNG frame lies outside the canvas or its pixels do not match its size") }
         }
         // All frames share IHDR's colour type: RGB only when every frame is opaque.
-        let withAlpha = frames.contains { !$0.pixels.isOpaque }
+        let withAlpha = frames.contains { !$0.pixels.isOpaque } || defaultImage.map { !$0.isOpaque } ?? false
         var out = PNGChunk.signature
         var sequence: UInt32 = 0
-        for (index, frame) in frames.enumerated() {
+        // The default image, when separate, comes first as IDAT with no fcTL before it.
+        let images = (defaultImage.map { [Frame(info: ImageFrameInfo(width: width, height: height), pixels: $0)] } ?? []) + frames
+        for (index, frame) in images.enumerated() {
             let png = try LibPNG.encode(frame.pixels, withAlpha: withAlpha)
             let (chunks, _, _) = PNGChunk.scan(png)
             if index == 0 {
                 guard let ihdr = chunks.first(where: { $0.type == "IHDR" }) else { throw .codec(.png, "libpng wrote no IHDR") }
-                PNGChunk.append(type: "IHDR", data: png[ihdr.data], to: &out)
+                // IHDR carries the canvas size (frame 0 may be smaller when a default image is given).
+                var header = Array(png[ihdr.data])
+                var size = [UInt8]()
+                size.appendBE(UInt32(width))
+                size.appendBE(UInt32(height))
+                header.replaceSubrange(0..<8, with: size)
+                PNGChunk.append(type: "IHDR", data: header[...], to: &out)
                 var actl = [UInt8]()
                 actl.appendBE(UInt32(frames.count))
                 actl.appendBE(UInt32(max(0, plays)))
                 PNGChunk.append(type: "acTL", data: actl[...], to: &out)
             }
-            PNGChunk.append(type: "fcTL", data: frameControl(frame.info, sequence: sequence)[...], to: &out)
-            sequence += 1
+            let isDefaultImageOnly = defaultImage != nil && index == 0
+            if !isDefaultImageOnly {
+                PNGChunk.append(type: "fcTL", data: frameControl(frame.info, sequence: sequence)[...], to: &out)
+                sequence += 1
+            }
             for chunk in chunks where chunk.type == "IDAT" {
                 if index == 0 {
                     PNGChunk.append(type: "IDAT", data: png[chunk.data], to: &out)
