@@ -22,7 +22,7 @@ struct ColorQuantizer {
         if let exact = Self.exactPalette(pixels, maxColors: maxColors) {
             palette = exact.palette
             indices = [UInt8](repeating: 0, count: pixelCount)
-            let transparent = UInt8(palette.count)
+            let transparent = UInt8(truncatingIfNeeded: palette.count)  // only used when there are at most 255 colours
             for i in 0..<pixelCount {
                 let p = i * 4
                 indices[i] = pixels[p + 3] < 128 ? transparent : exact.lookup[Self.key(pixels[p], pixels[p + 1], pixels[p + 2])]!
@@ -145,7 +145,7 @@ struct ColorQuantizer {
             lookup[bin] = Int16(best)
             return UInt8(best)
         }
-        let transparent = UInt8(palette.count)
+        let transparent = UInt8(truncatingIfNeeded: palette.count)  // only used when there are at most 255 colours
         var indices = [UInt8](repeating: 0, count: width * height)
         // Error rows for Floyd–Steinberg (current and next), three channels, one pixel of margin.
         var current = [Int](repeating: 0, count: (width + 2) * 3), next = current
