@@ -19,8 +19,9 @@ public final class ImageDecoder: Sendable {
     /// Limits and output choices.
     public struct Options: Sendable {
         /// The largest pixel count of the canvas or of any frame; larger images are refused with
-        /// `ImageError.tooManyPixels` before anything is allocated. Default 2^28 (16384 x 16384).
-        public var maxPixelCount: Int = 1 << 28
+        /// `ImageError.tooManyPixels` before anything is allocated. Default 2^27 (about 134
+        /// million pixels, a 512 MB canvas).
+        public var maxPixelCount: Int = 1 << 27
         /// The most bytes `frameCount` canvases may take together (4 bytes a pixel); frames past
         /// it are dropped (see `droppedFrameCount`). Default 1 GiB.
         public var maxTotalFrameBytes: Int = 1 << 30

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import YYImage
+
+/// Hostile and damaged input: typed errors or limited results, never a crash, a hang or
+/// unbounded memory.
+struct BadInputTests {
+    /// Decodes every frame, returning the error if any. Anything but `ImageError` fails the test
+    /// (the decoder's API throws nothing else).
+    @discardableResult
+    static func decodeAll(_ data: Data, options: ImageDecoder.Options = small) -> ImageError? {
+        do {
+            let decoder = try ImageDecoder(data: data, options: options)
+            for index in 0..<decoder.frameCount { _ = try decoder.frame(at: index) }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Limits small enough that damaged headers cannot make the tests allocate much.
+    static let small: ImageDecoder.Options = {
+        var options = ImageDecoder.Options()
+        options.maxPixelCount = 4_000_000
+        options.maxTotalFrameBytes = 256 << 20
+        return options
+    }()
+
+    static var sampleFiles: [URL] {
+        ["demo", "compare", "misc"].flatMap { TestData.files(in: "yykit/images/" + $0) }
+            .filter { ImageType(fileExtension: $0.pathExtension) != nil && !$0.lastPathComponent.hasPrefix("dribbble") }
+            + TestData.files(in: "yykit/images/EmoticonQQ.bundle").filter { $0.pathExtension == "gif" }.prefix(20)
+    }
+
+    @Test("every sample cut at each sixteenth of its length gives a typed error or a limited result",
+          .enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+    func truncatedSamples() throws {
+        var errors = 0, limited = 0
+        for file in Self.sampleFiles {
+            let data = try Data(contentsOf: file)
+            for sixteenth in 1..<16 {
+                if Self.decodeAll(data.prefix(data.count * sixteenth / 16)) == nil { limited += 1 } else { errors += 1 }
+            }
+        }
+        #expect(errors > 0)
+        print("truncated samples: \(errors) typed errors, \(limited) limited results")
+    }
+
+    @Test("random byte flips in every sample never crash",
+          .enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+    func flippedBytes() throws {
+        var random = SplitMix64(seed: 4)
+        for file in Self.sampleFiles.prefix(40) {
+            let original = try Data(contentsOf: file)
+            for _ in 0..<8 {
+                var bytes = [UInt8](original)
+                for _ in 0..<(1 + random.next() % 8) {
+                    let i = Int(random.next() % UInt64(bytes.count))
+                    bytes[i] ^= UInt8(truncatingIfNeeded: random.next() | 1)
+                }
+                Self.decodeAll(Data(bytes))
+            }
+        }
+    }
+
+    @Test("a PNG claiming 1,000,000 x 1,000,000 pixels is refused before allocation")
+    func hugePNGHeader() throws {
+        var png = PNGChunk.signature
+        var ihdr = [UInt8]()
+        ihdr.appendBE(UInt32(1_000_000)); ihdr.appendBE(UInt32(1_000_000))
+        ihdr += [8, 6, 0, 0, 0]
+        PNGChunk.append(type: "IHDR", data: ihdr[...], to: &png)
+        PNGChunk.append(type: "IDAT", data: [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01], to: &png)
+        PNGChunk.append(type: "IEND", data: [], to: &png)
+        #expect(throws: ImageError.tooManyPixels(width: 1_000_000, height: 1_000_000, limit: ImageDecoder.Options().maxPixelCount)) {
+            try ImageDecoder(data: Data(png))
+        }
+    }
+
+    @Test("huge GIF screens and BMP sizes are refused too")
+    func hugeOtherHeaders() throws {
+        let gif = Array("GIF89a".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0x3B]
+        #expect(throws: ImageError.self) { try ImageDecoder(data: Data(gif)).frame(at: 0) }
+        var bmp = BMPWriter.bmp(TestImages.solid(2, 2, RGBA(1, 2, 3)))
+        bmp.replaceSubrange(18..<26, with: [0xFF, 0xFF, 0xFF, 0x7F, 0xFF, 0xFF, 0xFF, 0x7F])
+        #expect(throws: ImageError.self) { try ImageDecoder(data: Data(bmp)) }
+    }
+
+    @Test("a GIF of 20,000 1x1 frames decodes frame by frame in bounded memory; a frame-bytes limit drops the excess")
+    func twentyThousandFrames() throws {
+        let frame = TestImages.gifFrame(ImageFrameInfo(width: 1, height: 1, duration: 0.01), palette: [RGBA(1, 2, 3), RGBA(4, 5, 6)]) { _, _ in 1 }
+        let bytes = try GIFWriter.write(width: 1, height: 1, frames: Array(repeating: frame, count: 20_000), plays: 0)
+        let decoder = try ImageDecoder(data: Data(bytes))
+        #expect(decoder.frameCount == 20_000)
+        for index in stride(from: 0, to: 20_000, by: 1) { _ = try decoder.frame(at: index) }
+        #expect(try decoder.frame(at: 19_999)[0, 0] == RGBA(4, 5, 6))
+        var limited = ImageDecoder.Options()
+        limited.maxTotalFrameBytes = 4 * 1000
+        let capped = try ImageDecoder(data: Data(bytes), options: limited)
+        #expect(capped.frameCount == 1000)
+        #expect(capped.droppedFrameCount == 19_000)
+        #expect(throws: ImageError.frameOutOfRange(index: 1000, count: 1000)) { try capped.frame(at: 1000) }
+    }
+
+    @Test("empty, tiny and unknown data are typed errors", arguments: [[], [0x89], Array("GIF89a".utf8), Array("RIFF\0\0\0\0WEBP".utf8),
+                                                                       Array("hello, world, not an image".utf8), [0xFF, 0xD8, 0xFF]])
+    func tinyInputs(_ bytes: [UInt8]) {
+        #expect(Self.decodeAll(Data(bytes)) != nil)
+    }
+
+    @Test("recognised types without a decoder say so")
+    func unsupportedTypes() {
+        #expect(Self.decodeAll(Data([0x4D, 0x4D, 0x00, 0x2A] + [UInt8](repeating: 0, count: 20))) == .unsupportedType(.tiff))
+        #expect(Self.decodeAll(Data(Array("icns".utf8) + [UInt8](repeating: 0, count: 20))) == .unsupportedType(.icns))
+    }
+}
