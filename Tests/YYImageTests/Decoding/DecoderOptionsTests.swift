@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import YYImage
+
+/// Output options (downsampling, premultiplication, orientation), random access, and sharing a
+/// decoder between threads.
+struct DecoderOptionsTests {
+    /// Four solid quadrants: red, green / blue, white; 64 x 32.
+    static let quadrants = TestImages.bitmap(64, 32) { x, y in
+        [[RGBA(255, 0, 0), RGBA(0, 255, 0)], [RGBA(0, 0, 255), RGBA(255, 255, 255)]][y / 16][x / 32]
+    }
+
+    static func close(_ a: RGBA, _ b: RGBA, within tolerance: Int = 24) -> Bool {
+        abs(Int(a.r) - Int(b.r)) <= tolerance && abs(Int(a.g) - Int(b.g)) <= tolerance && abs(Int(a.b) - Int(b.b)) <= tolerance
+    }
+
+    @Test("maxPixelSize shrinks every format to fit, keeping the aspect ratio", arguments: [ImageType.png, .gif, .jpeg, .webp, .bmp])
+    func downsampling(_ type: ImageType) throws {
+        var options = ImageDecoder.Options()
+        options.maxPixelSize = 16
+        let frame = try ImageDecoder(data: try ImageEncoder.encode(Self.quadrants, as: type), options: options).frame(at: 0)
+        #expect(frame.width == 16 && frame.height == 8)
+        #expect(Self.close(frame[2, 2], RGBA(255, 0, 0)))
+        #expect(Self.close(frame[13, 6], RGBA(255, 255, 255)))
+    }
+
+    @Test("JPEG downsampling decodes smaller through DCT scaling")
+    func jpegDCTScaling() throws {
+        let big = TestImages.photo(800, 600)
+        let data = try ImageEncoder.encode(big, as: .jpeg)
+        let bytes = [UInt8](data)
+        #expect(TurboJPEG.scaledSize(width: 800, height: 600, target: 100) == (100, 75))
+        #expect(TurboJPEG.scaledSize(width: 800, height: 600, target: 150) == (200, 150))
+        var options = ImageDecoder.Options()
+        options.maxPixelSize = 150
+        let frame = try ImageDecoder(data: data, options: options).frame(at: 0)
+        #expect(frame.width == 150 && frame.height == 113)
+        #expect(try TurboJPEG.decode(bytes, width: 200, height: 150, final: true).width == 200)
+    }
+
+    @Test("premultiplied output multiplies colour by alpha; straight output is as stored")
+    func premultipliedOutput() throws {
+        let pixel = TestImages.solid(1, 1, RGBA(200, 100, 50, 128))
+        let data = try ImageEncoder.encode(pixel, as: .png)
+        var options = ImageDecoder.Options()
+        options.alphaMode = .premultiplied
+        let premultiplied = try ImageDecoder(data: data, options: options).frame(at: 0)
+        #expect(premultiplied.alphaMode == .premultiplied)
+        #expect(premultiplied[0, 0] == RGBA(100, 50, 25, 128))
+        #expect(try ImageDecoder(data: data).frame(at: 0)[0, 0] == RGBA(200, 100, 50, 128))
+        #expect(premultiplied.straightened()[0, 0] == RGBA(199, 100, 50, 128))  // one rounding step lost
+    }
+
+    /// Our JPEG with an APP1 Exif segment holding `orientation`, inserted after SOI.
+    static func jpeg(withOrientation orientation: UInt16) throws -> Data {
+        var bytes = [UInt8](try ImageEncoder.encode(Self.quadrants, as: .jpeg, quality: 0.95))
+        var tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1]
+        tiff += [UInt8(orientation >> 8), UInt8(orientation & 0xFF), 0, 0, 0, 0, 0, 0]
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        bytes.insert(contentsOf: segment, at: 2)
+        return Data(bytes)
+    }
+
+    @Test("EXIF orientation is read, and applied on request", arguments: ImageOrientation.allCases)
+    func orientation(_ orientation: ImageOrientation) throws {
+        let data = try Self.jpeg(withOrientation: UInt16(orientation.rawValue))
+        #expect(try ImageDecoder(data: data).orientation == orientation)
+        #expect(try ImageDecoder(data: data).frame(at: 0).width == 64)  // not applied by default
+        var options = ImageDecoder.Options()
+        options.appliesOrientation = true
+        let upright = try ImageDecoder(data: data, options: options).frame(at: 0)
+        let expected = Self.quadrants.oriented(orientation)
+        #expect(upright.width == expected.width && upright.height == expected.height)
+        for (x, y) in [(2, 2), (upright.width - 3, 2), (2, upright.height - 3), (upright.width - 3, upright.height - 3)] {
+            #expect(Self.close(upright[x, y], expected[x, y]), "\(orientation) at \(x),\(y)")
+        }
+    }
+
+    @Test("orientations turn pixels the EXIF way")
+    func orientationGeometry() {
+        let image = TestImages.bitmap(3, 2) { x, y in RGBA(UInt8(x), UInt8(y), 0) }  // (x, y) encoded in the pixel
+        let right = image.oriented(.right)  // 90° clockwise: the bottom-left pixel goes to the top-left
+        #expect(right.width == 2 && right.height == 3)
+        #expect(right[0, 0] == RGBA(0, 1, 0))
+        #expect(right[1, 0] == RGBA(0, 0, 0))
+        #expect(image.oriented(.left)[0, 0] == RGBA(2, 0, 0))
+        #expect(image.oriented(.down)[0, 0] == RGBA(2, 1, 0))
+        #expect(image.oriented(.upMirrored)[0, 0] == RGBA(2, 0, 0))
+        #expect(image.oriented(.leftMirrored)[1, 2] == RGBA(2, 1, 0))
+    }
+
+    @Test("random access equals sequential decoding", .enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)),
+          arguments: ["demo/pia@2x.png", "demo/nyancat@2x.webp", "demo/wall-e@2x.webp", "compare/ermilio.gif", "misc/Demo.gif"])
+    func randomAccess(_ file: String) throws {
+        let data = try Samples.data(file)
+        let sequential = try ImageDecoder(data: data)
+        let frames = try (0..<sequential.frameCount).map { try sequential.frame(at: $0) }
+        let random = try ImageDecoder(data: data)
+        var generator = SplitMix64(seed: 11)
+        for _ in 0..<min(40, frames.count * 2) {
+            let index = Int(generator.next() % UInt64(frames.count))
+            #expect(try random.frame(at: index) == frames[index], "frame \(index)")
+        }
+        for index in (0..<frames.count).reversed() { #expect(try random.frame(at: index) == frames[index]) }
+    }
+
+    @Test("one decoder shared by many tasks gives the same frames", .enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+    func concurrentUse() async throws {
+        let decoder = try ImageDecoder(data: try Samples.data("demo/pia@2x.png"))
+        let expected = try (0..<decoder.frameCount).map { try ImageDecoder(data: try Samples.data("demo/pia@2x.png")).frame(at: $0) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for step in 0..<12 {
+                        let index = (task + step * 5) % expected.count
+                        let frame = try decoder.frame(at: index)
+                        #expect(frame == expected[index])
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}
