@@ -1,0 +1,101 @@
+public import Foundation
+internal import YYDispatch
+
+/// A still or animated image decoded from data or a file (YYImage).
+///
+/// Frame 0 is decoded when the image is made; other frames are decoded on demand from the
+/// original bytes (kept for animations), or all at once with `preloadAllFrames()`. The scale
+/// comes from an `@2x`-style file-name suffix (or the caller) and turns pixels into points.
+public final class Image: AnimatedImage {
+    /// The file type.
+    public let type: ImageType
+    /// Pixels per point: 2 for `name@2x.png`.
+    public let scale: Double
+    /// Canvas width in pixels.
+    public let pixelWidth: Int
+    /// Canvas height in pixels.
+    public let pixelHeight: Int
+    public let frameCount: Int
+    public let loopCount: Int
+    /// The rule lengthening too-short frames (default: under 11 ms shows 100 ms).
+    public let durationRule: FrameDurationRule
+    /// The original bytes of an animation (`nil` for a still image, whose bytes are not kept).
+    public let animatedImageData: Data?
+    private let decoder: ImageDecoder
+    private let firstFrame: Bitmap
+    private let durations: [Double]
+    private let preloaded = Locked<[Bitmap]?>(nil)
+
+    /// Decodes `data`.
+    /// - Parameters:
+    ///   - scale: pixels per point (values ≤ 0 mean 1).
+    ///   - options: limits and output choices for every frame.
+    ///   - durationRule: how too-short frame durations are lengthened.
+    public init(data: Data, scale: Double = 1, options: ImageDecoder.Options = ImageDecoder.Options(),
+                durationRule: FrameDurationRule = .default) throws(ImageError) {
+        let decoder = try ImageDecoder(data: data, options: options)
+        guard decoder.frameCount > 0, let type = decoder.type else { throw .malformed(decoder.type ?? .png, "no frames") }
+        self.decoder = decoder
+        self.type = type
+        self.scale = scale > 0 ? scale : 1
+        self.firstFrame = try decoder.frame(at: 0)
+        self.pixelWidth = firstFrame.width
+        self.pixelHeight = firstFrame.height
+        self.frameCount = decoder.frameCount
+        self.loopCount = decoder.loopCount
+        self.durationRule = durationRule
+        self.durations = decoder.frameInfos.map { durationRule.apply(to: $0.duration) }
+        self.animatedImageData = decoder.frameCount > 1 ? data : nil
+    }
+
+    /// Decodes a file; the scale comes from its name (`icon@2x.png` → 2, `icon.png` → 1).
+    public convenience init(contentsOfFile path: String, options: ImageDecoder.Options = ImageDecoder.Options(),
+                            durationRule: FrameDurationRule = .default) throws(ImageError) {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .invalidInput("cannot read \(path)") }
+        try self.init(data: data, scale: Self.scale(fromFileName: path), options: options, durationRule: durationRule)
+    }
+
+    /// The scale in a file name's `@<n>x` suffix before the extension (`@2x`, `@3x`, `@2.5x`); 1 without one.
+    public static func scale(fromFileName path: String) -> Double {
+        var name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        guard name.hasSuffix("x"), let at = name.lastIndex(of: "@") else { return 1 }
+        name.removeLast()
+        let number = name[name.index(after: at)...]
+        guard let first = number.first, first.isNumber, let value = Double(number), value > 0 else { return 1 }
+        return value
+    }
+
+    /// The size in points: pixels divided by the scale.
+    public var size: (width: Double, height: Double) { (Double(pixelWidth) / scale, Double(pixelHeight) / scale) }
+
+    public var bytesPerFrame: Int { pixelWidth * pixelHeight * 4 }
+
+    /// Bytes all frames take decoded: `bytesPerFrame × frameCount` for animations, 0 for stills.
+    public var memorySize: Int { frameCount > 1 ? bytesPerFrame * frameCount : 0 }
+
+    /// Whether every frame is decoded and kept.
+    public var isPreloaded: Bool { preloaded.withLock { $0 != nil } }
+
+    /// Decodes every frame now and keeps them (YYImage's `preloadAllAnimatedImageFrames`).
+    public func preloadAllFrames() throws(ImageError) {
+        guard !isPreloaded else { return }
+        var frames = [firstFrame]
+        for index in 1..<max(1, frameCount) { frames.append(try decoder.frame(at: index)) }
+        preloaded.withLock { $0 = frames }
+    }
+
+    /// Releases preloaded frames.
+    public func unloadFrames() {
+        preloaded.withLock { $0 = nil }
+    }
+
+    public func frame(at index: Int) throws(ImageError) -> Bitmap {
+        if index == 0 { return firstFrame }
+        if let frames = preloaded.withLock({ $0 }), index >= 0, index < frames.count { return frames[index] }
+        return try decoder.frame(at: index)
+    }
+
+    public func duration(at index: Int) -> Double {
+        durations.indices.contains(index) ? durations[index] : 0
+    }
+}

@@ -1,0 +1,63 @@
+/// An animation whose frames are rectangles of one sheet image (YYSpriteSheetImage).
+///
+/// `contentsRect(at:)` gives each frame's rectangle in unit coordinates of the sheet (clipped to
+/// 0...1), for renderers that show part of one texture; `frame(at:)` crops the sprite out.
+public final class SpriteSheetImage: AnimatedImage {
+    /// The sheet.
+    public let sheet: Bitmap
+    /// Each frame's rectangle on the sheet, in pixels.
+    public let contentRects: [PixelRect]
+    public let loopCount: Int
+    /// The rule lengthening too-short frame durations.
+    public let durationRule: FrameDurationRule
+    private let durations: [Double]
+
+    /// A sprite animation.
+    /// - Throws: `ImageError.invalidInput` when there are no rectangles or the counts differ.
+    public init(sheet: Bitmap, contentRects: [PixelRect], frameDurations: [Double], loopCount: Int = 0,
+                durationRule: FrameDurationRule = .default) throws(ImageError) {
+        guard !contentRects.isEmpty else { throw .invalidInput("no content rectangles") }
+        guard contentRects.count == frameDurations.count else {
+            throw .invalidInput("\(contentRects.count) rectangles but \(frameDurations.count) durations")
+        }
+        self.sheet = sheet
+        self.contentRects = contentRects
+        self.loopCount = max(0, loopCount)
+        self.durationRule = durationRule
+        self.durations = frameDurations.map { durationRule.apply(to: max(0, $0)) }
+    }
+
+    public var frameCount: Int { contentRects.count }
+
+    /// 0: every frame is part of the one sheet, which is already decoded.
+    public var bytesPerFrame: Int { 0 }
+
+    /// The sprite of frame `index`, cropped from the sheet (the part outside the sheet is
+    /// transparent).
+    public func frame(at index: Int) throws(ImageError) -> Bitmap {
+        guard contentRects.indices.contains(index) else { throw .frameOutOfRange(index: index, count: frameCount) }
+        let rect = contentRects[index]
+        var sprite = Bitmap(width: max(0, rect.width), height: max(0, rect.height), alphaMode: sheet.alphaMode)
+        for y in 0..<sprite.height where rect.y + y >= 0 && rect.y + y < sheet.height {
+            for x in 0..<sprite.width where rect.x + x >= 0 && rect.x + x < sheet.width {
+                sprite[x, y] = sheet[rect.x + x, rect.y + y]
+            }
+        }
+        return sprite
+    }
+
+    public func duration(at index: Int) -> Double {
+        durations.indices.contains(index) ? durations[index] : 0
+    }
+
+    /// The frame's rectangle in unit coordinates of the sheet, clipped to 0...1.
+    public func contentsRect(at index: Int) -> UnitRect? {
+        guard contentRects.indices.contains(index), sheet.width > 0, sheet.height > 0 else { return nil }
+        let rect = contentRects[index]
+        let x0 = min(1, max(0, Double(rect.x) / Double(sheet.width)))
+        let y0 = min(1, max(0, Double(rect.y) / Double(sheet.height)))
+        let x1 = min(1, max(0, Double(rect.x + rect.width) / Double(sheet.width)))
+        let y1 = min(1, max(0, Double(rect.y + rect.height) / Double(sheet.height)))
+        return UnitRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    }
+}
