@@ -146,7 +146,7 @@ let package = Package(
         ),
         .testTarget(
             name: "yyTests",
-            dependencies: ["yy", "TestSupport"],
+            dependencies: ["yy", "YYImage", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],

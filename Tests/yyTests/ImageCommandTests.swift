@@ -1,0 +1,85 @@
+import Foundation
+import TestSupport
+import Testing
+import YYImage
+
+/// `yy image info|convert|frames` as scripts run them: outputs, files and exit codes.
+@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+struct ImageCommandTests {
+    let folder = TemporaryDirectory("cliimage")
+
+    func yy(_ arguments: String...) throws -> ChildProcess.Output {
+        let binary = try #require(BuildProducts.executable("yy"), "build the yy product first")
+        return try ChildProcess.run(binary, arguments)
+    }
+
+    static func sample(_ path: String) -> String { TestData.url("yykit/images/" + path).path }
+
+    @Test func infoPrintsTypeSizeFramesLoopAndDurations() throws {
+        let result = try yy("image", "info", Self.sample("demo/pia@2x.png"))
+        #expect(result.status == 0)
+        #expect(result.text == """
+            type: png
+            size: 220x220
+            frames: 6
+            loop: forever
+            durations: 0.15 0.15 0.15 0.15 0.15 0.15
+
+            """)
+    }
+
+    @Test func infoJSONHasEveryFrame() throws {
+        let result = try yy("image", "info", Self.sample("demo/nyancat@2x.webp"), "--json")
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
+        #expect(object["type"] as? String == "webp")
+        #expect(object["width"] as? Int == 400 && object["height"] as? Int == 400)
+        #expect(object["frameCount"] as? Int == 12 && object["loopCount"] as? Int == 0)
+        let frames = try #require(object["frames"] as? [[String: Any]])
+        #expect(frames.count == 12)
+        #expect(frames.allSatisfy { ($0["duration"] as? Double) == 0.07 })
+    }
+
+    @Test func framesWritesEveryCompositedFrameAsRGBAPNG() throws {
+        let output = folder.appending("frames")
+        let result = try yy("image", "frames", Self.sample("demo/pia@2x.png"), output)
+        #expect(result.status == 0, "\(result.standardError)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: output).sorted()
+        #expect(names == (0..<6).map { String(format: "frame-%04d.png", $0) })
+        let decoder = try ImageDecoder(data: try Data(contentsOf: URL(fileURLWithPath: Self.sample("demo/pia@2x.png"))))
+        for (index, name) in names.enumerated() {
+            let data = try Data(contentsOf: URL(fileURLWithPath: output + "/" + name))
+            #expect(data[25] == 6)  // IHDR colour type 6: RGBA
+            #expect(try ImageDecoder(data: data).frame(at: 0) == (try decoder.frame(at: index)))
+        }
+    }
+
+    @Test func convertKeepsAnimationsAcrossTypes() throws {
+        let webp = folder.appending("ermilio.webp")
+        #expect(try yy("image", "convert", Self.sample("compare/ermilio.gif"), webp, "--lossless", "--loop", "3").status == 0)
+        let decoder = try ImageDecoder(data: try Data(contentsOf: URL(fileURLWithPath: webp)))
+        let original = try ImageDecoder(data: try Data(contentsOf: URL(fileURLWithPath: Self.sample("compare/ermilio.gif"))))
+        #expect(decoder.type == .webp && decoder.frameCount == 28 && decoder.loopCount == 3)
+        #expect(try decoder.frame(at: 27) == (try original.frame(at: 27)))
+        let apng = folder.appending("out.bin")
+        #expect(try yy("image", "convert", webp, apng, "--type", "apng").status == 0)
+        #expect(try ImageDecoder(data: try Data(contentsOf: URL(fileURLWithPath: apng))).frameCount == 28)
+        let jpeg = folder.appending("still.jpg")
+        #expect(try yy("image", "convert", Self.sample("demo/mew_baseline.png"), jpeg, "--quality", "0.5").status == 0)
+        #expect(ImageType(sniffing: try Data(contentsOf: URL(fileURLWithPath: jpeg))) == .jpeg)
+    }
+
+    @Test func errorsGoToStandardErrorWithNonZeroExits() throws {
+        let missing = try yy("image", "info", folder.appending("missing.png"))
+        #expect(missing.status == 2 && !missing.standardError.isEmpty)
+        let text = folder.appending("text.png")
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: text))
+        let invalid = try yy("image", "info", text)
+        #expect(invalid.status == 1 && invalid.standardError.contains("unknown image format"))
+        #expect(try yy("image", "convert", Self.sample("demo/pia@2x.png"), folder.appending("x.tga")).status == 2)
+        #expect(try yy("image", "convert", Self.sample("demo/pia@2x.png"), folder.appending("x.png"), "--quality", "7").status == 2)
+        let unwritable = try yy("image", "convert", Self.sample("demo/pia@2x.png"), "/proc/nope/x.png")
+        #expect(unwritable.status == 3 && !unwritable.standardError.isEmpty)
+        #expect(try yy("image", "frames").status == 2)
+    }
+}
