@@ -19,6 +19,17 @@ let package = Package(
             name: "JSONBenchmarks",
             dependencies: [.product(name: "YYModel", package: "YYKit"), "CSimdjson"]
         ),
+        // The C image libraries called directly: the floor YYImage's decoders are measured against.
+        .systemLibrary(name: "CPNGRaw", path: "Sources/CPNGRaw", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CTurboJPEGRaw", path: "Sources/CTurboJPEGRaw", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CWebPRaw", path: "Sources/CWebPRaw", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CGIFRaw", path: "Sources/CGIFRaw", providers: [.apt(["libgif-dev"])]),
+        // glibc's mallinfo2, for peak-heap sampling.
+        .systemLibrary(name: "CMallocInfo", path: "Sources/CMallocInfo"),
+        .executableTarget(
+            name: "ImageBenchmarks",
+            dependencies: [.product(name: "YYImage", package: "YYKit"), "CPNGRaw", "CTurboJPEGRaw", "CWebPRaw", "CGIFRaw", "CMallocInfo"]
+        ),
         .executableTarget(
             name: "CacheBenchmarks",
             dependencies: [.product(name: "YYCache", package: "YYKit"), "CSQLiteRaw"]

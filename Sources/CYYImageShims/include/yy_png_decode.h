@@ -24,11 +24,13 @@ typedef struct {
 /// `pixels` (`height` rows of `stride` bytes, zero-filled by the caller).
 ///
 /// libpng reports errors with longjmp, which Swift cannot use; this C function owns the setjmp.
-/// It uses libpng's progressive reader, so a truncated stream yields the rows that arrived instead
-/// of an error. The image must be `width` x `height` (the caller read IHDR and checked its limits).
+/// With `complete` 0 it uses libpng's progressive reader, so a stream that stops early yields the
+/// rows that arrived instead of an error; with `complete` 1 the faster sequential reader, for which
+/// missing data is an error. The image must be `width` x `height` (the caller read IHDR and
+/// checked its limits).
 /// Palette, gray and low-bit images are expanded, tRNS becomes alpha, 16-bit samples are scaled
 /// to 8 bits with rounding; no gamma or colour-space conversion is applied.
-void yy_png_decode_rgba(const uint8_t *data, size_t size, uint32_t width, uint32_t height,
+void yy_png_decode_rgba(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int complete,
                         uint8_t *pixels, size_t stride, yy_png_decode_result *result);
 
 #endif

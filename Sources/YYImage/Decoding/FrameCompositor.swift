@@ -22,7 +22,7 @@ struct FrameCompositor {
         self.frames = frames
         self.width = canvasWidth
         self.height = canvasHeight
-        self.canvas = Bitmap(width: canvasWidth, height: canvasHeight)
+        self.canvas = Bitmap(width: 0, height: 0)  // allocated on first use: stills never need it
         var starts: [(Bool, Bool)] = []
         for (i, frame) in frames.enumerated() {
             let covers = frame.covers(width: canvasWidth, height: canvasHeight) && (frame.blend == .source || !mayHaveAlpha(i))
@@ -48,8 +48,13 @@ struct FrameCompositor {
             drawn = nil
             saved = nil
         }
-        for index in first...target {
-            try draw(index, decode: decode)
+        do {
+            for index in first...target { try draw(index, decode: decode) }
+        } catch {
+            // The canvas may be half-disposed: start over next time.
+            drawn = nil
+            saved = nil
+            throw error
         }
         return canvas
     }

@@ -12,13 +12,13 @@ enum LibPNG {
         let stride = bitmap.bytesPerRow
         bytes.withUnsafeBufferPointer { input in
             bitmap.pixels.withUnsafeMutableBufferPointer { output in
-                yy_png_decode_rgba(input.baseAddress, input.count, UInt32(width), UInt32(height),
+                yy_png_decode_rgba(input.baseAddress, input.count, UInt32(width), UInt32(height), final ? 1 : 0,
                                    output.baseAddress, stride, &result)
             }
         }
         if result.failed != 0 {
             let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            throw .malformed(.png, message)
+            throw message == "unexpected end of data" ? .truncated(.png) : .malformed(.png, message)
         }
         if final && result.complete == 0 { throw .truncated(.png) }
         return bitmap
