@@ -84,6 +84,8 @@ public final class ImageDecoder: Sendable {
             guard let type = state.type else { return false }
             let limits = DecodeLimits(maxPixelCount: options.maxPixelCount)
             guard let container = try Self.parse(type, state.bytes, final: final, limits: limits) else { return false }
+            // Each parser checks what it allocates; the canvas is checked here once for all.
+            try limits.check(width: container.canvasWidth, height: container.canvasHeight)
             state.container = container
             let canvasBytes = max(1, container.canvasWidth * container.canvasHeight * 4)
             state.frameCount = min(container.frames.count, max(1, options.maxTotalFrameBytes / canvasBytes))

@@ -115,3 +115,26 @@ struct BadInputTests {
         #expect(Self.decodeAll(Data(Array("icns".utf8) + [UInt8](repeating: 0, count: 20))) == .unsupportedType(.icns))
     }
 }
+
+extension BadInputTests {
+    @Test("an ICO whose entries are each within the limit but wide and tall in turn stays within it")
+    func icoCanvasFromTheLargestEntry() throws {
+        var options = ImageDecoder.Options()
+        options.maxPixelCount = 10_000
+        let wide = try ImageEncoder.encode(TestImages.solid(200, 1, RGBA(1, 2, 3)), as: .png)
+        let tall = try ImageEncoder.encode(TestImages.solid(1, 200, RGBA(4, 5, 6)), as: .png)
+        // An ICO directory with the two PNGs (our writer refuses entries over 256, so build it by hand).
+        var ico: [UInt8] = [0, 0, 1, 0, 2, 0]
+        var offset = 6 + 32
+        for (png, size) in [(wide, (200, 1)), (tall, (1, 200))] {
+            ico += [UInt8(size.0), UInt8(size.1), 0, 0, 1, 0, 32, 0]
+            ico.appendLE(UInt32(png.count)); ico.appendLE(UInt32(offset))
+            offset += png.count
+        }
+        ico += [UInt8](wide) + [UInt8](tall)
+        let decoder = try ImageDecoder(data: Data(ico), options: options)
+        #expect(decoder.frameCount == 2)
+        #expect(decoder.canvasWidth * decoder.canvasHeight == 200)
+        #expect(try decoder.frame(at: 1).height == 200)
+    }
+}

@@ -1,7 +1,7 @@
 /// An ICO (or CUR) file: a directory of icons, each a PNG stream or a DIB with an AND mask.
 ///
 /// Every entry is a frame of its own size, not drawn onto a canvas (like YYImage); the canvas
-/// is the largest entry. 32-bit DIB entries carry alpha (the AND mask is used only when every
+/// size is that of the largest entry (by pixel count). 32-bit DIB entries carry alpha (the AND mask is used only when every
 /// alpha byte is 0); other depths take transparency from the AND mask.
 struct ICOContainer: ImageContainer {
     let type = ImageType.ico
@@ -44,8 +44,9 @@ struct ICOContainer: ImageContainer {
             entries.append(offset..<(offset + size))
         }
         guard !frames.isEmpty else { throw .malformed(.ico, "no readable entry") }
-        canvasWidth = frames.map(\.width).max()!
-        canvasHeight = frames.map(\.height).max()!
+        let largest = frames.max { $0.width * $0.height < $1.width * $1.height }!
+        canvasWidth = largest.width
+        canvasHeight = largest.height
         self.frames = frames
         self.entries = entries
         self.bytes = bytes
