@@ -1,19 +1,20 @@
-/// The CRC-32 of PNG chunks (ISO 3309, polynomial 0xEDB88320, reflected).
-enum CRC32 {
-    /// The byte-at-a-time lookup table.
-    private static let table: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
+internal import CPNG
 
-    /// The CRC of `bytes[range]`, continuing from `crc` (start from 0).
+/// The CRC-32 of PNG chunks (ISO 3309, the same as zlib's), computed by zlib.
+enum CRC32 {
+    /// The CRC of `bytes`, continuing from `crc` (start from 0).
     static func checksum(_ bytes: UnsafeBufferPointer<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
-        var c = ~crc
-        table.withUnsafeBufferPointer { t in
-            for byte in bytes { c = t[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
+        var value = UInt(crc)
+        var start = bytes.baseAddress
+        var remaining = bytes.count
+        // zlib takes 32-bit lengths.
+        while remaining > 0, let pointer = start {
+            let chunk = min(remaining, Int(UInt32.max >> 1))
+            value = crc32(value, pointer, UInt32(chunk))
+            start = pointer + chunk
+            remaining -= chunk
         }
-        return ~c
+        return UInt32(truncatingIfNeeded: value)
     }
 
     /// The CRC of an array slice.

@@ -4,7 +4,8 @@ struct PNGChunk: Sendable {
     let type: String
     /// The data bytes (without length, type and CRC).
     let data: Range<Int>
-    /// Whether the stored CRC matches type and data.
+    /// Whether the stored CRC matches type and data (IDAT's is not checked here: libpng checks
+    /// it when it decodes the image data).
     let crcIsValid: Bool
 
     /// The 8-byte PNG signature.
@@ -24,8 +25,9 @@ struct PNGChunk: Sendable {
             guard !overflow, dataEnd + 4 <= bytes.count else { return (chunks, true, nil) }
             let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
             let stored = bytes.u32BE(dataEnd)!
-            let computed = bytes.withUnsafeBufferPointer { CRC32.checksum(UnsafeBufferPointer(rebasing: $0[(offset + 4)..<dataEnd])) }
-            chunks.append(PNGChunk(type: type, data: dataStart..<dataEnd, crcIsValid: stored == computed))
+            let valid = type == "IDAT"
+                || stored == bytes.withUnsafeBufferPointer { CRC32.checksum(UnsafeBufferPointer(rebasing: $0[(offset + 4)..<dataEnd])) }
+            chunks.append(PNGChunk(type: type, data: dataStart..<dataEnd, crcIsValid: valid))
             offset = dataEnd + 4
             if type == "IEND" { return (chunks, false, nil) }
         }

@@ -90,10 +90,14 @@ struct PNGContainer: ImageContainer {
         ihdr.append(contentsOf: header.dropFirst(8))
         PNGChunk.append(type: "IHDR", data: ihdr[...], to: &png)
         for chunk in sharedChunks { PNGChunk.append(type: chunk.type, data: bytes[chunk.data], to: &png) }
-        var idat = [UInt8]()
-        idat.reserveCapacity(ranges.reduce(0) { $0 + $1.count })
-        for range in ranges { idat.append(contentsOf: bytes[range]) }
-        PNGChunk.append(type: "IDAT", data: idat[...], to: &png)
+        // One IDAT holding every fdAT's data, written in place (no intermediate copy).
+        let dataSize = ranges.reduce(0) { $0 + $1.count }
+        png.reserveCapacity(png.count + dataSize + 24)
+        png.appendBE(UInt32(dataSize))
+        let typeStart = png.count
+        png.append(contentsOf: Array("IDAT".utf8))
+        for range in ranges { png.append(contentsOf: bytes[range]) }
+        png.appendBE(CRC32.checksum(png[typeStart...]))
         PNGChunk.append(type: "IEND", data: [], to: &png)
         return try LibPNG.decode(png[...], width: frame.width, height: frame.height, final: true)
     }
