@@ -32,6 +32,29 @@ public struct Bitmap: Sendable, Equatable {
         self.pixels = [UInt8](repeating: 0, count: width * height * 4)
     }
 
+    /// A bitmap whose pixels `initialize` writes, every byte of them (C decoders that fill the
+    /// whole image). Skips zero-filling memory that is overwritten at once; when `initialize`
+    /// throws the bitmap never exists, so unwritten bytes are never read.
+    init(uninitializedWidth width: Int, height: Int,
+         initialize: (UnsafeMutableBufferPointer<UInt8>, _ bytesPerRow: Int) throws(ImageError) -> Void) throws(ImageError) {
+        precondition(width >= 0 && height >= 0, "negative bitmap size")
+        self.width = width
+        self.height = height
+        self.bytesPerRow = width * 4
+        self.alphaMode = .straight
+        var failure: ImageError?
+        self.pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            do throws(ImageError) {
+                try initialize(buffer, width * 4)
+                count = buffer.count
+            } catch {
+                failure = error
+                count = 0
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// A bitmap over existing pixels; `nil` when `pixels` is too short for the size and stride.
     public init?(width: Int, height: Int, bytesPerRow: Int? = nil, alphaMode: AlphaMode = .straight, pixels: [UInt8]) {
         let stride = bytesPerRow ?? width * 4

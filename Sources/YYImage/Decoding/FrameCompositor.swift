@@ -123,17 +123,28 @@ struct FrameCompositor {
     private mutating func blit(_ source: Bitmap, into rect: ClippedRect, blend: FrameBlend) {
         let stride = canvas.bytesPerRow
         let sourceStride = source.bytesPerRow
+        let rowBytes = rect.width * 4
         source.pixels.withUnsafeBufferPointer { src in
             canvas.pixels.withUnsafeMutableBufferPointer { dst in
                 for y in rect.y0..<rect.y1 {
                     var s = (y - rect.frameY) * sourceStride + (rect.x0 - rect.frameX) * 4
                     var d = y * stride + rect.x0 * 4
                     if blend == .source {
-                        for i in 0..<(rect.width * 4) { dst[d + i] = src[s + i] }
+                        // Both rows lie inside their buffers: ClippedRect keeps the rectangle on
+                        // the canvas and `draw` checked the source's size.
+                        UnsafeMutableRawPointer(dst.baseAddress! + d).copyMemory(from: src.baseAddress! + s, byteCount: rowBytes)
                         continue
                     }
                     for _ in 0..<rect.width {
-                        Self.blendOver(src, s, dst, d)
+                        // Whole pixels as 32-bit words (R, G, B, A in memory order): most pixels
+                        // are opaque or fully transparent and take one load and at most one store.
+                        let pixel = UnsafeRawPointer(src.baseAddress! + s).loadUnaligned(as: UInt32.self)
+                        let alpha = pixel >> 24 & 0xFF  // the fourth byte (little-endian platforms only)
+                        if alpha == 255 {
+                            UnsafeMutableRawPointer(dst.baseAddress! + d).storeBytes(of: pixel, as: UInt32.self)
+                        } else if alpha != 0 {
+                            Self.blendOver(src, s, dst, d)
+                        }
                         s += 4
                         d += 4
                     }

@@ -37,18 +37,17 @@ enum TurboJPEG {
     static func decode(_ bytes: [UInt8], width: Int, height: Int, final: Bool) throws(ImageError) -> Bitmap {
         guard let handle = tjInitDecompress() else { throw .codec(.jpeg, "tjInitDecompress failed") }
         defer { tjDestroy(handle) }
-        var bitmap = Bitmap(width: width, height: height)
-        let stride = Int32(bitmap.bytesPerRow)
-        let status = bitmap.pixels.withUnsafeMutableBufferPointer { output in
-            bytes.withUnsafeBufferPointer { input in
+        // libjpeg writes every output row, even from truncated data (the missing part decodes as
+        // grey), or fails.
+        let bitmap = try Bitmap(uninitializedWidth: width, height: height) { (output, stride) throws(ImageError) in
+            let status = bytes.withUnsafeBufferPointer { input in
                 tjDecompress2(handle, input.baseAddress, UInt(bytes.count), output.baseAddress,
-                              Int32(width), stride, Int32(height), Int32(TJPF_RGBA.rawValue), 0)
+                              Int32(width), Int32(stride), Int32(height), Int32(TJPF_RGBA.rawValue), 0)
             }
-        }
-        if status != 0 {
             // Warnings ("premature end of data", stray bytes) still leave a decoded image.
-            let isWarning = tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
-            if !isWarning { throw .codec(.jpeg, String(cString: tjGetErrorStr2(handle))) }
+            if status != 0 && tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
+                throw .codec(.jpeg, String(cString: tjGetErrorStr2(handle)))
+            }
         }
         if final && !endsWithEOI(bytes) { throw .truncated(.jpeg) }
         return bitmap

@@ -7,20 +7,28 @@ enum LibPNG {
     /// With `final` false a stream that stops early gives the rows that arrived; with `final`
     /// true it is an error.
     static func decode(_ bytes: ArraySlice<UInt8>, width: Int, height: Int, final: Bool) throws(ImageError) -> Bitmap {
-        var bitmap = Bitmap(width: width, height: height)
         var result = yy_png_decode_result()
-        let stride = bitmap.bytesPerRow
-        bytes.withUnsafeBufferPointer { input in
-            bitmap.pixels.withUnsafeMutableBufferPointer { output in
+        func run(_ output: UnsafeMutableBufferPointer<UInt8>, _ stride: Int) throws(ImageError) {
+            bytes.withUnsafeBufferPointer { input in
                 yy_png_decode_rgba(input.baseAddress, input.count, UInt32(width), UInt32(height), final ? 1 : 0,
                                    output.baseAddress, stride, &result)
             }
+            if result.failed != 0 {
+                let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                throw message == "unexpected end of data" ? .truncated(.png) : .malformed(.png, message)
+            }
+            if final && result.complete == 0 { throw .truncated(.png) }
         }
-        if result.failed != 0 {
-            let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            throw message == "unexpected end of data" ? .truncated(.png) : .malformed(.png, message)
+        if final {
+            // The sequential reader writes every row or fails.
+            return try Bitmap(uninitializedWidth: width, height: height, initialize: run)
         }
-        if final && result.complete == 0 { throw .truncated(.png) }
+        // Partial data: rows that have not arrived stay transparent.
+        var bitmap = Bitmap(width: width, height: height)
+        let stride = bitmap.bytesPerRow
+        try bitmap.pixels.withUnsafeMutableBufferPointer { (output: inout UnsafeMutableBufferPointer<UInt8>) throws(ImageError) in
+            try run(output, stride)
+        }
         return bitmap
     }
 

@@ -83,16 +83,13 @@ struct WebPContainer: ImageContainer {
 
     func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
         let frame = frames[index]
-        var bitmap = Bitmap(width: frame.width, height: frame.height)
         let fragment = fragments[index]
-        let stride = Int32(bitmap.bytesPerRow)
-        let capacity = bitmap.pixels.count
-        let decoded = bitmap.pixels.withUnsafeMutableBufferPointer { output in
-            bytes.withUnsafeBufferPointer { input in
-                WebPDecodeRGBAInto(input.baseAddress! + fragment.lowerBound, fragment.count, output.baseAddress, capacity, stride)
+        // WebPDecodeRGBAInto writes the whole frame or fails.
+        return try Bitmap(uninitializedWidth: frame.width, height: frame.height) { (output, stride) throws(ImageError) in
+            let decoded = bytes.withUnsafeBufferPointer { input in
+                WebPDecodeRGBAInto(input.baseAddress! + fragment.lowerBound, fragment.count, output.baseAddress, output.count, Int32(stride))
             }
+            guard decoded != nil else { throw .malformed(.webp, "frame \(index) does not decode") }
         }
-        guard decoded != nil else { throw .malformed(.webp, "frame \(index) does not decode") }
-        return bitmap
     }
 }
