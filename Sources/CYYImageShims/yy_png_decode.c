@@ -83,7 +83,7 @@ static void read_from_memory(png_structp png, png_bytep out, size_t count) {
 }
 
 /// The faster path for complete data: libpng's sequential reader, rows straight into `pixels`.
-static void decode_complete(const uint8_t *data, size_t size, decode_state *state) {
+static void decode_complete(const uint8_t *data, size_t size, int skip_adler32, decode_state *state) {
     yy_png_decode_result *result = state->result;
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, state, on_error, on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -106,6 +106,9 @@ static void decode_complete(const uint8_t *data, size_t size, decode_state *stat
         return;
     }
     png_set_user_limits(png, state->width, state->height);
+#ifdef PNG_IGNORE_ADLER32
+    if (skip_adler32) png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
     png_set_read_fn(png, &source, read_from_memory);
     png_read_info(png, info);
     on_info(png, info);
@@ -120,11 +123,11 @@ static void decode_complete(const uint8_t *data, size_t size, decode_state *stat
 }
 
 void yy_png_decode_rgba(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int complete,
-                        uint8_t *pixels, size_t stride, yy_png_decode_result *result) {
+                        int skip_adler32, uint8_t *pixels, size_t stride, yy_png_decode_result *result) {
     memset(result, 0, sizeof *result);
     decode_state state = {width, height, pixels, stride, 1, result};
     if (complete) {
-        decode_complete(data, size, &state);
+        decode_complete(data, size, skip_adler32, &state);
         return;
     }
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);

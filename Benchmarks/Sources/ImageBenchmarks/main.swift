@@ -23,6 +23,16 @@ try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirecto
 defer { try? FileManager.default.removeItem(atPath: scratch) }
 
 func load(_ path: String) -> [UInt8] { [UInt8](FileManager.default.contents(atPath: path)!) }
+
+if let file = option("--profile-loop") {
+    // For profilers: decode every frame of one animation 50 times and nothing else.
+    let data = Data(load(file))
+    for _ in 0..<50 {
+        let decoder = try ImageDecoder(data: data)
+        for index in 0..<decoder.frameCount { blackHole &+= Int(try decoder.frame(at: index).pixels[0]) }
+    }
+    exit(0)
+}
 func sample(_ name: String) -> String { images + "/" + name }
 
 // A long animation: cube@2x.png's 100 frames three times, as a GIF (300 frames, 192x192).

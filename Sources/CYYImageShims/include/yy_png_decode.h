@@ -27,10 +27,11 @@ typedef struct {
 /// With `complete` 0 it uses libpng's progressive reader, so a stream that stops early yields the
 /// rows that arrived instead of an error; with `complete` 1 the faster sequential reader, for which
 /// missing data is an error. The image must be `width` x `height` (the caller read IHDR and
-/// checked its limits).
+/// checked its limits). `skip_adler32` skips zlib's checksum of the image data (complete data
+/// only), for streams whose chunk CRCs the caller has already verified.
 /// Palette, gray and low-bit images are expanded, tRNS becomes alpha, 16-bit samples are scaled
 /// to 8 bits with rounding; no gamma or colour-space conversion is applied.
 void yy_png_decode_rgba(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int complete,
-                        uint8_t *pixels, size_t stride, yy_png_decode_result *result);
+                        int skip_adler32, uint8_t *pixels, size_t stride, yy_png_decode_result *result);
 
 #endif

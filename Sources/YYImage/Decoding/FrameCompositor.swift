@@ -1,3 +1,7 @@
+#if !_endian(little)
+#error("FrameCompositor.blit reads RGBA pixels as little-endian 32-bit words")
+#endif
+
 /// Draws the frames of an animation onto its canvas, honouring each frame's disposal and blend,
 /// with random access.
 ///
@@ -135,11 +139,24 @@ struct FrameCompositor {
                         UnsafeMutableRawPointer(dst.baseAddress! + d).copyMemory(from: src.baseAddress! + s, byteCount: rowBytes)
                         continue
                     }
-                    for _ in 0..<rect.width {
-                        // Whole pixels as 32-bit words (R, G, B, A in memory order): most pixels
-                        // are opaque or fully transparent and take one load and at most one store.
+                    var remaining = rect.width
+                    // Four pixels at a time when they are all opaque or all transparent (most
+                    // pixels of animation frames are one or the other); one at a time otherwise.
+                    while remaining > 0 {
+                        if remaining >= 4 {
+                            let four = UnsafeRawPointer(src.baseAddress! + s).loadUnaligned(as: SIMD4<UInt32>.self)
+                            let alphas = four &>> 24  // the fourth byte of each pixel (little-endian)
+                            let opaque = alphas == SIMD4(repeating: 255)
+                            if opaque || alphas == SIMD4(repeating: 0) {
+                                if opaque { UnsafeMutableRawPointer(dst.baseAddress! + d).storeBytes(of: four, as: SIMD4<UInt32>.self) }
+                                s += 16
+                                d += 16
+                                remaining -= 4
+                                continue
+                            }
+                        }
                         let pixel = UnsafeRawPointer(src.baseAddress! + s).loadUnaligned(as: UInt32.self)
-                        let alpha = pixel >> 24 & 0xFF  // the fourth byte (little-endian platforms only)
+                        let alpha = pixel >> 24
                         if alpha == 255 {
                             UnsafeMutableRawPointer(dst.baseAddress! + d).storeBytes(of: pixel, as: UInt32.self)
                         } else if alpha != 0 {
@@ -147,6 +164,7 @@ struct FrameCompositor {
                         }
                         s += 4
                         d += 4
+                        remaining -= 1
                     }
                 }
             }

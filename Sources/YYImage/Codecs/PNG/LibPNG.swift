@@ -6,12 +6,14 @@ enum LibPNG {
     /// Decodes a complete or partial PNG stream of a known size into straight RGBA8.
     /// With `final` false a stream that stops early gives the rows that arrived; with `final`
     /// true it is an error.
-    static func decode(_ bytes: ArraySlice<UInt8>, width: Int, height: Int, final: Bool) throws(ImageError) -> Bitmap {
+    /// `verified` says the stream's chunk CRCs were checked already (rebuilt APNG frames), so
+    /// zlib's Adler-32 of the same data is skipped.
+    static func decode(_ bytes: ArraySlice<UInt8>, width: Int, height: Int, final: Bool, verified: Bool = false) throws(ImageError) -> Bitmap {
         var result = yy_png_decode_result()
         func run(_ output: UnsafeMutableBufferPointer<UInt8>, _ stride: Int) throws(ImageError) {
             bytes.withUnsafeBufferPointer { input in
                 yy_png_decode_rgba(input.baseAddress, input.count, UInt32(width), UInt32(height), final ? 1 : 0,
-                                   output.baseAddress, stride, &result)
+                                   verified ? 1 : 0, output.baseAddress, stride, &result)
             }
             if result.failed != 0 {
                 let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
