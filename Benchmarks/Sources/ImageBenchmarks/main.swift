@@ -95,7 +95,7 @@ let stills: [(String, String, ([UInt8]) -> Void)] = [
     ("PNG, Adam7", "demo/mew_interlaced.png", { blackHole &+= Int(RawDecoders.png($0)[0]) }),
     ("JPEG, baseline", "demo/mew_baseline.jpg", { blackHole &+= Int(RawDecoders.jpeg($0)[0]) }),
     ("JPEG, progressive", "demo/mew_progressive.jpg", { blackHole &+= Int(RawDecoders.jpeg($0)[0]) }),
-    ("JPEG, 1125x2001", "misc/Twitter@3x.jpg", { blackHole &+= Int(RawDecoders.jpeg($0)[0]) }),
+    ("JPEG, Twitter@3x", "misc/Twitter@3x.jpg", { blackHole &+= Int(RawDecoders.jpeg($0)[0]) }),
     ("WebP, lossy + alpha", "demo/google@2x.webp", { blackHole &+= RawDecoders.webp($0) }),
     ("GIF", "demo/mew_baseline.gif", { blackHole &+= RawDecoders.gifAnimationLoop($0) }),
 ]
