@@ -15,9 +15,11 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         // simdjson, the parse-speed peer: a C++ shim over Debian's libsimdjson-dev.
         .target(name: "CSimdjson", path: "Sources/CSimdjson", linkerSettings: [.linkedLibrary("simdjson")]),
+        // The timing loop the benchmarks share.
+        .target(name: "BenchmarkSupport"),
         .executableTarget(
             name: "JSONBenchmarks",
-            dependencies: [.product(name: "YYModel", package: "YYKit"), "CSimdjson"]
+            dependencies: [.product(name: "YYModel", package: "YYKit"), "CSimdjson", "BenchmarkSupport"]
         ),
         // The C image libraries called directly: the floor YYImage's decoders are measured against.
         .systemLibrary(name: "CPNGRaw", path: "Sources/CPNGRaw", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -28,7 +30,7 @@ let package = Package(
         .systemLibrary(name: "CMallocInfo", path: "Sources/CMallocInfo"),
         .executableTarget(
             name: "ImageBenchmarks",
-            dependencies: [.product(name: "YYImage", package: "YYKit"), "CPNGRaw", "CTurboJPEGRaw", "CWebPRaw", "CGIFRaw", "CMallocInfo"]
+            dependencies: [.product(name: "YYImage", package: "YYKit"), "CPNGRaw", "CTurboJPEGRaw", "CWebPRaw", "CGIFRaw", "CMallocInfo", "BenchmarkSupport"]
         ),
         .executableTarget(
             name: "CacheBenchmarks",

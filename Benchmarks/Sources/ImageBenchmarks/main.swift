@@ -5,6 +5,7 @@
 //   gif2webp and Pillow).
 //
 //   swift run -c release ImageBenchmarks [--images DIR] [--rounds N] [--python PATH]
+import BenchmarkSupport
 import Foundation
 import YYImage
 

@@ -4,6 +4,7 @@
 //   the GitHub-user sample: bytes → model and model → bytes in microseconds.
 //
 //   swift run -c release JSONBenchmarks [--corpus DIR] [--rounds N]
+import BenchmarkSupport
 import CSimdjson
 import Foundation
 import YYModel
@@ -30,26 +31,9 @@ guard FileManager.default.fileExists(atPath: corpus) else {
     exit(2)
 }
 
-/// Seconds per call of each contender: every round runs each contender for about 0.2 s, the
-/// contenders taking turns; the best round counts.
+/// `measure` with this run's number of rounds.
 func measure(_ contenders: [(String, () throws -> Void)]) throws -> [String: Double] {
-    var best = [String: Double]()
-    for _ in 0..<rounds {
-        for (name, body) in contenders {
-            let clock = ContinuousClock()
-            var calls = 0
-            let start = clock.now
-            var elapsed = Duration.zero
-            repeat {
-                try body()
-                calls += 1
-                elapsed = clock.now - start
-            } while elapsed < .milliseconds(200)
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            best[name] = min(best[name] ?? .infinity, seconds / Double(calls))
-        }
-    }
-    return best
+    try measure(rounds: rounds, contenders)
 }
 
 func load(_ name: String) -> [UInt8] {

@@ -7,11 +7,7 @@ import Foundation
 /// `missingReason`, when neither exists.
 public enum PillowReference {
     /// One decoded frame.
-    public struct Frame: Sendable {
-        public var width: Int
-        public var height: Int
-        public var rgba: [UInt8]
-    }
+    public typealias Frame = ReferenceFrame
 
     /// What Pillow reported about a file.
     public struct Result: Sendable {
@@ -51,16 +47,29 @@ public enum PillowReference {
         func u32(_ offset: Int) -> Int {
             Int(data[offset]) | Int(data[offset + 1]) << 8 | Int(data[offset + 2]) << 16 | Int(data[offset + 3]) << 24
         }
-        var frames: [Frame] = []
+        var frames: [ReferenceFrame] = []
         var offset = 12
         for _ in 0..<u32(0) {
             let (w, h) = (u32(offset), u32(offset + 4))
             offset += 8
-            frames.append(Frame(width: w, height: h, rgba: Array(data[offset..<(offset + w * h * 4)])))
+            frames.append(ReferenceFrame(width: w, height: h, rgba: Array(data[offset..<(offset + w * h * 4)])))
             offset += w * h * 4
         }
         let info = try JSONSerialization.jsonObject(with: output.standardOutput) as? [String: Any] ?? [:]
         return Result(frames: frames, format: info["format"] as? String ?? "",
                       loop: info["loop"] as? Int, durations: (info["durations"] as? [Any] ?? []).map { $0 as? Int })
+    }
+}
+
+/// One frame as a reference decoder gave it: straight RGBA8, rows packed.
+public struct ReferenceFrame: Sendable {
+    public var width: Int
+    public var height: Int
+    public var rgba: [UInt8]
+
+    public init(width: Int, height: Int, rgba: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.rgba = rgba
     }
 }

@@ -20,7 +20,7 @@ struct PNGSuiteTests {
                 continue
             }
             let frame = try ImageDecoder(data: data).frame(at: 0)
-            let difference = maxChannelDifference(frame, width: reference.width, height: reference.height, rgba: reference.rgba)
+            let difference = maxChannelDifference(frame, reference)
             #expect(difference == 0, "\(url.lastPathComponent): max channel difference \(difference)")
             compared += 1
         }

@@ -15,12 +15,7 @@ struct CompositingTests {
         let path = try TestImages.file(bytes, name: name, in: folder)
         let decoder = try ImageDecoder(data: Data(bytes))
         if PillowReference.isAvailable {
-            let reference = try PillowReference.decode(path)
-            #expect(decoder.frameCount == reference.frames.count, "\(name)")
-            for (index, expected) in reference.frames.enumerated() where index < decoder.frameCount {
-                let difference = maxChannelDifference(try decoder.frame(at: index), expected)
-                #expect(difference <= tolerance, "\(name) frame \(index): \(difference)")
-            }
+            try expectFrames(of: decoder, match: try PillowReference.decode(path).frames, tolerance: tolerance, name)
         }
         return decoder
     }
@@ -126,11 +121,7 @@ struct CompositingTests {
         if APNGDisassembler.isAvailable {
             let folder = TemporaryDirectory("apng")
             let reference = try APNGDisassembler.frames(of: try TestImages.file(bytes, name: "case.png", in: folder))
-            #expect(decoder.frameCount == reference.count)
-            for (index, expected) in reference.enumerated() where index < decoder.frameCount {
-                let difference = maxChannelDifference(try decoder.frame(at: index), width: expected.width, height: expected.height, rgba: expected.rgba)
-                #expect(difference <= tolerance, "frame \(index): \(difference)")
-            }
+            try expectFrames(of: decoder, match: reference, tolerance: tolerance, "APNG case")
         }
         return decoder
     }

@@ -1,11 +1,12 @@
 import Foundation
+import Testing
 import TestSupport
 @testable import YYImage
 
 /// How far two RGBA images are apart: the largest channel difference over pixels where at least
 /// one side is visible (colour under alpha 0 is not compared: formats and decoders disagree on
 /// it and it never shows).
-func maxChannelDifference(_ ours: Bitmap, _ reference: PillowReference.Frame) -> Int {
+func maxChannelDifference(_ ours: Bitmap, _ reference: ReferenceFrame) -> Int {
     maxChannelDifference(ours, width: reference.width, height: reference.height, rgba: reference.rgba)
 }
 
@@ -27,6 +28,16 @@ func maxChannelDifference(_ ours: Bitmap, width: Int, height: Int, rgba: [UInt8]
 /// The same between two bitmaps.
 func maxChannelDifference(_ a: Bitmap, _ b: Bitmap) -> Int {
     maxChannelDifference(a, width: b.width, height: b.height, rgba: b.converted(to: .straight).packedPixels)
+}
+
+/// Expects every frame of `decoder` within `tolerance` of the reference's frames, and as many.
+func expectFrames(of decoder: ImageDecoder, match reference: [ReferenceFrame], tolerance: Int = 0, _ label: String,
+                  sourceLocation: SourceLocation = #_sourceLocation) throws {
+    #expect(decoder.frameCount == reference.count, "\(label): frame count", sourceLocation: sourceLocation)
+    for (index, expected) in reference.enumerated() where index < decoder.frameCount {
+        let difference = maxChannelDifference(try decoder.frame(at: index), expected)
+        #expect(difference <= tolerance, "\(label) frame \(index): max channel difference \(difference)", sourceLocation: sourceLocation)
+    }
 }
 
 /// Peak signal-to-noise ratio over the RGB channels, in dB (infinite when equal).

@@ -9,7 +9,7 @@ enum LibPNGReference {
     /// Straight RGBA8 pixels of the stored samples (no gamma conversion), or `nil` when libpng
     /// refuses the file. The simplified API converts any gamma to sRGB; to get the stored
     /// samples the colour-space chunks are replaced by an sRGB gAMA before it reads the file.
-    static func decodeStoredSamples(_ data: Data) -> (width: Int, height: Int, rgba: [UInt8])? {
+    static func decodeStoredSamples(_ data: Data) -> ReferenceFrame? {
         let bytes = [UInt8](data)
         guard bytes.count > 8 else { return decode(data) }
         var out = Array(bytes[0..<8])
@@ -34,7 +34,7 @@ enum LibPNGReference {
 
     /// Straight RGBA8 pixels as the simplified API gives them (converted to sRGB), or `nil`
     /// when libpng refuses the file.
-    static func decode(_ data: Data) -> (width: Int, height: Int, rgba: [UInt8])? {
+    static func decode(_ data: Data) -> ReferenceFrame? {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         let bytes = [UInt8](data)
@@ -43,7 +43,7 @@ enum LibPNGReference {
         var rgba = [UInt8](repeating: 0, count: Int(image.width * image.height * 4))
         let ok = rgba.withUnsafeMutableBufferPointer { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
         guard ok != 0 else { png_image_free(&image); return nil }
-        return (Int(image.width), Int(image.height), rgba)
+        return ReferenceFrame(width: Int(image.width), height: Int(image.height), rgba: rgba)
     }
 }
 
@@ -54,13 +54,13 @@ enum APNGDisassembler {
     static var isAvailable: Bool { executable != nil }
     static let missingReason = "apngdis is not installed: run scripts/setup --reference"
 
-    static func frames(of path: String) throws -> [(width: Int, height: Int, rgba: [UInt8])] {
+    static func frames(of path: String) throws -> [ReferenceFrame] {
         let folder = TemporaryDirectory("apngdis")
         let input = folder.appending("input.png")
         try FileManager.default.copyItem(atPath: path, toPath: input)
         let result = try ChildProcess.run(executable!, [input, "frame"])
         guard result.status == 0 else { throw CocoaError(.fileReadCorruptFile) }
-        var frames: [(Int, Int, [UInt8])] = []
+        var frames: [ReferenceFrame] = []
         for index in 1... {
             // apngdis pads the frame number to the width of the frame count.
             let names = (1...4).map { folder.appending("frame" + String(repeating: "0", count: max(0, $0 - String(index).count)) + "\(index).png") }
