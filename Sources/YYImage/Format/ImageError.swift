@@ -22,6 +22,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The C codec reported an error.
     case codec(ImageType, String)
 
+    /// A plain-language account of the error.
     public var description: String {
         switch self {
         case .unknownFormat: "unknown image format"

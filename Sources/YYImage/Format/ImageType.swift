@@ -1,13 +1,22 @@
 /// The image file formats YYImage knows by their first bytes.
 public enum ImageType: String, Sendable, CaseIterable, Codable {
+    /// JPEG (JFIF/Exif), baseline or progressive.
     case jpeg
+    /// JPEG 2000 (JP2 container or raw codestream): recognised only.
     case jpeg2000
+    /// TIFF: recognised only.
     case tiff
+    /// Windows bitmap.
     case bmp
+    /// Windows icon or cursor.
     case ico
+    /// Apple icon: recognised only.
     case icns
+    /// GIF87a / GIF89a, still or animated.
     case gif
+    /// PNG, still or animated (APNG).
     case png
+    /// WebP, lossy or lossless, still or animated.
     case webp
 
     /// The usual file-name extension (without the dot).

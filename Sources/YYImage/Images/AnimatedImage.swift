@@ -17,14 +17,19 @@ public protocol AnimatedImage: Sendable {
 }
 
 extension AnimatedImage {
+    /// `nil`: frames are whole pictures.
     public func contentsRect(at index: Int) -> UnitRect? { nil }
 }
 
 /// A rectangle in unit coordinates of an image (0...1 on both axes, top-left origin).
 public struct UnitRect: Sendable, Equatable {
+    /// Left edge, 0...1.
     public var x: Double
+    /// Top edge, 0...1.
     public var y: Double
+    /// Width, 0...1.
     public var width: Double
+    /// Height, 0...1.
     public var height: Double
 
     /// A unit rectangle.
@@ -38,9 +43,13 @@ public struct UnitRect: Sendable, Equatable {
 
 /// A rectangle in pixels (top-left origin).
 public struct PixelRect: Sendable, Equatable {
+    /// Left edge.
     public var x: Int
+    /// Top edge.
     public var y: Int
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
     /// A pixel rectangle.

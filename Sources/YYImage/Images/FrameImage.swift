@@ -11,8 +11,11 @@ public final class FrameImage: AnimatedImage {
         case data(Data)
     }
 
+    /// The number of frames.
     public let frameCount: Int
+    /// Plays of the animation, 0 = forever.
     public let loopCount: Int
+    /// Bytes frame 0 takes decoded (RGBA8).
     public let bytesPerFrame: Int
     /// The rule lengthening too-short frame durations.
     public let durationRule: FrameDurationRule
@@ -47,11 +50,13 @@ public final class FrameImage: AnimatedImage {
                       loopCount: loopCount, options: options, durationRule: durationRule)
     }
 
+    /// Frame `index`, decoded from its source now.
     public func frame(at index: Int) throws(ImageError) -> Bitmap {
         guard sources.indices.contains(index) else { throw .frameOutOfRange(index: index, count: frameCount) }
         return try Self.decode(sources[index], options: options)
     }
 
+    /// How long frame `index` shows, in seconds, with `durationRule` applied.
     public func duration(at index: Int) -> Double {
         durations.indices.contains(index) ? durations[index] : 0
     }

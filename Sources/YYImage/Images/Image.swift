@@ -15,7 +15,9 @@ public final class Image: AnimatedImage {
     public let pixelWidth: Int
     /// Canvas height in pixels.
     public let pixelHeight: Int
+    /// The number of frames (1 for a still image).
     public let frameCount: Int
+    /// Plays of the animation, 0 = forever.
     public let loopCount: Int
     /// The rule lengthening too-short frames (default: under 11 ms shows 100 ms).
     public let durationRule: FrameDurationRule
@@ -68,6 +70,7 @@ public final class Image: AnimatedImage {
     /// The size in points: pixels divided by the scale.
     public var size: (width: Double, height: Double) { (Double(pixelWidth) / scale, Double(pixelHeight) / scale) }
 
+    /// Bytes one decoded canvas takes (RGBA8).
     public var bytesPerFrame: Int { pixelWidth * pixelHeight * 4 }
 
     /// Bytes all frames take decoded: `bytesPerFrame × frameCount` for animations, 0 for stills.
@@ -89,12 +92,14 @@ public final class Image: AnimatedImage {
         preloaded.withLock { $0 = nil }
     }
 
+    /// Frame `index`, composited at canvas size (from the preloaded frames when there are any).
     public func frame(at index: Int) throws(ImageError) -> Bitmap {
         if index == 0 { return firstFrame }
         if let frames = preloaded.withLock({ $0 }), index >= 0, index < frames.count { return frames[index] }
         return try decoder.frame(at: index)
     }
 
+    /// How long frame `index` shows, in seconds, with `durationRule` applied.
     public func duration(at index: Int) -> Double {
         durations.indices.contains(index) ? durations[index] : 0
     }

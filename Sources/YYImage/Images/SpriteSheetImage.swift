@@ -7,6 +7,7 @@ public final class SpriteSheetImage: AnimatedImage {
     public let sheet: Bitmap
     /// Each frame's rectangle on the sheet, in pixels.
     public let contentRects: [PixelRect]
+    /// Plays of the animation, 0 = forever.
     public let loopCount: Int
     /// The rule lengthening too-short frame durations.
     public let durationRule: FrameDurationRule
@@ -27,6 +28,7 @@ public final class SpriteSheetImage: AnimatedImage {
         self.durations = frameDurations.map { durationRule.apply(to: max(0, $0)) }
     }
 
+    /// The number of frames: one per content rectangle.
     public var frameCount: Int { contentRects.count }
 
     /// 0: every frame is part of the one sheet, which is already decoded.
@@ -46,6 +48,7 @@ public final class SpriteSheetImage: AnimatedImage {
         return sprite
     }
 
+    /// How long frame `index` shows, in seconds, with `durationRule` applied.
     public func duration(at index: Int) -> Double {
         durations.indices.contains(index) ? durations[index] : 0
     }
