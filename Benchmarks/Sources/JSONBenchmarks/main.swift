@@ -20,10 +20,17 @@ let corpus = option("--corpus") ?? URL(fileURLWithPath: #filePath)
     .appendingPathComponent("shared/testdata/json/corpus").path
 let rounds = option("--rounds").flatMap(Int.init) ?? 5
 
-if arguments.contains("--profile-macro") {
-    // For profilers: decode twitter.json into the @Model types in a loop and nothing else.
-    let bytes = [UInt8](FileManager.default.contents(atPath: corpus + "/twitter.json")!)
-    for _ in 0..<300 { _ = try ModelDecoder().decode(MTwitter.self, from: bytes) }
+if let name = option("--profile-macro") {
+    // For profilers: decode one corpus file (twitter, citm or canada) into the @Model types in a
+    // loop and nothing else.
+    let bytes = [UInt8](FileManager.default.contents(atPath: corpus + "/\(name == "citm" ? "citm_catalog" : name).json")!)
+    for _ in 0..<300 {
+        switch name {
+        case "canada": _ = try ModelDecoder().decode(MCanada.self, from: bytes)
+        case "citm": _ = try ModelDecoder().decode(MCitmCatalog.self, from: bytes)
+        default: _ = try ModelDecoder().decode(MTwitter.self, from: bytes)
+        }
+    }
     exit(0)
 }
 guard FileManager.default.fileExists(atPath: corpus) else {

@@ -45,23 +45,57 @@ extension Array: TapeDirectDecodable where Element: Decodable {
     static func decode(from reader: TapeReader, at index: Int, path: [any CodingKey]) throws -> [Element] {
         let tape = reader.tape
         guard tape.tag(at: index) == .arrayStart else { throw reader.mismatch([Element].self, at: index, path: path) }
+        // Scalars fail right at the element, so its index can join the path afterwards (no array
+        // per element); they are read in loops typed at compile time, and the finished array is
+        // cast to [Element] once.
+        if Element.self == Double.self { return try scalars(reader, index, path) { try reader.decodeFloat(Double.self, at: $0, path: path) } as! [Element] }
+        if Element.self == Int.self { return try scalars(reader, index, path) { try reader.decodeInteger(Int.self, at: $0, path: path) } as! [Element] }
+        if Element.self == String.self { return try scalars(reader, index, path) { try reader.decodeString(at: $0, path: path) } as! [Element] }
+        if Element.self == Bool.self { return try scalars(reader, index, path) { try reader.decodeBool(at: $0, path: path) } as! [Element] }
+        if Element.self == Int64.self { return try scalars(reader, index, path) { try reader.decodeInteger(Int64.self, at: $0, path: path) } as! [Element] }
+        // Anything nested needs the index in its path from the start. The way to read an element
+        // is chosen once, not per element.
+        let read: (Int, [any CodingKey]) throws -> Element
+        if let model = Element.self as? any _TapeDecodable.Type {
+            read = { cursor, elementPath in
+                guard tape.tag(at: cursor) == .objectStart else { return try reader.decode(Element.self, at: cursor, path: elementPath) }
+                return try model.init(_tape: _TapeObject(reader: reader, start: cursor, codingPath: elementPath)) as! Element
+            }
+        } else if let direct = Element.self as? any TapeDirectDecodable.Type {
+            // Nested arrays (canada.json's coordinates): no path array per element either; an
+            // error gets the element's index inserted below `path` on its way out.
+            return try scalars(reader, index, path, nested: true) { cursor in
+                try direct.decode(from: reader, at: cursor, path: path) as! Element
+            }
+        } else {
+            read = { cursor, elementPath in try reader.decode(Element.self, at: cursor, path: elementPath) }
+        }
         var elements: [Element] = []
         elements.reserveCapacity(tape.count(ofContainerAt: index))
         let end = Int(tape.payload(at: index))
         var cursor = index + 1
-        // Scalars fail right at the element, so its index can join the path afterwards (no array
-        // per element); anything nested needs the index in its path from the start.
-        let scalars = Element.self == Double.self || Element.self == Int.self || Element.self == String.self
-            || Element.self == Bool.self || Element.self == Int64.self || Element.self == UInt64.self
         while cursor < end {
-            if scalars {
-                do {
-                    elements.append(try reader.decode(Element.self, at: cursor, path: path))
-                } catch let error as DecodingError {
-                    throw error.addingKey(IndexKey(elements.count), below: path)
-                }
-            } else {
-                elements.append(try reader.decode(Element.self, at: cursor, path: path + [IndexKey(elements.count)]))
+            elements.append(try read(cursor, path + [IndexKey(elements.count)]))
+            cursor = tape.indexAfterValue(at: cursor)
+        }
+        return elements
+    }
+
+    /// The elements of the array at `index`, each read by `read`; a failure gets the element's
+    /// index added to its coding path right below `path` (`nested`: also when the failure lies
+    /// deeper, inside a nested array that was read without this index in its path).
+    private static func scalars<T>(_ reader: TapeReader, _ index: Int, _ path: [any CodingKey], nested: Bool = false,
+                                   _ read: (Int) throws -> T) throws -> [T] {
+        let tape = reader.tape
+        var elements: [T] = []
+        elements.reserveCapacity(tape.count(ofContainerAt: index))
+        let end = Int(tape.payload(at: index))
+        var cursor = index + 1
+        while cursor < end {
+            do {
+                elements.append(try read(cursor))
+            } catch let error as DecodingError {
+                throw error.addingKey(IndexKey(elements.count), below: path, evenIfDeeper: nested)
             }
             cursor = tape.indexAfterValue(at: cursor)
         }

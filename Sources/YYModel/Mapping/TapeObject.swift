@@ -220,10 +220,12 @@ public struct _TapeObject {
 
 extension DecodingError {
     /// The same error with `key` inserted into its coding path just below `parent`.
-    func addingKey(_ key: any CodingKey, below parent: [any CodingKey]) -> DecodingError {
+    func addingKey(_ key: any CodingKey, below parent: [any CodingKey], evenIfDeeper: Bool = false) -> DecodingError {
         func amend(_ context: Context) -> Context {
-            guard context.codingPath.count == parent.count else { return context }  // already deeper
-            return Context(codingPath: parent + [key], debugDescription: context.debugDescription, underlyingError: context.underlyingError)
+            let path = context.codingPath
+            guard path.count == parent.count || (evenIfDeeper && path.count > parent.count) else { return context }  // already there
+            return Context(codingPath: parent + [key] + path.dropFirst(parent.count), debugDescription: context.debugDescription,
+                           underlyingError: context.underlyingError)
         }
         switch self {
         case .typeMismatch(let type, let context): return .typeMismatch(type, amend(context))

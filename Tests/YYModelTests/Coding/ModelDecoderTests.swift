@@ -246,4 +246,14 @@ extension ModelDecoderTests {
             #expect(context.codingPath.map(\.stringValue) == ["Index 1", "Index 1"])
         }
     }
+
+    @Test func errorsThreeArraysDeepNameEveryIndex() throws {
+        struct Shape: Codable { var coordinates: [[[Double]]] }
+        do {
+            _ = try Self.strict.decode(Shape.self, from: #"{"coordinates": [[[1, 2]], [[3, 4], [5, "x"]]]}"#)
+            Issue.record("expected an error")
+        } catch DecodingError.typeMismatch(_, let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["coordinates", "Index 1", "Index 1", "Index 1"])
+        }
+    }
 }
