@@ -46,13 +46,18 @@ extension Array: TapeDirectDecodable where Element: Decodable {
         let tape = reader.tape
         guard tape.tag(at: index) == .arrayStart else { throw reader.mismatch([Element].self, at: index, path: path) }
         // Scalars fail right at the element, so its index can join the path afterwards (no array
-        // per element); they are read in loops typed at compile time, and the finished array is
-        // cast to [Element] once.
-        if Element.self == Double.self { return try scalars(reader, index, path) { try reader.decodeFloat(Double.self, at: $0, path: path) } as! [Element] }
-        if Element.self == Int.self { return try scalars(reader, index, path) { try reader.decodeInteger(Int.self, at: $0, path: path) } as! [Element] }
-        if Element.self == String.self { return try scalars(reader, index, path) { try reader.decodeString(at: $0, path: path) } as! [Element] }
-        if Element.self == Bool.self { return try scalars(reader, index, path) { try reader.decodeBool(at: $0, path: path) } as! [Element] }
-        if Element.self == Int64.self { return try scalars(reader, index, path) { try reader.decodeInteger(Int64.self, at: $0, path: path) } as! [Element] }
+        // per element); they are read in loops typed at compile time. `unsafeBitCast` only
+        // renames the array's type: each branch runs only when `Element` is exactly that type.
+        if Element.self == Double.self { return unsafeBitCast(try doubles(reader, index, path), to: [Element].self) }
+        if Element.self == [Double].self {
+            // GeoJSON-style coordinate lists: concrete all the way down, no generic dispatch.
+            let rows = try scalars(reader, index, path, nested: true) { try [Double].doubles(reader, $0, path) }
+            return unsafeBitCast(rows, to: [Element].self)
+        }
+        if Element.self == Int.self { return unsafeBitCast(try scalars(reader, index, path) { try reader.decodeInteger(Int.self, at: $0, path: path) }, to: [Element].self) }
+        if Element.self == String.self { return unsafeBitCast(try scalars(reader, index, path) { try reader.decodeString(at: $0, path: path) }, to: [Element].self) }
+        if Element.self == Bool.self { return unsafeBitCast(try scalars(reader, index, path) { try reader.decodeBool(at: $0, path: path) }, to: [Element].self) }
+        if Element.self == Int64.self { return unsafeBitCast(try scalars(reader, index, path) { try reader.decodeInteger(Int64.self, at: $0, path: path) }, to: [Element].self) }
         // Anything nested needs the index in its path from the start. The way to read an element
         // is chosen once, not per element.
         let read: (Int, [any CodingKey]) throws -> Element
@@ -79,6 +84,12 @@ extension Array: TapeDirectDecodable where Element: Decodable {
             cursor = tape.indexAfterValue(at: cursor)
         }
         return elements
+    }
+
+    /// The numbers of the array at `index` (not generic: no type metadata to look up per call).
+    private static func doubles(_ reader: TapeReader, _ index: Int, _ path: [any CodingKey]) throws -> [Double] {
+        guard reader.tape.tag(at: index) == .arrayStart else { throw reader.mismatch([Double].self, at: index, path: path) }
+        return try scalars(reader, index, path) { try reader.decodeFloat(Double.self, at: $0, path: path) }
     }
 
     /// The elements of the array at `index`, each read by `read`; a failure gets the element's
