@@ -182,7 +182,10 @@ final class TapeReader {
                     word.indices.allSatisfy { input[offset + $0] == word[$0] }
                 }
             }
-        case .escapedString: return lenient && Self.nullWords.contains(document.string(at: index))
+        case .escapedString:
+            // Escaped, a null word takes at most 6 escapes of 6 bytes: longer strings are not
+            // unescaped just to be told apart.
+            return lenient && tape.words[index + 1] <= 36 && Self.nullWords.contains(document.string(at: index))
         default: return false
         }
     }

@@ -113,3 +113,29 @@ extension Array: TapeDirectDecodable where Element: Decodable {
         return elements
     }
 }
+
+extension Dictionary: TapeDirectDecodable where Key == String, Value: Decodable {
+    /// Objects as `[String: Value]` straight from the tape (citm_catalog.json's name tables).
+    /// Under `convertFromSnakeCase` keys go through the Codable container instead, which
+    /// converts them as `JSONDecoder` does.
+    static func decode(from reader: TapeReader, at index: Int, path: [any CodingKey]) throws -> [String: Value] {
+        let tape = reader.tape
+        guard reader.options.keyDecodingStrategy == .useDefaultKeys, tape.tag(at: index) == .objectStart else {
+            return try Self(from: TapeDecoder(reader: reader, index: index, codingPath: path))
+        }
+        var result: [String: Value] = [:]
+        result.reserveCapacity(tape.count(ofContainerAt: index))
+        for (keyIndex, valueIndex) in tape.members(ofObjectAt: index) {
+            let key = reader.document.string(at: keyIndex)
+            do {
+                // A value's path gets its key only if it fails (no path array per member).
+                result[key] = Value.self == String.self
+                    ? unsafeBitCast(try reader.decodeString(at: valueIndex, path: path), to: Value.self)
+                    : try reader.decode(Value.self, at: valueIndex, path: path)
+            } catch let error as DecodingError {
+                throw error.addingKey(ModelKey(key), below: path, evenIfDeeper: true)
+            }
+        }
+        return result
+    }
+}

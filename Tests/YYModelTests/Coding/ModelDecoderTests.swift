@@ -256,4 +256,17 @@ extension ModelDecoderTests {
             #expect(context.codingPath.map(\.stringValue) == ["coordinates", "Index 1", "Index 1", "Index 1"])
         }
     }
+
+    @Test func errorsInsideDictionariesNameTheKeys() throws {
+        do {
+            _ = try Self.strict.decode([String: [String: Int]].self, from: #"{"a": {"x": 1}, "b": {"y": 2, "z": "no"}}"#)
+            Issue.record("expected an error")
+        } catch DecodingError.typeMismatch(_, let context) {
+            #expect(context.codingPath.map(\.stringValue) == ["b", "z"])
+        }
+        var snake = ModelDecoder()
+        snake.keyDecodingStrategy = .convertFromSnakeCase
+        #expect(try snake.decode([String: Int].self, from: #"{"first_key": 1}"#) == ["firstKey": 1])  // as JSONDecoder does
+        #expect(try Self.strict.decode([String: Int].self, from: #"{"first_key": 1}"#) == ["first_key": 1])
+    }
 }
