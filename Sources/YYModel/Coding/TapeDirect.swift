@@ -62,9 +62,9 @@ extension Array: TapeDirectDecodable where Element: Decodable {
         // is chosen once, not per element.
         let read: (Int, [any CodingKey]) throws -> Element
         if let model = Element.self as? any _TapeDecodable.Type {
-            read = { cursor, elementPath in
-                guard tape.tag(at: cursor) == .objectStart else { return try reader.decode(Element.self, at: cursor, path: elementPath) }
-                return try model.init(_tape: _TapeObject(reader: reader, start: cursor, codingPath: elementPath)) as! Element
+            return try scalars(reader, index, path, nested: true) { cursor in
+                guard tape.tag(at: cursor) == .objectStart else { return try reader.decode(Element.self, at: cursor, path: path) }
+                return try model.init(_tape: _TapeObject(reader: reader, start: cursor, codingPath: path)) as! Element
             }
         } else if let direct = Element.self as? any TapeDirectDecodable.Type {
             // Nested arrays (canada.json's coordinates): no path array per element either; an

@@ -140,11 +140,17 @@ public struct _TapeObject {
         }
     }
 
-    /// Reads a nested value, which needs its full coding path for errors further down.
+    /// Reads a nested value with this object's coding path: the key joins the path only if an
+    /// error comes back (at its depth, below whatever deeper steps the error already names), so
+    /// nested models and arrays allocate no path while decoding succeeds.
     private mutating func readNested<T: Decodable>(_ type: T.Type, _ key: StaticString, _ coercion: ModelDecoder.Coercion?,
                                                    _ dates: ModelDecoder.DateDecodingStrategy?) throws -> T? {
         guard let index = valueIndex(of: key), !reader.isNull(at: index) else { return nil }
-        return try reader(for: coercion, dates: dates).decode(type, at: index, path: codingPath + [ModelKey(key.description)])
+        do {
+            return try reader(for: coercion, dates: dates).decode(type, at: index, path: codingPath)
+        } catch let error as DecodingError {
+            throw error.addingKey(ModelKey(key.description), below: codingPath, evenIfDeeper: true)
+        }
     }
 
     public mutating func decode(_ type: Int.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int? {
