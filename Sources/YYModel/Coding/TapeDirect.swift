@@ -123,16 +123,39 @@ extension Dictionary: TapeDirectDecodable where Key == String, Value: Decodable 
         guard reader.options.keyDecodingStrategy == .useDefaultKeys, tape.tag(at: index) == .objectStart else {
             return try Self(from: TapeDecoder(reader: reader, index: index, codingPath: path))
         }
+        // The way to read a value is chosen once, not per member. Strings, models and directly
+        // read types get the object's own path (an error gets the key inserted on its way out);
+        // other Decodable types see the full path in their decoder, as with JSONDecoder.
+        if Value.self == String.self {
+            return try members(reader, index, path) { valueIndex, _ in unsafeBitCast(try reader.decodeString(at: valueIndex, path: path), to: Value.self) }
+        }
+        if let model = Value.self as? any _TapeDecodable.Type {
+            return try members(reader, index, path) { valueIndex, _ in
+                guard tape.tag(at: valueIndex) == .objectStart else { return try reader.decode(Value.self, at: valueIndex, path: path) }
+                return try model.init(_tape: _TapeObject(reader: reader, start: valueIndex, codingPath: path)) as! Value
+            }
+        }
+        if let direct = Value.self as? any TapeDirectDecodable.Type {
+            return try members(reader, index, path) { valueIndex, _ in try direct.decode(from: reader, at: valueIndex, path: path) as! Value }
+        }
+        return try members(reader, index, path, pathFree: false) { valueIndex, key in
+            try reader.decode(Value.self, at: valueIndex, path: path + [ModelKey(key)])
+        }
+    }
+
+    /// The members of the object at `index`, each value read by `read` (given its tape index and
+    /// key). With `pathFree`, values are read with `path` alone and a failure gets the key
+    /// inserted right below `path`.
+    private static func members(_ reader: TapeReader, _ index: Int, _ path: [any CodingKey], pathFree: Bool = true,
+                                _ read: (Int, String) throws -> Value) throws -> [String: Value] {
+        let tape = reader.tape
         var result: [String: Value] = [:]
         result.reserveCapacity(tape.count(ofContainerAt: index))
         for (keyIndex, valueIndex) in tape.members(ofObjectAt: index) {
             let key = reader.document.string(at: keyIndex)
             do {
-                // A value's path gets its key only if it fails (no path array per member).
-                result[key] = Value.self == String.self
-                    ? unsafeBitCast(try reader.decodeString(at: valueIndex, path: path), to: Value.self)
-                    : try reader.decode(Value.self, at: valueIndex, path: path)
-            } catch let error as DecodingError {
+                result[key] = try read(valueIndex, key)
+            } catch let error as DecodingError where pathFree {
                 throw error.addingKey(ModelKey(key), below: path, evenIfDeeper: true)
             }
         }
