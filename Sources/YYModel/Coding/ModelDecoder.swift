@@ -149,7 +149,7 @@ final class TapeReader {
     func decode<T: Decodable>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
         // @Model types: straight from the tape.
         if let model = T.self as? any _TapeDecodable.Type, tape.tag(at: index) == .objectStart {
-            return try model.init(_tape: _TapeObject(reader: self, start: index, codingPath: path)) as! T
+            return try decodeModel(model, as: T.self, at: index, path: path)
         }
         // Scalars and arrays: no containers.
         if let direct = T.self as? any TapeDirectDecodable.Type {

@@ -1,6 +1,6 @@
-/// Types `TapeReader` reads without Codable's containers: scalars, and arrays of anything
-/// decodable (elements go through the reader again, so arrays of models and nested arrays of
-/// numbers stay on the fast path).
+/// Types `TapeReader` reads without Codable's containers: scalars, arrays of anything decodable
+/// and `[String: Value]` (elements and values go through the reader again, so arrays of models and
+/// nested arrays of numbers stay on the fast path).
 protocol TapeDirectDecodable {
     static func decode(from reader: TapeReader, at index: Int, path: [any CodingKey]) throws -> Self
 }
@@ -51,36 +51,28 @@ extension Array: TapeDirectDecodable where Element: Decodable {
         if Element.self == Double.self { return unsafeBitCast(try doubles(reader, index, path), to: [Element].self) }
         if Element.self == [Double].self {
             // GeoJSON-style coordinate lists: concrete all the way down, no generic dispatch.
-            let rows = try scalars(reader, index, path, nested: true) { try [Double].doubles(reader, $0, path) }
+            let rows = try readElements(reader, index, path, nested: true) { try [Double].doubles(reader, $0, path) }
             return unsafeBitCast(rows, to: [Element].self)
         }
-        if Element.self == Int.self { return unsafeBitCast(try scalars(reader, index, path) { try reader.decodeInteger(Int.self, at: $0, path: path) }, to: [Element].self) }
-        if Element.self == String.self { return unsafeBitCast(try scalars(reader, index, path) { try reader.decodeString(at: $0, path: path) }, to: [Element].self) }
-        if Element.self == Bool.self { return unsafeBitCast(try scalars(reader, index, path) { try reader.decodeBool(at: $0, path: path) }, to: [Element].self) }
-        if Element.self == Int64.self { return unsafeBitCast(try scalars(reader, index, path) { try reader.decodeInteger(Int64.self, at: $0, path: path) }, to: [Element].self) }
-        // Anything nested needs the index in its path from the start. The way to read an element
-        // is chosen once, not per element.
-        let read: (Int, [any CodingKey]) throws -> Element
+        if Element.self == Int.self { return unsafeBitCast(try readElements(reader, index, path) { try reader.decodeInteger(Int.self, at: $0, path: path) }, to: [Element].self) }
+        if Element.self == String.self { return unsafeBitCast(try readElements(reader, index, path) { try reader.decodeString(at: $0, path: path) }, to: [Element].self) }
+        if Element.self == Bool.self { return unsafeBitCast(try readElements(reader, index, path) { try reader.decodeBool(at: $0, path: path) }, to: [Element].self) }
+        if Element.self == Int64.self { return unsafeBitCast(try readElements(reader, index, path) { try reader.decodeInteger(Int64.self, at: $0, path: path) }, to: [Element].self) }
+        // Models and nested arrays get the array's own path (an error gets the element's index
+        // inserted on its way out), with the way to read them chosen once; other Decodable types
+        // see the full path in their decoder, as with JSONDecoder.
         if let model = Element.self as? any _TapeDecodable.Type {
-            return try scalars(reader, index, path, nested: true) { cursor in
-                guard tape.tag(at: cursor) == .objectStart else { return try reader.decode(Element.self, at: cursor, path: path) }
-                return try model.init(_tape: _TapeObject(reader: reader, start: cursor, codingPath: path)) as! Element
-            }
-        } else if let direct = Element.self as? any TapeDirectDecodable.Type {
-            // Nested arrays (canada.json's coordinates): no path array per element either; an
-            // error gets the element's index inserted below `path` on its way out.
-            return try scalars(reader, index, path, nested: true) { cursor in
-                try direct.decode(from: reader, at: cursor, path: path) as! Element
-            }
-        } else {
-            read = { cursor, elementPath in try reader.decode(Element.self, at: cursor, path: elementPath) }
+            return try readElements(reader, index, path, nested: true) { try reader.decodeModel(model, as: Element.self, at: $0, path: path) }
+        }
+        if let direct = Element.self as? any TapeDirectDecodable.Type {
+            return try readElements(reader, index, path, nested: true) { try direct.decode(from: reader, at: $0, path: path) as! Element }
         }
         var elements: [Element] = []
         elements.reserveCapacity(tape.count(ofContainerAt: index))
         let end = Int(tape.payload(at: index))
         var cursor = index + 1
         while cursor < end {
-            elements.append(try read(cursor, path + [IndexKey(elements.count)]))
+            elements.append(try reader.decode(Element.self, at: cursor, path: path + [IndexKey(elements.count)]))
             cursor = tape.indexAfterValue(at: cursor)
         }
         return elements
@@ -89,13 +81,13 @@ extension Array: TapeDirectDecodable where Element: Decodable {
     /// The numbers of the array at `index` (not generic: no type metadata to look up per call).
     private static func doubles(_ reader: TapeReader, _ index: Int, _ path: [any CodingKey]) throws -> [Double] {
         guard reader.tape.tag(at: index) == .arrayStart else { throw reader.mismatch([Double].self, at: index, path: path) }
-        return try scalars(reader, index, path) { try reader.decodeFloat(Double.self, at: $0, path: path) }
+        return try readElements(reader, index, path) { try reader.decodeFloat(Double.self, at: $0, path: path) }
     }
 
     /// The elements of the array at `index`, each read by `read`; a failure gets the element's
     /// index added to its coding path right below `path` (`nested`: also when the failure lies
     /// deeper, inside a nested array that was read without this index in its path).
-    private static func scalars<T>(_ reader: TapeReader, _ index: Int, _ path: [any CodingKey], nested: Bool = false,
+    private static func readElements<T>(_ reader: TapeReader, _ index: Int, _ path: [any CodingKey], nested: Bool = false,
                                    _ read: (Int) throws -> T) throws -> [T] {
         let tape = reader.tape
         var elements: [T] = []
@@ -130,10 +122,7 @@ extension Dictionary: TapeDirectDecodable where Key == String, Value: Decodable 
             return try members(reader, index, path) { valueIndex, _ in unsafeBitCast(try reader.decodeString(at: valueIndex, path: path), to: Value.self) }
         }
         if let model = Value.self as? any _TapeDecodable.Type {
-            return try members(reader, index, path) { valueIndex, _ in
-                guard tape.tag(at: valueIndex) == .objectStart else { return try reader.decode(Value.self, at: valueIndex, path: path) }
-                return try model.init(_tape: _TapeObject(reader: reader, start: valueIndex, codingPath: path)) as! Value
-            }
+            return try members(reader, index, path) { valueIndex, _ in try reader.decodeModel(model, as: Value.self, at: valueIndex, path: path) }
         }
         if let direct = Value.self as? any TapeDirectDecodable.Type {
             return try members(reader, index, path) { valueIndex, _ in try direct.decode(from: reader, at: valueIndex, path: path) as! Value }
@@ -160,5 +149,14 @@ extension Dictionary: TapeDirectDecodable where Key == String, Value: Decodable 
             }
         }
         return result
+    }
+}
+
+extension TapeReader {
+    /// A `@Model` type read straight from the tape when the value is an object (anything else
+    /// goes through `decode`, which applies the coercion rules).
+    func decodeModel<T: Decodable>(_ model: any _TapeDecodable.Type, as type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
+        guard tape.tag(at: index) == .objectStart else { return try decode(T.self, at: index, path: path) }
+        return try model.init(_tape: _TapeObject(reader: self, start: index, codingPath: path)) as! T
     }
 }
