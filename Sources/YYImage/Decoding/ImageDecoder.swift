@@ -109,6 +109,9 @@ public final class ImageDecoder: Sendable {
         }
     }
 
+    /// The bytes received so far.
+    var originalBytes: Data { state.withLock { Data($0.bytes) } }
+
     /// The format, once 16 bytes (or the final data) have arrived.
     public var type: ImageType? { state.withLock { $0.type } }
     /// Whether the data is complete.

@@ -21,8 +21,9 @@ public final class Image: AnimatedImage {
     public let loopCount: Int
     /// The rule lengthening too-short frames (default: under 11 ms shows 100 ms).
     public let durationRule: FrameDurationRule
-    /// The original bytes of an animation (`nil` for a still image, whose bytes are not kept).
-    public let animatedImageData: Data?
+    /// The original bytes of an animation (`nil` for a still image). The decoder keeps them for
+    /// decoding frames on demand; this copies them out only when asked.
+    public var animatedImageData: Data? { frameCount > 1 ? decoder.originalBytes : nil }
     private let decoder: ImageDecoder
     private let firstFrame: Bitmap
     private let durations: [Double]
@@ -47,7 +48,6 @@ public final class Image: AnimatedImage {
         self.loopCount = decoder.loopCount
         self.durationRule = durationRule
         self.durations = decoder.frameInfos.map { durationRule.apply(to: $0.duration) }
-        self.animatedImageData = decoder.frameCount > 1 ? data : nil
     }
 
     /// Decodes a file; the scale comes from its name (`icon@2x.png` → 2, `icon.png` → 1).
