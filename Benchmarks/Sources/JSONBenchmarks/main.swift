@@ -3,7 +3,8 @@
 //   typed decode MB/s (ModelDecoder vs Foundation JSONDecoder, same Codable models),
 //   the GitHub-user sample: bytes → model and model → bytes in microseconds.
 //
-//   swift run -c release JSONBenchmarks [--corpus DIR] [--rounds N]
+//   swift run -c release JSONBenchmarks [--corpus DIR] [--rounds N] [--only parse|decode]
+//   swift run -c release JSONBenchmarks --profile-parse|--profile-macro twitter|citm|canada
 import BenchmarkSupport
 import CSimdjson
 import Foundation
@@ -19,6 +20,8 @@ let corpus = option("--corpus") ?? URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent()                              // beside the repository
     .appendingPathComponent("shared/testdata/json/corpus").path
 let rounds = option("--rounds").flatMap(Int.init) ?? 5
+/// `--only parse` or `--only decode` runs one table (for quick comparisons while working).
+let only = option("--only")
 
 if let name = option("--profile-macro") {
     // For profilers: decode one corpus file (twitter, citm or canada) into the @Model types in a
@@ -31,6 +34,12 @@ if let name = option("--profile-macro") {
         default: _ = try ModelDecoder().decode(MTwitter.self, from: bytes)
         }
     }
+    exit(0)
+}
+if let name = option("--profile-parse") {
+    // For profilers: parse one corpus file (twitter, citm or canada) into a JSONDocument in a loop.
+    let bytes = [UInt8](FileManager.default.contents(atPath: corpus + "/\(name == "citm" ? "citm_catalog" : name).json")!)
+    for _ in 0..<2000 { _ = try JSONDocument(parsing: bytes) }
     exit(0)
 }
 guard FileManager.default.fileExists(atPath: corpus) else {
@@ -62,7 +71,7 @@ lines += [
     "| file | MB | JSONDocument | simdjson 3.0.1 | JSONSerialization | JSONDocument / simdjson (goal ≥ 0.33) | JSONDocument / JSONSerialization |",
     "|---|---:|---:|---:|---:|---:|---:|",
 ]
-for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
+for name in ["twitter.json", "citm_catalog.json", "canada.json"] where only == nil || only == "parse" {
     let bytes = load(name)
     let data = Data(bytes)
     let padded = bytes + [UInt8](repeating: 0, count: 64)  // simdjson reads up to 64 bytes past the end
@@ -101,9 +110,15 @@ func decodeRow<T: Decodable, M: Decodable>(_ name: String, _ type: T.Type, _ mod
     let megabytes = Double(bytes.count) / 1_000_000
     return "| \(name) | \(f1(megabytes / times["macro"]!)) | \(f1(megabytes / times["ours"]!)) | \(f1(megabytes / times["foundation"]!)) | \(f2(times["foundation"]! / times["macro"]!))x | \(f2(times["foundation"]! / times["ours"]!))x |"
 }
-lines.append(try decodeRow("twitter.json", Twitter.self, MTwitter.self))
-lines.append(try decodeRow("citm_catalog.json", CitmCatalog.self, MCitmCatalog.self))
-lines.append(try decodeRow("canada.json", Canada.self, MCanada.self))
+if only == nil || only == "decode" {
+    lines.append(try decodeRow("twitter.json", Twitter.self, MTwitter.self))
+    lines.append(try decodeRow("citm_catalog.json", CitmCatalog.self, MCitmCatalog.self))
+    lines.append(try decodeRow("canada.json", Canada.self, MCanada.self))
+}
+if only != nil {
+    print(lines.joined(separator: "\n"))
+    exit(0)
+}
 
 // MARK: GitHub user
 

@@ -174,7 +174,7 @@ final class TapeReader {
         case .string:
             // YYModel's null words are 3 to 6 ASCII bytes: compare bytes, build no String.
             guard lenient else { return false }
-            let length = Int(tape.words[index + 1])
+            let length = Int(tape[index + 1])
             guard (3...6).contains(length) else { return false }
             let offset = Int(tape.payload(at: index))
             return Self.nullWordBytes.contains { word in
@@ -185,7 +185,7 @@ final class TapeReader {
         case .escapedString:
             // Escaped, a null word takes at most 6 escapes of 6 bytes: longer strings are not
             // unescaped just to be told apart.
-            return lenient && tape.words[index + 1] <= 36 && Self.nullWords.contains(document.string(at: index))
+            return lenient && tape[index + 1] <= 36 && Self.nullWords.contains(document.string(at: index))
         default: return false
         }
     }
@@ -203,9 +203,9 @@ final class TapeReader {
         guard lenient else { throw mismatch(Bool.self, at: index, path: path) }
         if isNull(at: index) { return false }
         switch tape.tag(at: index) {
-        case .int64: return tape.words[index + 1] != 0
-        case .uint64: return tape.words[index + 1] != 0
-        case .double: return Double(bitPattern: tape.words[index + 1]) != 0
+        case .int64: return tape[index + 1] != 0
+        case .uint64: return tape[index + 1] != 0
+        case .double: return Double(bitPattern: tape[index + 1]) != 0
         case .string, .escapedString:
             let text = document.string(at: index).trimmingCharacters(in: .whitespacesAndNewlines)
             if Self.trueWords.contains(text) { return true }
@@ -218,10 +218,10 @@ final class TapeReader {
 
     func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
         switch tape.tag(at: index) {
-        case .int64: return try fit(Int64(bitPattern: tape.words[index + 1]), type, path: path)
-        case .uint64: return try fit(tape.words[index + 1], type, path: path)
+        case .int64: return try fit(Int64(bitPattern: tape[index + 1]), type, path: path)
+        case .uint64: return try fit(tape[index + 1], type, path: path)
         case .double:
-            let value = Double(bitPattern: tape.words[index + 1])
+            let value = Double(bitPattern: tape[index + 1])
             if !lenient && value.rounded(.towardZero) != value { throw mismatch(type, at: index, path: path) }
             guard let exact = T(exactly: value.rounded(.towardZero)) else { throw outOfRange(value, type, path: path) }
             return exact
@@ -248,9 +248,9 @@ final class TapeReader {
 
     func decodeFloat<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
         switch tape.tag(at: index) {
-        case .int64: return T(Int64(bitPattern: tape.words[index + 1]))
-        case .uint64: return T(tape.words[index + 1])
-        case .double: return T(Double(bitPattern: tape.words[index + 1]))
+        case .int64: return T(Int64(bitPattern: tape[index + 1]))
+        case .uint64: return T(tape[index + 1])
+        case .double: return T(Double(bitPattern: tape[index + 1]))
         case .string, .escapedString:
             let text = document.string(at: index)
             if case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloatDecodingStrategy {
@@ -275,9 +275,9 @@ final class TapeReader {
     func decodeString(at index: Int, path: [any CodingKey]) throws -> String {
         switch tape.tag(at: index) {
         case .string, .escapedString: return document.string(at: index)
-        case .int64 where lenient: return String(Int64(bitPattern: tape.words[index + 1]))
-        case .uint64 where lenient: return String(tape.words[index + 1])
-        case .double where lenient: return Double(bitPattern: tape.words[index + 1]).description
+        case .int64 where lenient: return String(Int64(bitPattern: tape[index + 1]))
+        case .uint64 where lenient: return String(tape[index + 1])
+        case .double where lenient: return Double(bitPattern: tape[index + 1]).description
         case .true where lenient: return "true"
         case .false where lenient: return "false"
         default: throw mismatch(String.self, at: index, path: path)
@@ -329,9 +329,9 @@ final class TapeReader {
     func decodeDecimal(at index: Int, path: [any CodingKey]) throws -> Decimal {
         let text: String
         switch tape.tag(at: index) {
-        case .int64: text = String(Int64(bitPattern: tape.words[index + 1]))
-        case .uint64: text = String(tape.words[index + 1])
-        case .double: text = Double(bitPattern: tape.words[index + 1]).description
+        case .int64: text = String(Int64(bitPattern: tape[index + 1]))
+        case .uint64: text = String(tape[index + 1])
+        case .double: text = Double(bitPattern: tape[index + 1]).description
         case .string where lenient, .escapedString where lenient: text = document.string(at: index)
         default: throw mismatch(Decimal.self, at: index, path: path)
         }

@@ -106,7 +106,7 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             var found: Int?
             decoder.reader.document.bytes.withUnsafeBufferPointer { input in
                 for member in members {
-                    let length = Int(tape.words[member.key + 1])
+                    let length = Int(tape[member.key + 1])
                     guard length == wanted.count || tape.tag(at: member.key) == .escapedString else { continue }
                     if tape.tag(at: member.key) == .escapedString {
                         // Bytes, as for unescaped keys (String == would apply canonical equivalence).

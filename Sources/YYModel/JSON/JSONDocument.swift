@@ -46,9 +46,9 @@ public struct JSONDocument: Sendable {
         case .null: return .null
         case .true: return .bool(true)
         case .false: return .bool(false)
-        case .int64: return .int(Int64(bitPattern: tape.words[start + 1]))
-        case .uint64: return .uint(tape.words[start + 1])
-        case .double: return .double(Double(bitPattern: tape.words[start + 1]))
+        case .int64: return .int(Int64(bitPattern: tape[start + 1]))
+        case .uint64: return .uint(tape[start + 1])
+        case .double: return .double(Double(bitPattern: tape[start + 1]))
         case .string, .escapedString: return .string(string(at: start))
         case .arrayStart:
             var elements: [JSONValue] = []
@@ -74,7 +74,7 @@ public struct JSONDocument: Sendable {
     /// The string whose tape entry is at `index`, unescaped.
     func string(at index: Int) -> String {
         let offset = Int(tape.payload(at: index))
-        let length = Int(tape.words[index + 1])
+        let length = Int(tape[index + 1])
         return bytes.withUnsafeBufferPointer { input in
             let raw = UnsafeBufferPointer(rebasing: input[offset..<(offset + length)])
             if tape.tag(at: index) == .string { return String(decoding: raw, as: UTF8.self) }

@@ -28,32 +28,33 @@ public struct JSONParsingOptions: Sendable, Equatable {
 /// handled with an explicit stack, so deep input meets the depth limit, never a stack overflow.
 ///
 /// The loop reads the input through an `UnsafeBufferPointer`; every index is checked against
-/// `end` before it is read.
+/// `input.count` before it is read, and the eight-byte loads (``load8(at:)``) only run where eight
+/// bytes remain. Plain string bytes and indentation are scanned eight at a time, so the common
+/// cases cost a fraction of a byte-at-a-time loop.
 struct JSONParser {
     private let input: UnsafeBufferPointer<UInt8>
     private let options: JSONParsingOptions
     private var position = 0
-    private var tape = JSONTape()
+    private var tape: JSONTapeWriter
 
+    /// An array or object being parsed: where its start word is and how many members it has so far.
     private struct OpenContainer {
         var startWord: Int
         var isObject: Bool
         var count: Int
     }
 
-    private enum State { case value, key, afterValue }
-
     static func parse(_ input: UnsafeBufferPointer<UInt8>, options: JSONParsingOptions) throws(JSONError) -> JSONTape {
         var parser = JSONParser(input: input, options: options)
         try parser.run()
-        return parser.tape
+        return parser.tape.finish()
     }
 
     private init(input: UnsafeBufferPointer<UInt8>, options: JSONParsingOptions) {
         self.input = input
         self.options = options
         // Most values take one or two words; a word per three bytes is a good first guess.
-        tape.words.reserveCapacity(input.count / 3 + 4)
+        tape = JSONTapeWriter(capacity: input.count / 3 + 4)
     }
 
     private func fail(_ reason: JSONError.Reason, at offset: Int? = nil) -> JSONError {
@@ -63,109 +64,168 @@ struct JSONParser {
     private mutating func run() throws(JSONError) {
         if input.count > options.maximumInputSize { throw fail(.tooLarge(limit: options.maximumInputSize), at: 0) }
         if input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF { position = 3 }
-        var stack: [OpenContainer] = []
-        var state = State.value
-        while true {
-            switch state {
-            case .value:
-                skipWhitespace()
-                guard position < input.count else { throw fail(.unexpectedEnd) }
-                let byte = input[position]
-                switch byte {
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    guard stack.count < options.maximumDepth else { throw fail(.tooDeep(limit: options.maximumDepth)) }
-                    let isObject = byte == UInt8(ascii: "{")
-                    stack.append(OpenContainer(startWord: tape.words.count, isObject: isObject, count: 0))
-                    tape.words.append(0)  // patched when the container closes
-                    position += 1
-                    skipWhitespace()
-                    if position < input.count, input[position] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                        position += 1
-                        close(stack.removeLast())
-                        state = .afterValue
-                    } else {
-                        state = isObject ? .key : .value
-                    }
-                case UInt8(ascii: "\""):
-                    try parseString()
-                    state = .afterValue
-                case UInt8(ascii: "t"):
-                    try parseLiteral("true", .true)
-                    state = .afterValue
-                case UInt8(ascii: "f"):
-                    try parseLiteral("false", .false)
-                    state = .afterValue
-                case UInt8(ascii: "n"):
-                    try parseLiteral("null", .null)
-                    state = .afterValue
-                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    try parseNumber()
-                    state = .afterValue
-                default:
-                    throw fail(.unexpectedByte(byte))
-                }
-            case .key:
-                skipWhitespace()
-                guard position < input.count else { throw fail(.unexpectedEnd) }
-                guard input[position] == UInt8(ascii: "\"") else { throw fail(.expectedKey) }
-                try parseString()
-                skipWhitespace()
-                guard position < input.count else { throw fail(.unexpectedEnd) }
-                guard input[position] == UInt8(ascii: ":") else { throw fail(.expectedColon) }
+        // The innermost open container lives in `current`, the ones around it in `enclosing`:
+        // counting a member touches a local, not the array.
+        var enclosing: [OpenContainer] = []
+        var current = OpenContainer(startWord: 0, isObject: false, count: 0)
+        var depth = 0
+        nextValue: while true {
+            skipWhitespace()
+            guard position < input.count else { throw fail(.unexpectedEnd) }
+            let byte = input[position]
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard depth < options.maximumDepth else { throw fail(.tooDeep(limit: options.maximumDepth)) }
+                if depth > 0 { enclosing.append(current) }
+                depth += 1
+                current = OpenContainer(startWord: tape.count, isObject: byte == UInt8(ascii: "{"), count: 0)
+                tape.append(0)  // replaced when the container closes
                 position += 1
-                state = .value
-            case .afterValue:
-                guard !stack.isEmpty else {
-                    skipWhitespace()
-                    if position != input.count { throw fail(.trailingCharacters) }
-                    return
+                skipWhitespace()
+                if position < input.count, input[position] == byte + 2 {  // `}` is `{` + 2, `]` is `[` + 2
+                    position += 1
+                    close(current)
+                    depth -= 1
+                    if depth > 0 { current = enclosing.removeLast() }
+                } else {
+                    if current.isObject { try parseKey() }
+                    continue nextValue
                 }
-                stack[stack.count - 1].count += 1
+            case UInt8(ascii: "\""):
+                try parseString()
+            case UInt8(ascii: "t"):
+                try parseLiteral("true", .true)
+            case UInt8(ascii: "f"):
+                try parseLiteral("false", .false)
+            case UInt8(ascii: "n"):
+                try parseLiteral("null", .null)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                try parseNumber()
+            default:
+                throw fail(.unexpectedByte(byte))
+            }
+            // A value is complete: a comma, or the end of one or more containers, follows.
+            while depth > 0 {
+                current.count += 1
                 skipWhitespace()
                 guard position < input.count else { throw fail(.unexpectedEnd) }
                 let byte = input[position]
-                let isObject = stack[stack.count - 1].isObject
                 if byte == UInt8(ascii: ",") {
                     position += 1
-                    state = isObject ? .key : .value
-                } else if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    position += 1
-                    close(stack.removeLast())
-                } else {
-                    throw fail(.expectedCommaOrEnd)
+                    if current.isObject { try parseKey() }
+                    continue nextValue
                 }
+                guard byte == (current.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { throw fail(.expectedCommaOrEnd) }
+                position += 1
+                close(current)
+                depth -= 1
+                if depth > 0 { current = enclosing.removeLast() }
             }
+            skipWhitespace()
+            if position != input.count { throw fail(.trailingCharacters) }
+            return
         }
+    }
+
+    /// Parses an object key and the colon after it.
+    private mutating func parseKey() throws(JSONError) {
+        skipWhitespace()
+        guard position < input.count else { throw fail(.unexpectedEnd) }
+        guard input[position] == UInt8(ascii: "\"") else { throw fail(.expectedKey) }
+        try parseString()
+        skipWhitespace()
+        guard position < input.count else { throw fail(.unexpectedEnd) }
+        guard input[position] == UInt8(ascii: ":") else { throw fail(.expectedColon) }
+        position += 1
     }
 
     private mutating func close(_ container: OpenContainer) {
-        let endWord = tape.words.count
-        tape.words.append(JSONTape.word(container.isObject ? .objectEnd : .arrayEnd, UInt64(container.count)))
-        tape.words[container.startWord] = JSONTape.word(container.isObject ? .objectStart : .arrayStart, UInt64(endWord))
+        let endWord = tape.count
+        tape.append(JSONTape.word(container.isObject ? .objectEnd : .arrayEnd, UInt64(container.count)))
+        tape.replace(at: container.startWord, with: JSONTape.word(container.isObject ? .objectStart : .arrayStart, UInt64(endWord)))
     }
 
+    /// The eight input bytes from `offset`, the first in the lowest byte. `offset + 8` must not
+    /// exceed `input.count`.
+    @inline(__always)
+    private func load8(at offset: Int) -> UInt64 {
+        assert(offset >= 0 && offset + 8 <= input.count)
+        return UInt64(littleEndian: UnsafeRawPointer(input.baseAddress!).loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    /// Skips JSON whitespace. Most gaps are empty or one space; the rest are line breaks and
+    /// indentation, which ``skipWhitespaceRun()`` takes eight bytes at a time.
     @inline(__always)
     private mutating func skipWhitespace() {
-        while position < input.count {
-            switch input[position] {
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): position += 1
-            default: return
+        guard position < input.count, input[position] <= UInt8(ascii: " ") else { return }
+        skipWhitespaceRun()
+    }
+
+    private mutating func skipWhitespaceRun() {
+        var offset = position
+        defer { position = offset }
+        while offset < input.count {
+            switch input[offset] {
+            case UInt8(ascii: " "):
+                offset += 1
+                while offset + 8 <= input.count {
+                    // Each byte that is not a space leaves a non-zero byte; the lowest is the first.
+                    let notSpaces = load8(at: offset) ^ 0x2020_2020_2020_2020
+                    if notSpaces != 0 {
+                        offset += notSpaces.trailingZeroBitCount >> 3
+                        break
+                    }
+                    offset += 8
+                }
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                offset += 1
+            default:
+                return
             }
         }
     }
 
+    /// Parses `true`, `false` or `null`; the first byte, at `position`, has been matched.
     private mutating func parseLiteral(_ literal: StaticString, _ tag: JSONTape.Tag) throws(JSONError) {
         let count = literal.utf8CodeUnitCount
         let bytes = UnsafeBufferPointer(start: literal.utf8Start, count: count)
-        for i in 0..<count {
-            guard position + i < input.count else { throw fail(.unexpectedEnd, at: input.count) }
-            guard input[position + i] == bytes[i] else { throw fail(.unexpectedByte(input[position + i]), at: position + i) }
+        // The last four bytes compared at once where they are all there; byte by byte otherwise,
+        // and to name the wrong byte.
+        let lastFour = position + count - 4
+        if lastFour + 4 > input.count || load4(at: lastFour) != UnsafeRawPointer(literal.utf8Start).loadUnaligned(fromByteOffset: count - 4, as: UInt32.self) {
+            for i in 0..<count {
+                guard position + i < input.count else { throw fail(.unexpectedEnd, at: input.count) }
+                guard input[position + i] == bytes[i] else { throw fail(.unexpectedByte(input[position + i]), at: position + i) }
+            }
         }
         position += count
-        tape.words.append(JSONTape.word(tag))
+        tape.append(JSONTape.word(tag))
+    }
+
+    /// The four input bytes from `offset`, in memory order. `offset + 4` must not exceed
+    /// `input.count`.
+    @inline(__always)
+    private func load4(at offset: Int) -> UInt32 {
+        assert(offset >= 0 && offset + 4 <= input.count)
+        return UnsafeRawPointer(input.baseAddress!).loadUnaligned(fromByteOffset: offset, as: UInt32.self)
     }
 
     // MARK: Strings
+
+    /// Marks, in the high bit of each byte, the bytes of `word` that end a run of plain string
+    /// text: `"`, `\\`, control characters (below 0x20) and the bytes of multi-byte UTF-8 (0x80
+    /// and above). Bytes above a marked byte may be marked wrongly (borrows carry upwards), so only
+    /// the lowest mark counts; it is always right.
+    @inline(__always)
+    static func stringSpecialBytes(in word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let zeroIfQuote = (quotes &- ones) & ~quotes            // high bit set where a byte is `"`
+        let zeroIfBackslash = (backslashes &- ones) & ~backslashes
+        let belowSpace = (word &- ones &* 0x20) & ~word         // high bit set where a byte is < 0x20
+        return (zeroIfQuote | zeroIfBackslash | belowSpace | word) & (ones &* 0x80)
+    }
 
     /// Validates a string starting at the opening quote and records its extent.
     private mutating func parseString() throws(JSONError) {
@@ -173,12 +233,7 @@ struct JSONParser {
         let start = position
         var escaped = false
         while true {
-            // Fast path: plain ASCII.
-            while position < input.count {
-                let byte = input[position]
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
-                position += 1
-            }
+            skipPlainASCII()
             guard position < input.count else { throw fail(.unexpectedEnd) }
             let byte = input[position]
             if byte == UInt8(ascii: "\"") { break }
@@ -187,13 +242,66 @@ struct JSONParser {
                 try validateEscape()
             } else if byte < 0x20 {
                 throw fail(.controlCharacterInString)
+            } else if byte >= 0x80 {
+                try validateUTF8Run()
             } else {
-                try validateUTF8Sequence()
+                position += 1  // fewer than eight bytes remain
             }
         }
-        tape.words.append(JSONTape.word(escaped ? .escapedString : .string, UInt64(start)))
-        tape.words.append(UInt64(position - start))
+        tape.append(JSONTape.word(escaped ? .escapedString : .string, UInt64(start)), UInt64(position - start))
         position += 1  // the closing quote
+    }
+
+    /// Moves past plain string text (printable ASCII other than `"` and `\`), eight bytes at a
+    /// time, stopping at the first other byte or where fewer than eight bytes remain.
+    @inline(__always)
+    private mutating func skipPlainASCII() {
+        var offset = position
+        while offset + 8 <= input.count {
+            let special = JSONParser.stringSpecialBytes(in: load8(at: offset))
+            if special != 0 {
+                offset += special.trailingZeroBitCount >> 3
+                break
+            }
+            offset += 8
+        }
+        position = offset
+    }
+
+    /// Validates the multi-byte UTF-8 characters from `position` (a byte of 0x80 or above) up to
+    /// the next ASCII byte or the end of the input: text in most scripts other than Latin is a
+    /// long run of them.
+    private mutating func validateUTF8Run() throws(JSONError) {
+        var offset = position
+        while offset < input.count {
+            let lead = input[offset]
+            if lead < 0x80 { break }
+            // The scalar value's high bits are enough to reject overlong forms, surrogates and
+            // values above U+10FFFF (Unicode table 3-7); anything wrong is reported by the
+            // byte-by-byte check, which knows which byte to blame.
+            if lead & 0xE0 == 0xC0, offset + 1 < input.count, lead >= 0xC2, input[offset + 1] & 0xC0 == 0x80 {
+                offset += 2
+                continue
+            }
+            if lead & 0xF0 == 0xE0, offset + 2 < input.count, input[offset + 1] & 0xC0 == 0x80, input[offset + 2] & 0xC0 == 0x80 {
+                let high = UInt32(lead & 0x0F) << 12 | UInt32(input[offset + 1] & 0x3F) << 6
+                if high >= 0x800, high & 0xF800 != 0xD800 {
+                    offset += 3
+                    continue
+                }
+            } else if lead & 0xF8 == 0xF0, offset + 3 < input.count, input[offset + 1] & 0xC0 == 0x80,
+                      input[offset + 2] & 0xC0 == 0x80, input[offset + 3] & 0xC0 == 0x80 {
+                let high = UInt32(lead & 0x07) << 18 | UInt32(input[offset + 1] & 0x3F) << 12
+                if high >= 0x10000, high <= 0x10FFFF {
+                    offset += 4
+                    continue
+                }
+            }
+            position = offset
+            try validateUTF8Sequence()  // throws, naming the offending byte
+            offset = position
+        }
+        position = offset
     }
 
     private mutating func validateEscape() throws(JSONError) {
@@ -325,24 +433,20 @@ struct JSONParser {
         if isInteger && !overflow {
             if negative {
                 if mantissa <= UInt64(Int64.max) + 1 {
-                    tape.words.append(JSONTape.word(.int64))
-                    tape.words.append(UInt64(bitPattern: mantissa == UInt64(Int64.max) + 1 ? Int64.min : -Int64(mantissa)))
+                    tape.append(JSONTape.word(.int64), UInt64(bitPattern: mantissa == UInt64(Int64.max) + 1 ? Int64.min : -Int64(mantissa)))
                     return
                 }
             } else if mantissa <= UInt64(Int64.max) {
-                tape.words.append(JSONTape.word(.int64))
-                tape.words.append(mantissa)
+                tape.append(JSONTape.word(.int64), mantissa)
                 return
             } else {
-                tape.words.append(JSONTape.word(.uint64))
-                tape.words.append(mantissa)
+                tape.append(JSONTape.word(.uint64), mantissa)
                 return
             }
         }
         let value = try doubleValue(start: start, negative: negative, mantissa: mantissa, overflow: overflow,
                                     exponent: exponent - fractionDigits)
-        tape.words.append(JSONTape.word(.double))
-        tape.words.append(value.bitPattern)
+        tape.append(JSONTape.word(.double), value.bitPattern)
     }
 
     /// The correctly rounded `Double` of the number text at `start..<position`.

@@ -1,4 +1,4 @@
-/// The parsed form of a JSON text: one flat array of 64-bit words, in document order.
+/// The parsed form of a JSON text: one flat run of 64-bit words, in document order.
 ///
 /// Each value starts with a word whose top byte is a ``Tag`` and whose low 56 bits are a payload:
 ///
@@ -11,13 +11,31 @@
 ///
 /// Skipping a container is O(1): jump past its end word. Strings stay in the input until asked
 /// for; those without escapes are read straight from it.
-struct JSONTape: Sendable {
+///
+/// `@unchecked Sendable`: the words live in a ``JSONTapeStorage`` that only the parser writes,
+/// before the tape exists; a tape never changes, so it may be read from any thread.
+struct JSONTape: @unchecked Sendable {
     enum Tag: UInt8 {
         case null = 1, `true`, `false`, int64, uint64, double, string, escapedString
         case arrayStart, arrayEnd, objectStart, objectEnd
     }
 
-    var words: [UInt64] = []
+    private let storage: JSONTapeStorage
+    /// The number of words.
+    let count: Int
+
+    /// A tape over the words written to `storage`.
+    init(storage: JSONTapeStorage) {
+        self.storage = storage
+        count = storage.header
+    }
+
+    /// The word at `index`.
+    @inline(__always)
+    subscript(index: Int) -> UInt64 {
+        precondition(index >= 0 && index < count, "tape index out of range")
+        return storage.withUnsafeMutablePointerToElements { $0[index] }
+    }
 
     static let payloadMask: UInt64 = (1 << 56) - 1
 
@@ -28,12 +46,12 @@ struct JSONTape: Sendable {
 
     @inline(__always)
     func tag(at index: Int) -> Tag {
-        Tag(rawValue: UInt8(truncatingIfNeeded: words[index] >> 56))!
+        Tag(rawValue: UInt8(truncatingIfNeeded: self[index] >> 56))!
     }
 
     @inline(__always)
     func payload(at index: Int) -> UInt64 {
-        words[index] & Self.payloadMask
+        self[index] & Self.payloadMask
     }
 
     /// The index just past the value that starts at `index`.

@@ -84,10 +84,10 @@ extension JSONDocument {
         case .null: output.append("null")
         case .true: output.append("true")
         case .false: output.append("false")
-        case .int64: output.appendInteger(Int64(bitPattern: tape.words[start + 1]))
-        case .uint64: output.appendInteger(tape.words[start + 1])
+        case .int64: output.appendInteger(Int64(bitPattern: tape[start + 1]))
+        case .uint64: output.appendInteger(tape[start + 1])
         // Parsed doubles are always finite.
-        case .double: try? output.appendDouble(Double(bitPattern: tape.words[start + 1]))
+        case .double: try? output.appendDouble(Double(bitPattern: tape[start + 1]))
         case .string, .escapedString: output.appendString(string(at: start))
         case .arrayStart:
             output.writeArray(tape.elements(ofArrayAt: start)) { output, element in

@@ -70,7 +70,7 @@ public struct _TapeObject {
 
     private func matches(_ keyIndex: Int, _ key: UnsafeRawBufferPointer) -> Bool {
         let tape = reader.tape
-        let length = Int(tape.words[keyIndex + 1])
+        let length = Int(tape[keyIndex + 1])
         if tape.tag(at: keyIndex) == .escapedString {
             return reader.document.string(at: keyIndex).utf8.elementsEqual(key)
         }

@@ -104,4 +104,91 @@ import Testing
         let long = String(repeating: "é", count: 1_000_000)
         #expect(try parse("\"" + long + "\"") == .string(long))
     }
+
+    // The parser scans plain string text and indentation eight bytes at a time; these tests put
+    // each kind of byte at every offset within and across those eight-byte words.
+
+    /// The reason and offset of the error parsing `bytes`, or nil when they parse.
+    func failure(_ bytes: [UInt8]) -> String? {
+        do {
+            _ = try JSONDocument(parsing: bytes)
+            return nil
+        } catch {
+            return "\(error.reason) at \(error.offset)"
+        }
+    }
+
+    func failure(_ reason: JSONError.Reason, at offset: Int) -> String { "\(reason) at \(offset)" }
+
+    @Test func everyByteIsClassifiedAtEveryOffsetInAString() throws {
+        for prefix in 0..<20 {
+            let head = Array("[\"".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: prefix)
+            let at = head.count  // the offset of the byte under test
+            for byte in UInt8(0)..<0x80 {
+                let text = head + [byte] + Array("xyz#!\"]".utf8)
+                switch byte {
+                case UInt8(ascii: "\""):
+                    #expect(failure(text) == failure(.expectedCommaOrEnd, at: at + 1), "\(prefix)")
+                case UInt8(ascii: "\\"):
+                    #expect(failure(text) == failure(.invalidEscape, at: at), "\(prefix)")
+                case ..<0x20:
+                    #expect(failure(text) == failure(.controlCharacterInString, at: at), "\(prefix) \(byte)")
+                default:
+                    let expected = String(repeating: "a", count: prefix) + String(UnicodeScalar(byte)) + "xyz#!"
+                    #expect(try JSONDocument(parsing: text).value == [.string(expected)], "\(prefix) \(byte)")
+                }
+            }
+        }
+    }
+
+    @Test func multiByteUTF8IsCheckedAtEveryOffset() throws {
+        let valid: [[UInt8]] = [[0xC3, 0xA9], [0xE6, 0x97, 0xA5], [0xEF, 0xBF, 0xBD], [0xF0, 0x9F, 0x98, 0x80], [0xF4, 0x8F, 0xBF, 0xBF]]
+        // Each with the offset, within the sequence, of the byte the error names.
+        let invalid: [([UInt8], Int)] = [
+            ([0x80], 0), ([0xC1, 0xBF], 0), ([0xC3, 0x41], 0), ([0xE0, 0x9F, 0xBF], 0), ([0xED, 0xA0, 0x80], 0),
+            ([0xE6, 0x97, 0x41], 2), ([0xF0, 0x8F, 0xBF, 0xBF], 0), ([0xF4, 0x90, 0x80, 0x80], 0),
+            ([0xF0, 0x9F, 0x98, 0x41], 3), ([0xF5, 0x80, 0x80, 0x80], 0), ([0xFF], 0),
+        ]
+        for prefix in 0..<12 {
+            let head = Array("\"".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: prefix)
+            for sequence in valid {
+                let text = head + sequence + sequence + Array("b\"".utf8)
+                let expected = String(repeating: "a", count: prefix) + String(decoding: sequence + sequence, as: UTF8.self) + "b"
+                #expect(try JSONDocument(parsing: text).value == .string(expected), "\(prefix) \(sequence)")
+            }
+            for (sequence, blamed) in invalid {
+                let text = head + [0xC3, 0xA9] + sequence + Array("bcdefgh\"".utf8)
+                #expect(failure(text) == failure(.invalidUTF8, at: head.count + 2 + blamed), "\(prefix) \(sequence)")
+            }
+        }
+    }
+
+    @Test func indentationOfEveryLengthIsSkipped() throws {
+        for length in 0..<40 {
+            let gap = "\n" + String(repeating: " ", count: length)
+            #expect(try parse("{" + gap + "\"a\":" + gap + "[1," + gap + "true" + gap + "]" + gap + "}") == ["a": [1, true]], "\(length)")
+            // A byte that is not whitespace right after the spaces is still seen.
+            #expect(failure(Array(("[1," + gap + "!]").utf8)) == failure(.unexpectedByte(UInt8(ascii: "!")), at: 4 + length), "\(length)")
+        }
+    }
+
+    @Test func literalsAreCheckedByteByByteWhenCut() {
+        for literal in ["true", "false", "null"] {
+            for cut in 1..<literal.count {
+                let text = "[" + literal.prefix(cut)
+                #expect(error(text)?.reason == .unexpectedEnd, "\(text)")
+                #expect(failure(Array((text + "x]").utf8)) == failure(.unexpectedByte(UInt8(ascii: "x")), at: 1 + cut), "\(text)")
+            }
+        }
+    }
+
+    @Test func theTapeGrowsPastItsFirstGuess() throws {
+        // Two words per element from two bytes each: several times the first estimate.
+        let count = 200_000
+        let text = "[" + Array(repeating: "7", count: count).joined(separator: ",") + "]"
+        let document = try JSONDocument(parsing: text)
+        #expect(document.tape.count == 2 * count + 2)
+        guard case .array(let elements) = document.value else { Issue.record("not an array"); return }
+        #expect(elements.count == count && elements.allSatisfy { $0 == 7 })
+    }
 }
