@@ -65,12 +65,12 @@ defer { yy_simdjson_parser_free(simdjson) }
 
 // MARK: Parse only
 
-lines += [
+if only == nil || only == "parse" { lines += [
     "JSON parse only, best of \(rounds) rounds, MB/s (higher is better)",
     "",
     "| file | MB | JSONDocument | simdjson 3.0.1 | JSONSerialization | JSONDocument / simdjson (goal ≥ 0.33) | JSONDocument / JSONSerialization |",
     "|---|---:|---:|---:|---:|---:|---:|",
-]
+] }
 for name in ["twitter.json", "citm_catalog.json", "canada.json"] where only == nil || only == "parse" {
     let bytes = load(name)
     let data = Data(bytes)
@@ -90,13 +90,13 @@ for name in ["twitter.json", "citm_catalog.json", "canada.json"] where only == n
 
 // MARK: Typed decode
 
-lines += [
+if only == nil || only == "decode" { lines += [
     "",
     "Typed decode into the same Codable models, MB/s (higher is better)",
     "",
     "| file | @Model (macro path) | ModelDecoder (Codable bridge) | JSONDecoder | @Model / JSONDecoder (goal ≥ 4, canada ≥ 8) | bridge / JSONDecoder (goal ≥ 2) |",
     "|---|---:|---:|---:|---:|---:|",
-]
+] }
 func decodeRow<T: Decodable, M: Decodable>(_ name: String, _ type: T.Type, _ model: M.Type) throws -> String {
     let bytes = load(name)
     let data = Data(bytes)

@@ -116,16 +116,20 @@ public struct ModelDecoder: Sendable {
 
 /// Reads values at tape positions: the type checks and coercions shared by every container.
 final class TapeReader {
+    /// The document read; held so that `view` stays valid.
     let document: JSONDocument
+    /// What every read goes through: copying it retains nothing.
+    let view: TapeView
     let options: ModelDecoder
-    /// Stored apart from `document` so that the hot path reads it without copying the struct.
-    let tape: JSONTape
     let lenient: Bool
 
     init(document: JSONDocument, options: ModelDecoder) {
         self.document = document
+        // The view outlives `withView`'s call: its pointers lead into the tape's storage and the
+        // input array of `document`, which this reader holds and nobody mutates, so they stay
+        // where they are for as long as the reader exists.
+        view = document.withView { $0 }
         self.options = options
-        tape = document.tape
         lenient = options.coercion == .lenient
     }
 
@@ -148,7 +152,7 @@ final class TapeReader {
 
     func decode<T: Decodable>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
         // @Model types: straight from the tape.
-        if let model = T.self as? any _TapeDecodable.Type, tape.tag(at: index) == .objectStart {
+        if let model = T.self as? any _TapeDecodable.Type, view.tag(at: index) == .objectStart {
             return try decodeModel(model, as: T.self, at: index, path: path)
         }
         // Scalars and arrays: no containers.
@@ -169,23 +173,18 @@ final class TapeReader {
     // MARK: Null
 
     func isNull(at index: Int) -> Bool {
-        switch tape.tag(at: index) {
+        switch view.tag(at: index) {
         case .null: return true
         case .string:
             // YYModel's null words are 3 to 6 ASCII bytes: compare bytes, build no String.
             guard lenient else { return false }
-            let length = Int(tape[index + 1])
-            guard (3...6).contains(length) else { return false }
-            let offset = Int(tape.payload(at: index))
-            return Self.nullWordBytes.contains { word in
-                word.count == length && document.bytes.withUnsafeBufferPointer { input in
-                    word.indices.allSatisfy { input[offset + $0] == word[$0] }
-                }
-            }
+            let raw = view.rawBytes(ofStringAt: index)
+            guard (3...6).contains(raw.count) else { return false }
+            return Self.nullWordBytes.contains { $0.elementsEqual(raw) }
         case .escapedString:
             // Escaped, a null word takes at most 6 escapes of 6 bytes: longer strings are not
             // unescaped just to be told apart.
-            return lenient && tape[index + 1] <= 36 && Self.nullWords.contains(document.string(at: index))
+            return lenient && view[index + 1] <= 36 && Self.nullWords.contains(view.string(at: index))
         default: return false
         }
     }
@@ -195,19 +194,19 @@ final class TapeReader {
     // MARK: Scalars
 
     func decodeBool(at index: Int, path: [any CodingKey]) throws -> Bool {
-        switch tape.tag(at: index) {
+        switch view.tag(at: index) {
         case .true: return true
         case .false: return false
         default: break
         }
         guard lenient else { throw mismatch(Bool.self, at: index, path: path) }
         if isNull(at: index) { return false }
-        switch tape.tag(at: index) {
-        case .int64: return tape[index + 1] != 0
-        case .uint64: return tape[index + 1] != 0
-        case .double: return Double(bitPattern: tape[index + 1]) != 0
+        switch view.tag(at: index) {
+        case .int64: return view[index + 1] != 0
+        case .uint64: return view[index + 1] != 0
+        case .double: return Double(bitPattern: view[index + 1]) != 0
         case .string, .escapedString:
-            let text = document.string(at: index).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = view.string(at: index).trimmingCharacters(in: .whitespacesAndNewlines)
             if Self.trueWords.contains(text) { return true }
             if Self.falseWords.contains(text) { return false }
             if let number = Self.number(from: text) { return number != 0 }
@@ -217,11 +216,11 @@ final class TapeReader {
     }
 
     func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
-        switch tape.tag(at: index) {
-        case .int64: return try fit(Int64(bitPattern: tape[index + 1]), type, path: path)
-        case .uint64: return try fit(tape[index + 1], type, path: path)
+        switch view.tag(at: index) {
+        case .int64: return try fit(Int64(bitPattern: view[index + 1]), type, path: path)
+        case .uint64: return try fit(view[index + 1], type, path: path)
         case .double:
-            let value = Double(bitPattern: tape[index + 1])
+            let value = Double(bitPattern: view[index + 1])
             if !lenient && value.rounded(.towardZero) != value { throw mismatch(type, at: index, path: path) }
             guard let exact = T(exactly: value.rounded(.towardZero)) else { throw outOfRange(value, type, path: path) }
             return exact
@@ -229,11 +228,11 @@ final class TapeReader {
         }
         guard lenient else { throw mismatch(type, at: index, path: path) }
         if isNull(at: index) { return 0 }
-        switch tape.tag(at: index) {
+        switch view.tag(at: index) {
         case .true: return 1
         case .false: return 0
         case .string, .escapedString:
-            let text = document.string(at: index).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = view.string(at: index).trimmingCharacters(in: .whitespacesAndNewlines)
             if Self.trueWords.contains(text) { return 1 }
             if Self.falseWords.contains(text) { return 0 }
             if let exact = T(text) { return exact }  // full precision for 64-bit integers
@@ -247,12 +246,12 @@ final class TapeReader {
     }
 
     func decodeFloat<T: BinaryFloatingPoint & LosslessStringConvertible>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
-        switch tape.tag(at: index) {
-        case .int64: return T(Int64(bitPattern: tape[index + 1]))
-        case .uint64: return T(tape[index + 1])
-        case .double: return T(Double(bitPattern: tape[index + 1]))
+        switch view.tag(at: index) {
+        case .int64: return T(Int64(bitPattern: view[index + 1]))
+        case .uint64: return T(view[index + 1])
+        case .double: return T(Double(bitPattern: view[index + 1]))
         case .string, .escapedString:
-            let text = document.string(at: index)
+            let text = view.string(at: index)
             if case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloatDecodingStrategy {
                 if text == positive { return .infinity }
                 if text == negative { return -.infinity }
@@ -273,11 +272,11 @@ final class TapeReader {
     }
 
     func decodeString(at index: Int, path: [any CodingKey]) throws -> String {
-        switch tape.tag(at: index) {
-        case .string, .escapedString: return document.string(at: index)
-        case .int64 where lenient: return String(Int64(bitPattern: tape[index + 1]))
-        case .uint64 where lenient: return String(tape[index + 1])
-        case .double where lenient: return Double(bitPattern: tape[index + 1]).description
+        switch view.tag(at: index) {
+        case .string, .escapedString: return view.string(at: index)
+        case .int64 where lenient: return String(Int64(bitPattern: view[index + 1]))
+        case .uint64 where lenient: return String(view[index + 1])
+        case .double where lenient: return Double(bitPattern: view[index + 1]).description
         case .true where lenient: return "true"
         case .false where lenient: return "false"
         default: throw mismatch(String.self, at: index, path: path)
@@ -293,7 +292,7 @@ final class TapeReader {
         case .millisecondsSince1970:
             return Date(timeIntervalSince1970: try decodeFloat(Double.self, at: index, path: path) / 1000)
         case .yyModel:
-            switch tape.tag(at: index) {
+            switch view.tag(at: index) {
             case .int64, .uint64, .double:
                 let number = try decodeFloat(Double.self, at: index, path: path)
                 return Date(timeIntervalSince1970: abs(number) > 1e11 ? number / 1000 : number)
@@ -328,11 +327,11 @@ final class TapeReader {
 
     func decodeDecimal(at index: Int, path: [any CodingKey]) throws -> Decimal {
         let text: String
-        switch tape.tag(at: index) {
-        case .int64: text = String(Int64(bitPattern: tape[index + 1]))
-        case .uint64: text = String(tape[index + 1])
-        case .double: text = Double(bitPattern: tape[index + 1]).description
-        case .string where lenient, .escapedString where lenient: text = document.string(at: index)
+        switch view.tag(at: index) {
+        case .int64: text = String(Int64(bitPattern: view[index + 1]))
+        case .uint64: text = String(view[index + 1])
+        case .double: text = Double(bitPattern: view[index + 1]).description
+        case .string where lenient, .escapedString where lenient: text = view.string(at: index)
         default: throw mismatch(Decimal.self, at: index, path: path)
         }
         guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !decimal.isNaN else {
@@ -372,11 +371,11 @@ final class TapeReader {
     }
 
     func describe(at index: Int) -> String {
-        switch tape.tag(at: index) {
+        switch view.tag(at: index) {
         case .null: "null"
         case .true, .false: "a boolean"
         case .int64, .uint64, .double: "a number"
-        case .string, .escapedString: "a string \"\(document.string(at: index).prefix(40))\""
+        case .string, .escapedString: "a string \"\(view.string(at: index).prefix(40))\""
         case .arrayStart, .arrayEnd: "an array"
         case .objectStart, .objectEnd: "a dictionary"
         }

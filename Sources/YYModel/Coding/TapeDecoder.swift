@@ -18,7 +18,7 @@ struct TapeDecoder: Decoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard reader.tape.tag(at: index) == .objectStart else {
+        guard reader.view.tag(at: index) == .objectStart else {
             if reader.lenient && reader.isNull(at: index) {
                 throw DecodingError.valueNotFound([String: Any].self, .init(codingPath: codingPath, debugDescription: "Expected a dictionary but found null."))
             }
@@ -28,7 +28,7 @@ struct TapeDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard reader.tape.tag(at: index) == .arrayStart else {
+        guard reader.view.tag(at: index) == .arrayStart else {
             throw reader.mismatch([Any].self, at: index, path: codingPath)
         }
         return ArrayContainer(decoder: self)
@@ -60,15 +60,15 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     init(decoder: TapeDecoder) {
         self.decoder = decoder
-        let tape = decoder.reader.tape
-        let end = Int(tape.payload(at: decoder.index))
+        let view = decoder.reader.view
+        let end = Int(view.payload(at: decoder.index))
         var members: [(key: Int, value: Int)] = []
-        members.reserveCapacity(tape.count(ofContainerAt: decoder.index))
+        members.reserveCapacity(view.count(ofContainerAt: decoder.index))
         var cursor = decoder.index + 1
         while cursor < end {
             let value = cursor + 2
             members.append((cursor, value))
-            cursor = tape.indexAfterValue(at: value)
+            cursor = view.indexAfterValue(at: value)
         }
         self.members = members
         let convert = decoder.reader.options.keyDecodingStrategy == .convertFromSnakeCase
@@ -76,7 +76,7 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             var lookup: [String: Int] = [:]
             lookup.reserveCapacity(members.count)
             for member in members {
-                let key = decoder.reader.document.string(at: member.key)
+                let key = decoder.reader.view.string(at: member.key)
                 lookup[convert ? Self.camelCase(fromSnakeCase: key) : key] = member.value  // last wins
             }
             self.lookup = lookup
@@ -100,24 +100,12 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// The tape position of the value for `key`, or `nil`.
     private func valueIndex(for key: Key) -> Int? {
         if let lookup { return lookup[key.stringValue] }
-        let tape = decoder.reader.tape
+        let view = decoder.reader.view
         var name = key.stringValue
         return name.withUTF8 { wanted -> Int? in
             var found: Int?
-            decoder.reader.document.bytes.withUnsafeBufferPointer { input in
-                for member in members {
-                    let length = Int(tape[member.key + 1])
-                    guard length == wanted.count || tape.tag(at: member.key) == .escapedString else { continue }
-                    if tape.tag(at: member.key) == .escapedString {
-                        // Bytes, as for unescaped keys (String == would apply canonical equivalence).
-                        if decoder.reader.document.string(at: member.key).utf8.elementsEqual(wanted) { found = member.value }
-                        continue
-                    }
-                    let offset = Int(tape.payload(at: member.key))
-                    if length == 0 || memcmp(input.baseAddress! + offset, wanted.baseAddress!, length) == 0 {
-                        found = member.value  // keep scanning: with repeated keys the last one wins
-                    }
-                }
+            for member in members where view.string(at: member.key, equals: UnsafeRawBufferPointer(wanted)) {
+                found = member.value  // keep scanning: with repeated keys the last one wins
             }
             return found
         }
@@ -145,7 +133,7 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     var allKeys: [Key] {
         if let lookup { return lookup.keys.compactMap(Key.init(stringValue:)) }
-        return members.compactMap { Key(stringValue: decoder.reader.document.string(at: $0.key)) }
+        return members.compactMap { Key(stringValue: decoder.reader.view.string(at: $0.key)) }
     }
 
     func contains(_ key: Key) -> Bool { valueIndex(for: key) != nil }
@@ -201,8 +189,8 @@ struct ArrayContainer: UnkeyedDecodingContainer {
     init(decoder: TapeDecoder) {
         self.decoder = decoder
         cursor = decoder.index + 1
-        end = Int(decoder.reader.tape.payload(at: decoder.index))
-        count = decoder.reader.tape.count(ofContainerAt: decoder.index)
+        end = Int(decoder.reader.view.payload(at: decoder.index))
+        count = decoder.reader.view.count(ofContainerAt: decoder.index)
     }
 
     var codingPath: [any CodingKey] { decoder.codingPath }
@@ -216,7 +204,7 @@ struct ArrayContainer: UnkeyedDecodingContainer {
             throw DecodingError.valueNotFound(type, .init(codingPath: elementPath, debugDescription: "Unkeyed container is at end."))
         }
         let value = try read(decoder.reader, cursor, elementPath)
-        cursor = decoder.reader.tape.indexAfterValue(at: cursor)
+        cursor = decoder.reader.view.indexAfterValue(at: cursor)
         currentIndex += 1
         return value
     }
@@ -224,7 +212,7 @@ struct ArrayContainer: UnkeyedDecodingContainer {
     mutating func decodeNil() throws -> Bool {
         guard !isAtEnd else { return false }
         if decoder.reader.isNull(at: cursor) {
-            cursor = decoder.reader.tape.indexAfterValue(at: cursor)
+            cursor = decoder.reader.view.indexAfterValue(at: cursor)
             currentIndex += 1
             return true
         }

@@ -43,66 +43,45 @@ extension String: TapeDirectDecodable {
 
 extension Array: TapeDirectDecodable where Element: Decodable {
     static func decode(from reader: TapeReader, at index: Int, path: [any CodingKey]) throws -> [Element] {
-        let tape = reader.tape
-        guard tape.tag(at: index) == .arrayStart else { throw reader.mismatch([Element].self, at: index, path: path) }
+        let view = reader.view
+        guard view.tag(at: index) == .arrayStart else { throw reader.mismatch([Element].self, at: index, path: path) }
         // Scalars fail right at the element, so its index can join the path afterwards (no array
         // per element); they are read in loops typed at compile time. `unsafeBitCast` only
         // renames the array's type: each branch runs only when `Element` is exactly that type.
         if Element.self == Double.self { return unsafeBitCast(try doubles(reader, index, path), to: [Element].self) }
         if Element.self == [Double].self {
             // GeoJSON-style coordinate lists: concrete all the way down, no generic dispatch.
-            let rows = try readElements(reader, index, path, nested: true) { try [Double].doubles(reader, $0, path) }
+            let rows = try reader.elements(ofArrayAt: index, path: path, nested: true) { try [Double].doubles(reader, $0, path) }
             return unsafeBitCast(rows, to: [Element].self)
         }
-        if Element.self == Int.self { return unsafeBitCast(try readElements(reader, index, path) { try reader.decodeInteger(Int.self, at: $0, path: path) }, to: [Element].self) }
-        if Element.self == String.self { return unsafeBitCast(try readElements(reader, index, path) { try reader.decodeString(at: $0, path: path) }, to: [Element].self) }
-        if Element.self == Bool.self { return unsafeBitCast(try readElements(reader, index, path) { try reader.decodeBool(at: $0, path: path) }, to: [Element].self) }
-        if Element.self == Int64.self { return unsafeBitCast(try readElements(reader, index, path) { try reader.decodeInteger(Int64.self, at: $0, path: path) }, to: [Element].self) }
+        if Element.self == Int.self { return unsafeBitCast(try reader.elements(ofArrayAt: index, path: path) { try reader.decodeInteger(Int.self, at: $0, path: path) }, to: [Element].self) }
+        if Element.self == String.self { return unsafeBitCast(try reader.elements(ofArrayAt: index, path: path) { try reader.decodeString(at: $0, path: path) }, to: [Element].self) }
+        if Element.self == Bool.self { return unsafeBitCast(try reader.elements(ofArrayAt: index, path: path) { try reader.decodeBool(at: $0, path: path) }, to: [Element].self) }
+        if Element.self == Int64.self { return unsafeBitCast(try reader.elements(ofArrayAt: index, path: path) { try reader.decodeInteger(Int64.self, at: $0, path: path) }, to: [Element].self) }
         // Models and nested arrays get the array's own path (an error gets the element's index
         // inserted on its way out), with the way to read them chosen once; other Decodable types
         // see the full path in their decoder, as with JSONDecoder.
         if let model = Element.self as? any _TapeDecodable.Type {
-            return try readElements(reader, index, path, nested: true) { try reader.decodeModel(model, as: Element.self, at: $0, path: path) }
+            return try reader.elements(ofArrayAt: index, path: path, nested: true) { try reader.decodeModel(model, as: Element.self, at: $0, path: path) }
         }
         if let direct = Element.self as? any TapeDirectDecodable.Type {
-            return try readElements(reader, index, path, nested: true) { try direct.decode(from: reader, at: $0, path: path) as! Element }
+            return try reader.elements(ofArrayAt: index, path: path, nested: true) { try direct.decode(from: reader, at: $0, path: path) as! Element }
         }
         var elements: [Element] = []
-        elements.reserveCapacity(tape.count(ofContainerAt: index))
-        let end = Int(tape.payload(at: index))
+        elements.reserveCapacity(view.count(ofContainerAt: index))
+        let end = Int(view.payload(at: index))
         var cursor = index + 1
         while cursor < end {
             elements.append(try reader.decode(Element.self, at: cursor, path: path + [IndexKey(elements.count)]))
-            cursor = tape.indexAfterValue(at: cursor)
+            cursor = view.indexAfterValue(at: cursor)
         }
         return elements
     }
 
     /// The numbers of the array at `index` (not generic: no type metadata to look up per call).
     private static func doubles(_ reader: TapeReader, _ index: Int, _ path: [any CodingKey]) throws -> [Double] {
-        guard reader.tape.tag(at: index) == .arrayStart else { throw reader.mismatch([Double].self, at: index, path: path) }
-        return try readElements(reader, index, path) { try reader.decodeFloat(Double.self, at: $0, path: path) }
-    }
-
-    /// The elements of the array at `index`, each read by `read`; a failure gets the element's
-    /// index added to its coding path right below `path` (`nested`: also when the failure lies
-    /// deeper, inside a nested array that was read without this index in its path).
-    private static func readElements<T>(_ reader: TapeReader, _ index: Int, _ path: [any CodingKey], nested: Bool = false,
-                                   _ read: (Int) throws -> T) throws -> [T] {
-        let tape = reader.tape
-        var elements: [T] = []
-        elements.reserveCapacity(tape.count(ofContainerAt: index))
-        let end = Int(tape.payload(at: index))
-        var cursor = index + 1
-        while cursor < end {
-            do {
-                elements.append(try read(cursor))
-            } catch let error as DecodingError {
-                throw error.addingKey(IndexKey(elements.count), below: path, evenIfDeeper: nested)
-            }
-            cursor = tape.indexAfterValue(at: cursor)
-        }
-        return elements
+        guard reader.view.tag(at: index) == .arrayStart else { throw reader.mismatch([Double].self, at: index, path: path) }
+        return try reader.elements(ofArrayAt: index, path: path) { try reader.decodeFloat(Double.self, at: $0, path: path) }
     }
 }
 
@@ -111,8 +90,8 @@ extension Dictionary: TapeDirectDecodable where Key == String, Value: Decodable 
     /// Under `convertFromSnakeCase` keys go through the Codable container instead, which
     /// converts them as `JSONDecoder` does.
     static func decode(from reader: TapeReader, at index: Int, path: [any CodingKey]) throws -> [String: Value] {
-        let tape = reader.tape
-        guard reader.options.keyDecodingStrategy == .useDefaultKeys, tape.tag(at: index) == .objectStart else {
+        let view = reader.view
+        guard reader.options.keyDecodingStrategy == .useDefaultKeys, view.tag(at: index) == .objectStart else {
             return try Self(from: TapeDecoder(reader: reader, index: index, codingPath: path))
         }
         // The way to read a value is chosen once, not per member. Strings, models and directly
@@ -137,11 +116,11 @@ extension Dictionary: TapeDirectDecodable where Key == String, Value: Decodable 
     /// inserted right below `path`.
     private static func members(_ reader: TapeReader, _ index: Int, _ path: [any CodingKey], pathFree: Bool = true,
                                 _ read: (Int, String) throws -> Value) throws -> [String: Value] {
-        let tape = reader.tape
+        let view = reader.view
         var result: [String: Value] = [:]
-        result.reserveCapacity(tape.count(ofContainerAt: index))
-        for (keyIndex, valueIndex) in tape.members(ofObjectAt: index) {
-            let key = reader.document.string(at: keyIndex)
+        result.reserveCapacity(view.count(ofContainerAt: index))
+        for (keyIndex, valueIndex) in view.members(ofObjectAt: index) {
+            let key = reader.view.string(at: keyIndex)
             do {
                 result[key] = try read(valueIndex, key)
             } catch let error as DecodingError where pathFree {
@@ -156,7 +135,38 @@ extension TapeReader {
     /// A `@Model` type read straight from the tape when the value is an object (anything else
     /// goes through `decode`, which applies the coercion rules).
     func decodeModel<T: Decodable>(_ model: any _TapeDecodable.Type, as type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
-        guard tape.tag(at: index) == .objectStart else { return try decode(T.self, at: index, path: path) }
+        guard view.tag(at: index) == .objectStart else { return try decode(T.self, at: index, path: path) }
         return try model.init(_tape: _TapeObject(reader: self, start: index, codingPath: path)) as! T
+    }
+
+    /// ``decodeModel(_:as:at:path:)`` with the type known at compile time: no casts.
+    func decodeModel<T: _TapeDecodable>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
+        guard view.tag(at: index) == .objectStart else { return try decode(T.self, at: index, path: path) }
+        return try T(_tape: _TapeObject(reader: self, start: index, codingPath: path))
+    }
+
+    /// An array of `@Model` values, each element read straight from the tape.
+    func decodeModels<T: _TapeDecodable>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> [T] {
+        guard view.tag(at: index) == .arrayStart else { return try decode([T].self, at: index, path: path) }
+        return try elements(ofArrayAt: index, path: path, nested: true) { try decodeModel(T.self, at: $0, path: path) }
+    }
+
+    /// The elements of the array at `index`, each read by `read`; a failure gets the element's
+    /// index added to its coding path right below `path` (`nested`: also when the failure lies
+    /// deeper, inside a nested array or model that was read without this index in its path).
+    func elements<T>(ofArrayAt index: Int, path: [any CodingKey], nested: Bool = false, _ read: (Int) throws -> T) throws -> [T] {
+        var elements: [T] = []
+        elements.reserveCapacity(view.count(ofContainerAt: index))
+        let end = Int(view.payload(at: index))
+        var cursor = index + 1
+        while cursor < end {
+            do {
+                elements.append(try read(cursor))
+            } catch let error as DecodingError {
+                throw error.addingKey(IndexKey(elements.count), below: path, evenIfDeeper: nested)
+            }
+            cursor = view.indexAfterValue(at: cursor)
+        }
+        return elements
     }
 }

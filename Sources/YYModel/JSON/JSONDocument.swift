@@ -73,48 +73,66 @@ public struct JSONDocument: Sendable {
 
     /// The string whose tape entry is at `index`, unescaped.
     func string(at index: Int) -> String {
-        let offset = Int(tape.payload(at: index))
-        let length = Int(tape[index + 1])
-        return bytes.withUnsafeBufferPointer { input in
-            let raw = UnsafeBufferPointer(rebasing: input[offset..<(offset + length)])
-            if tape.tag(at: index) == .string { return String(decoding: raw, as: UTF8.self) }
-            return JSONDocument.unescape(raw)
+        withView { $0.string(at: index) }
+    }
+
+    /// Calls `body` with a ``TapeView`` of this document, valid for the call.
+    func withView<R, E: Error>(_ body: (TapeView) throws(E) -> R) throws(E) -> R {
+        try bytes.withUnsafeBufferPointer { (input) throws(E) -> R in
+            try tape.withWords { (words) throws(E) -> R in try body(TapeView(words: words, input: input)) }
         }
+    }
+
+    /// The text of string contents as they are in the input (`raw`, validated by the parser),
+    /// with escapes decoded when `escaped`.
+    static func string(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool) -> String {
+        escaped ? unescape(raw) : String(decoding: raw, as: UTF8.self)
     }
 
     /// Decodes the escapes of string contents the parser has already validated.
     static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(raw.count)
-        var i = 0
-        while i < raw.count {
-            let byte = raw[i]
-            guard byte == UInt8(ascii: "\\") else {
-                output.append(byte)
-                i += 1
-                continue
-            }
-            let kind = raw[i + 1]
-            i += 2
-            switch kind {
-            case UInt8(ascii: "b"): output.append(0x08)
-            case UInt8(ascii: "f"): output.append(0x0C)
-            case UInt8(ascii: "n"): output.append(0x0A)
-            case UInt8(ascii: "r"): output.append(0x0D)
-            case UInt8(ascii: "t"): output.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = UInt32(hex4(raw, at: i))
-                i += 4
-                if (0xD800...0xDBFF).contains(scalar) {
-                    let low = UInt32(hex4(raw, at: i + 2))
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    i += 6
+        // Escapes only shrink text (`\uXXXX`, six bytes, is at most three; a surrogate pair,
+        // twelve, is four), so the raw length is room enough, and the result is written in place.
+        String(unsafeUninitializedCapacity: raw.count) { output in
+            var written = 0
+            var i = 0
+            while i < raw.count {
+                let byte = raw[i]
+                guard byte == UInt8(ascii: "\\") else {
+                    output[written] = byte
+                    written += 1
+                    i += 1
+                    continue
                 }
-                output.append(contentsOf: Unicode.UTF8.encode(Unicode.Scalar(scalar)!)!)
-            default: output.append(kind)  // \" \\ \/
+                let kind = raw[i + 1]
+                i += 2
+                let decoded: UInt8
+                switch kind {
+                case UInt8(ascii: "b"): decoded = 0x08
+                case UInt8(ascii: "f"): decoded = 0x0C
+                case UInt8(ascii: "n"): decoded = 0x0A
+                case UInt8(ascii: "r"): decoded = 0x0D
+                case UInt8(ascii: "t"): decoded = 0x09
+                case UInt8(ascii: "u"):
+                    var scalar = UInt32(hex4(raw, at: i))
+                    i += 4
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        let low = UInt32(hex4(raw, at: i + 2))
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        i += 6
+                    }
+                    for unit in Unicode.UTF8.encode(Unicode.Scalar(scalar)!)! {
+                        output[written] = unit
+                        written += 1
+                    }
+                    continue
+                default: decoded = kind  // \" \\ \/
+                }
+                output[written] = decoded
+                written += 1
             }
+            return written
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     private static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt16 {

@@ -14,10 +14,19 @@
 ///
 /// `@unchecked Sendable`: the words live in a ``JSONTapeStorage`` that only the parser writes,
 /// before the tape exists; a tape never changes, so it may be read from any thread.
-struct JSONTape: @unchecked Sendable {
-    enum Tag: UInt8 {
-        case null = 1, `true`, `false`, int64, uint64, double, string, escapedString
+struct JSONTape: JSONTapeNavigation, @unchecked Sendable {
+    /// The kind of a value. The raw values are the declaration order, which is also how Swift
+    /// stores a case, so ``JSONTapeNavigation/tag(at:)`` can turn a byte into a tag without a table.
+    enum Tag: UInt8, CaseIterable {
+        case null = 0, `true`, `false`, int64, uint64, double, string, escapedString
         case arrayStart, arrayEnd, objectStart, objectEnd
+    }
+
+    static let payloadMask: UInt64 = (1 << 56) - 1
+
+    @inline(__always)
+    static func word(_ tag: Tag, _ payload: UInt64 = 0) -> UInt64 {
+        UInt64(tag.rawValue) << 56 | payload
     }
 
     private let storage: JSONTapeStorage
@@ -37,21 +46,36 @@ struct JSONTape: @unchecked Sendable {
         return storage.withUnsafeMutablePointerToElements { $0[index] }
     }
 
-    static let payloadMask: UInt64 = (1 << 56) - 1
+    /// Calls `body` with a view of the words that retains nothing; the view must not be used
+    /// after `body` returns.
+    func withWords<R, E: Error>(_ body: (UnsafeBufferPointer<UInt64>) throws(E) -> R) throws(E) -> R {
+        // The words sit inside `storage`, which `self` keeps alive for the call.
+        let words = storage.withUnsafeMutablePointerToElements { UnsafeBufferPointer(start: $0, count: count) }
+        return try withExtendedLifetime(storage) { () throws(E) -> R in try body(words) }
+    }
+}
 
+/// Finding one's way in tape words: the parts shared by the owning ``JSONTape`` and the
+/// borrowed ``TapeView`` that decoding reads through.
+protocol JSONTapeNavigation {
+    /// The word at `index`.
+    subscript(index: Int) -> UInt64 { get }
+}
+
+extension JSONTapeNavigation {
+    /// The tag of the word at `index`.
     @inline(__always)
-    static func word(_ tag: Tag, _ payload: UInt64 = 0) -> UInt64 {
-        UInt64(tag.rawValue) << 56 | payload
+    func tag(at index: Int) -> JSONTape.Tag {
+        let raw = UInt8(truncatingIfNeeded: self[index] >> 56)
+        precondition(raw < JSONTape.Tag.objectEnd.rawValue + 1, "not a tape tag")
+        // Checked above: a declared case, stored as its raw value (see `Tag`).
+        return unsafeBitCast(raw, to: JSONTape.Tag.self)
     }
 
-    @inline(__always)
-    func tag(at index: Int) -> Tag {
-        Tag(rawValue: UInt8(truncatingIfNeeded: self[index] >> 56))!
-    }
-
+    /// The low 56 bits of the word at `index`.
     @inline(__always)
     func payload(at index: Int) -> UInt64 {
-        self[index] & Self.payloadMask
+        self[index] & JSONTape.payloadMask
     }
 
     /// The index just past the value that starts at `index`.

@@ -41,7 +41,7 @@ extension Polymorphic: Decodable {
         let type = try Chooser.modelType(for: object)
         let decoded: any Decodable
         if let model = type as? any _TapeDecodable.Type, let tape = decoder as? TapeDecoder,
-           tape.reader.tape.tag(at: tape.index) == .objectStart {
+           tape.reader.view.tag(at: tape.index) == .objectStart {
             decoded = try model.init(_tape: _TapeObject(reader: tape.reader, start: tape.index, codingPath: tape.codingPath))
         } else {
             decoded = try type.init(from: decoder)

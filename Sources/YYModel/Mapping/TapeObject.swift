@@ -16,6 +16,8 @@ public protocol _TapeDecodable: Decodable {
 /// everywhere else in YYModel, to its last occurrence.
 public struct _TapeObject {
     let reader: TapeReader
+    /// `reader.view`, kept here so that lookups touch no reference-counted storage.
+    let view: TapeView
     let start: Int
     let end: Int
     let codingPath: [any CodingKey]
@@ -23,8 +25,9 @@ public struct _TapeObject {
 
     init(reader: TapeReader, start: Int, codingPath: [any CodingKey]) {
         self.reader = reader
+        view = reader.view
         self.start = start
-        end = Int(reader.tape.payload(at: start))
+        end = Int(view.payload(at: start))
         self.codingPath = codingPath
         cursor = start + 1
     }
@@ -42,43 +45,29 @@ public struct _TapeObject {
     /// to its last occurrence. Larger ones are scanned from the member after the last match,
     /// wrapping around, and stop at the first match (keys of real API objects do not repeat).
     private mutating func valueIndex(of key: UnsafeRawBufferPointer) -> Int? {
-        let tape = reader.tape
-        let members = tape.count(ofContainerAt: start)
+        let members = view.count(ofContainerAt: start)
         var found: Int?
         if members <= 8 {
             var position = start + 1
             while position < end {
                 let value = position + 2
-                if matches(position, key) { found = value }
-                position = tape.indexAfterValue(at: value)
+                if view.string(at: position, equals: key) { found = value }
+                position = view.indexAfterValue(at: value)
             }
         } else {
             var position = cursor
             for _ in 0..<members {
                 if position >= end { position = start + 1 }
                 let value = position + 2
-                if matches(position, key) {
+                if view.string(at: position, equals: key) {
                     found = value
                     break
                 }
-                position = tape.indexAfterValue(at: value)
+                position = view.indexAfterValue(at: value)
             }
         }
-        if let found { cursor = tape.indexAfterValue(at: found) }
+        if let found { cursor = view.indexAfterValue(at: found) }
         return found
-    }
-
-    private func matches(_ keyIndex: Int, _ key: UnsafeRawBufferPointer) -> Bool {
-        let tape = reader.tape
-        let length = Int(tape[keyIndex + 1])
-        if tape.tag(at: keyIndex) == .escapedString {
-            return reader.document.string(at: keyIndex).utf8.elementsEqual(key)
-        }
-        guard length == key.count else { return false }
-        let offset = Int(tape.payload(at: keyIndex))
-        return reader.document.bytes.withUnsafeBytes { input in
-            length == 0 || memcmp(input.baseAddress! + offset, key.baseAddress!, length) == 0
-        }
     }
 
     private mutating func valueIndex(of key: StaticString) -> Int? {
@@ -99,12 +88,12 @@ public struct _TapeObject {
                 if depth == path.count - 1 {
                     found = index
                 } else {
-                    guard reader.tape.tag(at: index) == .objectStart else { found = nil; break }
+                    guard view.tag(at: index) == .objectStart else { found = nil; break }
                     object = _TapeObject(reader: reader, start: index, codingPath: codingPath)
                 }
             }
             if let found {
-                if path.count == 1 { cursor = reader.tape.indexAfterValue(at: found) }
+                if path.count == 1 { cursor = view.indexAfterValue(at: found) }
                 return (found, codingPath)
             }
         }
@@ -118,6 +107,12 @@ public struct _TapeObject {
         return reader.overriding(coercion: coercion, dates: dates)
     }
 
+    /// Whether values are read leniently under `coercion` (the field's) or else the decoder's.
+    @inline(__always)
+    private func isLenient(_ coercion: ModelDecoder.Coercion?) -> Bool {
+        coercion.map { $0 == .lenient } ?? reader.lenient
+    }
+
     /// `value`, or a `keyNotFound` error naming `name` when it is absent.
     private func present<T>(_ value: T?, _ name: @autoclosure () -> String) throws -> T {
         guard let value else {
@@ -126,13 +121,13 @@ public struct _TapeObject {
         return value
     }
 
-    /// Reads the member `key` with `read`; `nil` when absent or null.
+    /// Reads the value at `index` (of the member `key`) with `read`; `nil` when it is null.
     ///
     /// Scalar reads get the object's coding path, and the key is added only if they fail: building
     /// `codingPath + [key]` for every member would allocate for every field of every model.
-    private mutating func read<T>(_ key: StaticString, _ coercion: ModelDecoder.Coercion?,
-                                  _ read: (TapeReader, Int, [any CodingKey]) throws -> T) throws -> T? {
-        guard let index = valueIndex(of: key), !reader.isNull(at: index) else { return nil }
+    private func read<T>(at index: Int, _ key: StaticString, _ coercion: ModelDecoder.Coercion?,
+                         _ read: (TapeReader, Int, [any CodingKey]) throws -> T) throws -> T? {
+        guard !reader.isNull(at: index) else { return nil }
         do {
             return try read(reader(for: coercion), index, codingPath)
         } catch let error as DecodingError {
@@ -143,43 +138,83 @@ public struct _TapeObject {
     /// Reads a nested value with this object's coding path: the key joins the path only if an
     /// error comes back (at its depth, below whatever deeper steps the error already names), so
     /// nested models and arrays allocate no path while decoding succeeds.
-    private mutating func readNested<T: Decodable>(_ type: T.Type, _ key: StaticString, _ coercion: ModelDecoder.Coercion?,
-                                                   _ dates: ModelDecoder.DateDecodingStrategy?) throws -> T? {
+    private mutating func readNested<T>(_ key: StaticString, _ coercion: ModelDecoder.Coercion?, _ dates: ModelDecoder.DateDecodingStrategy?,
+                                        _ read: (TapeReader, Int, [any CodingKey]) throws -> T) throws -> T? {
         guard let index = valueIndex(of: key), !reader.isNull(at: index) else { return nil }
         do {
-            return try reader(for: coercion, dates: dates).decode(type, at: index, path: codingPath)
+            return try read(reader(for: coercion, dates: dates), index, codingPath)
         } catch let error as DecodingError {
             throw error.addingKey(ModelKey(key.description), below: codingPath, evenIfDeeper: true)
         }
     }
 
+    /// An integer member. A JSON integer that fits is the common case under either coercion and
+    /// is read here; everything else goes through the reader's rules.
+    private mutating func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: StaticString, _ coercion: ModelDecoder.Coercion?) throws -> T? {
+        guard let index = valueIndex(of: key) else { return nil }
+        switch view.tag(at: index) {
+        case .int64: if let value = T(exactly: Int64(bitPattern: view[index + 1])) { return value }
+        case .uint64: if let value = T(exactly: view[index + 1]) { return value }
+        default: break
+        }
+        return try read(at: index, key, coercion) { try $0.decodeInteger(type, at: $1, path: $2) }
+    }
+
     public mutating func decode(_ type: Int.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int? {
-        try read(key, coercion) { try $0.decodeInteger(type, at: $1, path: $2) }
+        try integer(type, key, coercion)
     }
 
     public mutating func decode(_ type: Int64.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int64? {
-        try read(key, coercion) { try $0.decodeInteger(type, at: $1, path: $2) }
+        try integer(type, key, coercion)
     }
 
     public mutating func decode(_ type: UInt64.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> UInt64? {
-        try read(key, coercion) { try $0.decodeInteger(type, at: $1, path: $2) }
+        try integer(type, key, coercion)
     }
 
     public mutating func decode(_ type: Double.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Double? {
-        try read(key, coercion) { try $0.decodeFloat(type, at: $1, path: $2) }
+        guard let index = valueIndex(of: key) else { return nil }
+        switch view.tag(at: index) {
+        case .double: return Double(bitPattern: view[index + 1])
+        case .int64: return Double(Int64(bitPattern: view[index + 1]))
+        default: return try read(at: index, key, coercion) { try $0.decodeFloat(type, at: $1, path: $2) }
+        }
     }
 
     public mutating func decode(_ type: Bool.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Bool? {
-        try read(key, coercion) { try $0.decodeBool(at: $1, path: $2) }
+        guard let index = valueIndex(of: key) else { return nil }
+        switch view.tag(at: index) {
+        case .true: return true
+        case .false: return false
+        default: return try read(at: index, key, coercion) { try $0.decodeBool(at: $1, path: $2) }
+        }
     }
 
     public mutating func decode(_ type: String.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> String? {
-        try read(key, coercion) { try $0.decodeString(at: $1, path: $2) }
+        guard let index = valueIndex(of: key) else { return nil }
+        if view.tag(at: index) == .string {
+            let raw = view.rawBytes(ofStringAt: index)
+            // Leniently, YYModel's null words (3 to 6 bytes) read as nil: those take the long way.
+            if !(3...6).contains(raw.count) || !isLenient(coercion) { return String(decoding: raw, as: UTF8.self) }
+        }
+        return try read(at: index, key, coercion) { try $0.decodeString(at: $1, path: $2) }
     }
 
     public mutating func decode<T: Decodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
                                               dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T? {
-        try readNested(type, key, coercion, dates)
+        try readNested(key, coercion, dates) { try $0.decode(type, at: $1, path: $2) }
+    }
+
+    /// A `@Model` member: read straight from the tape, the type known at compile time.
+    public mutating func decode<T: _TapeDecodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
+                                                   dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T? {
+        try readNested(key, coercion, dates) { try $0.decodeModel(type, at: $1, path: $2) }
+    }
+
+    /// An array of `@Model` values: each element read straight from the tape.
+    public mutating func decode<T: _TapeDecodable>(_ type: [T].Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
+                                                   dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> [T]? {
+        try readNested(key, coercion, dates) { try $0.decodeModels(T.self, at: $1, path: $2) }
     }
 
     public mutating func decode<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
@@ -214,6 +249,18 @@ public struct _TapeObject {
 
     public mutating func require<T: Decodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
                                                dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T {
+        try present(decode(type, key: key, coercion: coercion, dates: dates), key.description)
+    }
+
+    /// A `@Model` member that must be present.
+    public mutating func require<T: _TapeDecodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
+                                                    dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T {
+        try present(decode(type, key: key, coercion: coercion, dates: dates), key.description)
+    }
+
+    /// An array of `@Model` values that must be present.
+    public mutating func require<T: _TapeDecodable>(_ type: [T].Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
+                                                    dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> [T] {
         try present(decode(type, key: key, coercion: coercion, dates: dates), key.description)
     }
 

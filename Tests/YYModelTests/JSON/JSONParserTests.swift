@@ -191,4 +191,12 @@ import Testing
         guard case .array(let elements) = document.value else { Issue.record("not an array"); return }
         #expect(elements.count == count && elements.allSatisfy { $0 == 7 })
     }
+
+    @Test func everyTapeTagReadsBackFromItsWord() {
+        // `tag(at:)` turns the top byte into a `Tag` by its raw value.
+        for tag in JSONTape.Tag.allCases {
+            let view = [JSONTape.word(tag, 12345), 0].withUnsafeBufferPointer { TapeView(words: $0, input: UnsafeBufferPointer(start: nil, count: 0)).tag(at: 0) }
+            #expect(view == tag)
+        }
+    }
 }
