@@ -4,7 +4,7 @@
 //   the GitHub-user sample: bytes → model and model → bytes in microseconds.
 //
 //   swift run -c release JSONBenchmarks [--corpus DIR] [--rounds N] [--only parse|decode]
-//   swift run -c release JSONBenchmarks --profile-parse|--profile-macro twitter|citm|canada
+//   swift run -c release JSONBenchmarks --profile-parse|--profile-macro|--profile-bridge twitter|citm|canada
 import BenchmarkSupport
 import CSimdjson
 import Foundation
@@ -23,15 +23,19 @@ let rounds = option("--rounds").flatMap(Int.init) ?? 5
 /// `--only parse` or `--only decode` runs one table (for quick comparisons while working).
 let only = option("--only")
 
-if let name = option("--profile-macro") {
-    // For profilers: decode one corpus file (twitter, citm or canada) into the @Model types in a
-    // loop and nothing else.
+if let name = option("--profile-macro") ?? option("--profile-bridge") {
+    // For profilers: decode one corpus file (twitter, citm or canada) in a loop and nothing else,
+    // into the @Model types (--profile-macro) or the plain Codable ones (--profile-bridge).
     let bytes = [UInt8](FileManager.default.contents(atPath: corpus + "/\(name == "citm" ? "citm_catalog" : name).json")!)
+    let macro = option("--profile-macro") != nil
     for _ in 0..<300 {
-        switch name {
-        case "canada": _ = try ModelDecoder().decode(MCanada.self, from: bytes)
-        case "citm": _ = try ModelDecoder().decode(MCitmCatalog.self, from: bytes)
-        default: _ = try ModelDecoder().decode(MTwitter.self, from: bytes)
+        switch (name, macro) {
+        case ("canada", true): _ = try ModelDecoder().decode(MCanada.self, from: bytes)
+        case ("canada", false): _ = try ModelDecoder().decode(Canada.self, from: bytes)
+        case ("citm", true): _ = try ModelDecoder().decode(MCitmCatalog.self, from: bytes)
+        case ("citm", false): _ = try ModelDecoder().decode(CitmCatalog.self, from: bytes)
+        case (_, true): _ = try ModelDecoder().decode(MTwitter.self, from: bytes)
+        case (_, false): _ = try ModelDecoder().decode(Twitter.self, from: bytes)
         }
     }
     exit(0)

@@ -49,39 +49,30 @@ struct IndexKey: CodingKey {
 }
 
 /// The members of a JSON object, looked up by key.
-struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+///
+/// A class, so that lookups (non-mutating in the protocol) can move the cursor of its
+/// ``TapeMemberLookup``: no table of the members is built, except of converted keys under
+/// `convertFromSnakeCase`.
+final class ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: TapeDecoder
-    /// Tape positions of each member's key and value.
-    private let members: [(key: Int, value: Int)]
-    /// Built for large objects and for converted keys; small objects are scanned.
-    private let lookup: [String: Int]?
+    private var members: TapeMemberLookup
+    /// Converted key → value index, under `convertFromSnakeCase` only (the last of a repeated key).
+    private let convertedKeys: [String: Int]?
 
     var codingPath: [any CodingKey] { decoder.codingPath }
 
     init(decoder: TapeDecoder) {
         self.decoder = decoder
         let view = decoder.reader.view
-        let end = Int(view.payload(at: decoder.index))
-        var members: [(key: Int, value: Int)] = []
-        members.reserveCapacity(view.count(ofContainerAt: decoder.index))
-        var cursor = decoder.index + 1
-        while cursor < end {
-            let value = cursor + 2
-            members.append((cursor, value))
-            cursor = view.indexAfterValue(at: value)
-        }
-        self.members = members
-        let convert = decoder.reader.options.keyDecodingStrategy == .convertFromSnakeCase
-        if convert || members.count > 16 {
-            var lookup: [String: Int] = [:]
-            lookup.reserveCapacity(members.count)
-            for member in members {
-                let key = decoder.reader.view.string(at: member.key)
-                lookup[convert ? Self.camelCase(fromSnakeCase: key) : key] = member.value  // last wins
+        members = TapeMemberLookup(view: view, start: decoder.index)
+        if decoder.reader.options.keyDecodingStrategy == .convertFromSnakeCase {
+            var converted: [String: Int] = [:]
+            for member in view.members(ofObjectAt: decoder.index) {
+                converted[Self.camelCase(fromSnakeCase: view.string(at: member.key))] = member.value
             }
-            self.lookup = lookup
+            convertedKeys = converted
         } else {
-            lookup = nil
+            convertedKeys = nil
         }
     }
 
@@ -99,16 +90,8 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The tape position of the value for `key`, or `nil`.
     private func valueIndex(for key: Key) -> Int? {
-        if let lookup { return lookup[key.stringValue] }
-        let view = decoder.reader.view
-        var name = key.stringValue
-        return name.withUTF8 { wanted -> Int? in
-            var found: Int?
-            for member in members where view.string(at: member.key, equals: UnsafeRawBufferPointer(wanted)) {
-                found = member.value  // keep scanning: with repeated keys the last one wins
-            }
-            return found
-        }
+        if let convertedKeys { return convertedKeys[key.stringValue] }
+        return members.valueIndex(of: key.stringValue)
     }
 
     private func require(_ key: Key) throws -> Int {
@@ -132,8 +115,9 @@ struct ObjectContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     var allKeys: [Key] {
-        if let lookup { return lookup.keys.compactMap(Key.init(stringValue:)) }
-        return members.compactMap { Key(stringValue: decoder.reader.view.string(at: $0.key)) }
+        if let convertedKeys { return convertedKeys.keys.compactMap(Key.init(stringValue:)) }
+        let view = decoder.reader.view
+        return view.members(ofObjectAt: decoder.index).compactMap { Key(stringValue: view.string(at: $0.key)) }
     }
 
     func contains(_ key: Key) -> Bool { valueIndex(for: key) != nil }

@@ -10,68 +10,32 @@ public protocol _TapeDecodable: Decodable {
 
 /// One JSON object in a ``ModelDecoder``'s tape, as `@Model`'s generated fast initializer reads it.
 ///
-/// Lookups in objects of more than 8 members start after the member found last: a model decoded
-/// in declaration order from JSON in the same order finds each key at once. In such objects a
-/// repeated key resolves to the first occurrence after the previous match; in smaller ones, and
-/// everywhere else in YYModel, to its last occurrence.
+/// Members are found as ``TapeMemberLookup`` describes: in objects of more than 8 members a
+/// repeated key resolves to the first occurrence after the previous match; in smaller ones to its
+/// last occurrence.
 public struct _TapeObject {
     let reader: TapeReader
-    /// `reader.view`, kept here so that lookups touch no reference-counted storage.
+    /// `reader.view`, kept here so that reads touch no reference-counted storage.
     let view: TapeView
-    let start: Int
-    let end: Int
     let codingPath: [any CodingKey]
-    private var cursor: Int
+    private var members: TapeMemberLookup
 
     init(reader: TapeReader, start: Int, codingPath: [any CodingKey]) {
         self.reader = reader
         view = reader.view
-        self.start = start
-        end = Int(view.payload(at: start))
         self.codingPath = codingPath
-        cursor = start + 1
+        members = TapeMemberLookup(view: view, start: start)
     }
 
     /// A `Decoder` over the same object, for the paths that need Codable (hooks, other types).
     public var decoder: any Decoder {
-        TapeDecoder(reader: reader, index: start, codingPath: codingPath)
+        TapeDecoder(reader: reader, index: members.start, codingPath: codingPath)
     }
 
     // MARK: Lookup
 
-    /// The tape index of the value for `key` (its UTF-8 bytes), or `nil`.
-    ///
-    /// Objects of up to 8 members are scanned whole, in document order, so a repeated key resolves
-    /// to its last occurrence. Larger ones are scanned from the member after the last match,
-    /// wrapping around, and stop at the first match (keys of real API objects do not repeat).
-    private mutating func valueIndex(of key: UnsafeRawBufferPointer) -> Int? {
-        let members = view.count(ofContainerAt: start)
-        var found: Int?
-        if members <= 8 {
-            var position = start + 1
-            while position < end {
-                let value = position + 2
-                if view.string(at: position, equals: key) { found = value }
-                position = view.indexAfterValue(at: value)
-            }
-        } else {
-            var position = cursor
-            for _ in 0..<members {
-                if position >= end { position = start + 1 }
-                let value = position + 2
-                if view.string(at: position, equals: key) {
-                    found = value
-                    break
-                }
-                position = view.indexAfterValue(at: value)
-            }
-        }
-        if let found { cursor = view.indexAfterValue(at: found) }
-        return found
-    }
-
     private mutating func valueIndex(of key: StaticString) -> Int? {
-        valueIndex(of: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        members.valueIndex(of: UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
     }
 
     /// The value at the first of `paths` present and not null.
@@ -81,8 +45,7 @@ public struct _TapeObject {
             var codingPath = codingPath
             var found: Int?
             for (depth, component) in path.enumerated() {
-                var component = component
-                let index = component.withUTF8 { object.valueIndex(of: UnsafeRawBufferPointer($0)) }
+                let index = object.members.valueIndex(of: component)
                 codingPath.append(ModelKey(component))
                 guard let index, !reader.isNull(at: index) else { found = nil; break }
                 if depth == path.count - 1 {
@@ -93,7 +56,7 @@ public struct _TapeObject {
                 }
             }
             if let found {
-                if path.count == 1 { cursor = view.indexAfterValue(at: found) }
+                if path.count == 1 { members = object.members }  // the next lookup starts after this key
                 return (found, codingPath)
             }
         }
@@ -113,12 +76,12 @@ public struct _TapeObject {
         coercion.map { $0 == .lenient } ?? reader.lenient
     }
 
-    /// `value`, or a `keyNotFound` error naming `name` when it is absent.
-    private func present<T>(_ value: T?, _ name: @autoclosure () -> String) throws -> T {
-        guard let value else {
-            throw DecodingError.keyNotFound(ModelKey(name()), .init(codingPath: codingPath, debugDescription: "No value for \(name())."))
-        }
-        return value
+    /// The error for a required member `name` that is absent or null.
+    ///
+    /// (The `require` methods read first and check after: calling a method of `self` with an
+    /// argument that mutates `self` would copy the whole object for every member.)
+    private func missing(_ name: String) -> DecodingError {
+        DecodingError.keyNotFound(ModelKey(name), .init(codingPath: codingPath, debugDescription: "No value for \(name)."))
     }
 
     /// Reads the value at `index` (of the member `key`) with `read`; `nil` when it is null.
@@ -224,50 +187,61 @@ public struct _TapeObject {
     }
 
     public mutating func require(_ type: Int.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int {
-        try present(decode(type, key: key, coercion: coercion), key.description)
+        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
+        return value
     }
 
     public mutating func require(_ type: Int64.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int64 {
-        try present(decode(type, key: key, coercion: coercion), key.description)
+        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
+        return value
     }
 
     public mutating func require(_ type: UInt64.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> UInt64 {
-        try present(decode(type, key: key, coercion: coercion), key.description)
+        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
+        return value
     }
 
     public mutating func require(_ type: Double.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Double {
-        try present(decode(type, key: key, coercion: coercion), key.description)
+        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
+        return value
     }
 
     public mutating func require(_ type: Bool.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Bool {
-        try present(decode(type, key: key, coercion: coercion), key.description)
+        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
+        return value
     }
 
     public mutating func require(_ type: String.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> String {
-        try present(decode(type, key: key, coercion: coercion), key.description)
+        guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
+        return value
     }
 
     public mutating func require<T: Decodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
                                                dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T {
-        try present(decode(type, key: key, coercion: coercion, dates: dates), key.description)
+        guard let value = try decode(type, key: key, coercion: coercion, dates: dates) else { throw missing(key.description) }
+        return value
     }
 
     /// A `@Model` member that must be present.
     public mutating func require<T: _TapeDecodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
                                                     dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T {
-        try present(decode(type, key: key, coercion: coercion, dates: dates), key.description)
+        guard let value = try decode(type, key: key, coercion: coercion, dates: dates) else { throw missing(key.description) }
+        return value
     }
 
     /// An array of `@Model` values that must be present.
     public mutating func require<T: _TapeDecodable>(_ type: [T].Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
                                                     dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> [T] {
-        try present(decode(type, key: key, coercion: coercion, dates: dates), key.description)
+        guard let value = try decode(type, key: key, coercion: coercion, dates: dates) else { throw missing(key.description) }
+        return value
     }
 
     public mutating func require<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
                                                dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T {
-        try present(decode(type, paths: paths, coercion: coercion, dates: dates),
-                    paths.map { $0.joined(separator: ".") }.joined(separator: " or "))
+        guard let value = try decode(type, paths: paths, coercion: coercion, dates: dates) else {
+            throw missing(paths.map { $0.joined(separator: ".") }.joined(separator: " or "))
+        }
+        return value
     }
 }
 

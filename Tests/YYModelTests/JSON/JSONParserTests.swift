@@ -195,8 +195,8 @@ import Testing
     @Test func everyTapeTagReadsBackFromItsWord() {
         // `tag(at:)` turns the top byte into a `Tag` by its raw value.
         for tag in JSONTape.Tag.allCases {
-            let view = [JSONTape.word(tag, 12345), 0].withUnsafeBufferPointer { TapeView(words: $0, input: UnsafeBufferPointer(start: nil, count: 0)).tag(at: 0) }
-            #expect(view == tag)
+            let read = [JSONTape.word(tag, 12345), 0].withUnsafeBufferPointer { TapeView(words: $0, input: UnsafeBufferPointer(start: nil, count: 0)).tag(at: 0) }
+            #expect(read == tag)
         }
     }
 }
