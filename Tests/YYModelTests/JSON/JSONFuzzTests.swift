@@ -3,10 +3,11 @@ import TestSupport
 import Testing
 import YYModel
 
-/// A seeded mutation fuzzer for the parser: inputs from the corpus and JSONTestSuite are mutated
-/// (byte flips, insertions of JSON-significant bytes, deletions, truncations, splices) and parsed.
-/// Every input must either parse or throw `JSONError`, never crash or hang; whatever parses must be
-/// written and parsed back to an equal value.
+/// A seeded mutation fuzzer for the parser and both model paths: inputs from the corpus and
+/// JSONTestSuite are mutated (byte flips, insertions of JSON-significant bytes, deletions,
+/// truncations, splices) and parsed. Every input must either parse or throw `JSONError`, never
+/// crash or hang; whatever parses must be written and parsed back to an equal value, and decode
+/// into a `@Model` type and a plain `Codable` one (lenient and strict) or throw `DecodingError`.
 ///
 /// CI runs it for a few seconds. The long run (issue 3 asks for at least 10 minutes):
 ///
@@ -31,7 +32,7 @@ struct JSONFuzzTests {
         let seed = UInt64(environment["YYKIT_FUZZ_SEED"] ?? "") ?? 20261122
         var generator = SplitMix64(seed: seed)
         let deadline = Date().addingTimeInterval(seconds)
-        var runs = 0, accepted = 0
+        var runs = 0, accepted = 0, decoded = 0
         while Date() < deadline {
             for _ in 0..<200 {
                 let input = Self.mutate(Self.seeds[Int(generator.next() % UInt64(Self.seeds.count))], using: &generator)
@@ -40,14 +41,37 @@ struct JSONFuzzTests {
                     accepted += 1
                     let written = try JSONWriter().bytes(for: value)
                     #expect(try JSONValue(parsing: written) == value, "seed \(seed), run \(runs)")
+                    decoded += Self.decodeAsModels(input)
                 } catch is JSONError {
                     // Rejected with a typed error: fine.
                 }
                 runs += 1
             }
         }
-        print("JSON fuzz: \(runs) inputs in \(seconds) s (seed \(seed)), \(accepted) accepted, no crash")
+        print("JSON fuzz: \(runs) inputs in \(seconds) s (seed \(seed)), \(accepted) accepted, \(decoded) model decodes, no crash")
         #expect(runs > 0)
+    }
+
+    static let decoders: [ModelDecoder] = [ModelDecoder(), { var strict = ModelDecoder(); strict.coercion = .strict; return strict }()]
+
+    /// Decodes `input` into the fuzz models through both paths; only `DecodingError`s may come out.
+    /// Returns how many of the decodes succeeded.
+    static func decodeAsModels(_ input: [UInt8]) -> Int {
+        var decoded = 0
+        for decoder in decoders {
+            for decode in [{ _ = try decoder.decode(FuzzUser.self, from: input) }, { _ = try decoder.decode(PlainFuzzUser.self, from: input) },
+                           { _ = try decoder.decode([FuzzUser].self, from: input) }] {
+                do {
+                    try decode()
+                    decoded += 1
+                } catch is DecodingError {
+                    // A typed error: fine.
+                } catch {
+                    Issue.record("not a DecodingError: \(error)")
+                }
+            }
+        }
+        return decoded
     }
 
     static func mutate(_ original: [UInt8], using generator: inout SplitMix64) -> [UInt8] {
@@ -74,4 +98,37 @@ struct JSONFuzzTests {
         }
         return bytes
     }
+}
+
+/// Shapes found in the fuzz seeds (GitHub users and events): scalars, optionals, nested models,
+/// arrays and dictionaries of them, a key path and fallback keys.
+@Model
+struct FuzzUser {
+    var login: String?
+    @Key("id", "ID") var id: Int64?
+    var site_admin: Bool = false
+    var score: Double?
+    @Key("payload.size") var size: Int?
+    var followers: [FuzzUser]?
+    var owner: FuzzOwner?
+    var labels: [String: String]?
+    var created_at: Date?
+}
+
+@Model
+struct FuzzOwner {
+    var login: String
+    var id: UInt64
+}
+
+/// `FuzzUser` through the Codable bridge (synthesized conformance).
+struct PlainFuzzUser: Codable {
+    var login: String?
+    var id: Int64?
+    var site_admin: Bool?
+    var score: Double?
+    var followers: [PlainFuzzUser]?
+    var owner: [String: JSONValue]?
+    var labels: [String: String]?
+    var created_at: Date?
 }
