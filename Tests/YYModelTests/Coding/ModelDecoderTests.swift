@@ -189,6 +189,19 @@ import Testing
         #expect(escaped.é == 1 && escaped.quote == 2)
     }
 
+    @Test func duplicateKeysResolveAsTheLookupDescribes() throws {
+        struct Small: Decodable { var a: Int; var b: Int }
+        // Up to 8 members: the whole object is scanned and the last occurrence wins.
+        #expect(try Self.lenient.decode(Small.self, from: #"{"a": 1, "b": 2, "a": 3}"#).a == 3)
+        // More: the scan starts after the member read last and stops at the first match.
+        struct Large: Decodable { var a, b, c, d, e, f, g, h, i: Int }
+        let large = try Self.lenient.decode(Large.self, from: #"{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"a":10}"#)
+        #expect(large.a == 1 && large.i == 9)
+        // Read out of document order, every member is still found (the scan wraps around).
+        let shuffled = try Self.lenient.decode(Large.self, from: #"{"i":9,"h":8,"g":7,"f":6,"e":5,"d":4,"c":3,"b":2,"a":1}"#)
+        #expect(shuffled.a == 1 && shuffled.b == 2 && shuffled.e == 5 && shuffled.i == 9)
+    }
+
     @Test func errorsCarryTheCodingPath() throws {
         struct Item: Decodable { var id: Int }
         struct Order: Decodable { var items: [Item] }
