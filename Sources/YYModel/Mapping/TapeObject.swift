@@ -15,17 +15,17 @@ public protocol _TapeDecodable: Decodable {
 /// last occurrence.
 public struct _TapeObject {
     let reader: TapeReader
-    /// `reader.view`, kept here so that reads touch no reference-counted storage.
-    let view: TapeView
     let codingPath: [any CodingKey]
     private var members: TapeMemberLookup
 
     init(reader: TapeReader, start: Int, codingPath: [any CodingKey]) {
         self.reader = reader
-        view = reader.view
         self.codingPath = codingPath
-        members = TapeMemberLookup(view: view, start: start)
+        members = TapeMemberLookup(view: reader.view, start: start)
     }
+
+    /// `reader.view`, read from here so that lookups touch no reference-counted storage.
+    private var view: TapeView { members.view }
 
     /// A `Decoder` over the same object, for the paths that need Codable (hooks, other types).
     public var decoder: any Decoder {
