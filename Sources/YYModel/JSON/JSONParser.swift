@@ -268,27 +268,33 @@ struct JSONParser {
         position = offset
     }
 
-    /// Validates the multi-byte UTF-8 characters from `position` (a byte of 0x80 or above) up to
-    /// the next ASCII byte or the end of the input: text in most scripts other than Latin is a
-    /// long run of them.
+    /// Validates text from `position` (a byte of 0x80 or above) that is mostly multi-byte UTF-8,
+    /// as in most scripts other than Latin, up to a quote, backslash or control byte, or the end
+    /// of the input. Lone ASCII bytes between the characters (spaces, punctuation) are taken here
+    /// too: switching back to the eight-byte scan for each would cost more than it saves.
     private mutating func validateUTF8Run() throws(JSONError) {
         var offset = position
         while offset < input.count {
             let lead = input[offset]
-            if lead < 0x80 { break }
+            if lead < 0x80 {
+                if lead == UInt8(ascii: "\"") || lead == UInt8(ascii: "\\") || lead < 0x20 { break }
+                // Two ASCII bytes in a row: back to the eight-byte scan.
+                if offset + 1 < input.count, input[offset + 1] < 0x80 { break }
+                offset += 1
+                continue
+            }
             // The scalar value's high bits are enough to reject overlong forms, surrogates and
             // values above U+10FFFF (Unicode table 3-7); anything wrong is reported by the
             // byte-by-byte check, which knows which byte to blame.
-            if lead & 0xE0 == 0xC0, offset + 1 < input.count, lead >= 0xC2, input[offset + 1] & 0xC0 == 0x80 {
-                offset += 2
-                continue
-            }
             if lead & 0xF0 == 0xE0, offset + 2 < input.count, input[offset + 1] & 0xC0 == 0x80, input[offset + 2] & 0xC0 == 0x80 {
                 let high = UInt32(lead & 0x0F) << 12 | UInt32(input[offset + 1] & 0x3F) << 6
                 if high >= 0x800, high & 0xF800 != 0xD800 {
                     offset += 3
                     continue
                 }
+            } else if lead & 0xE0 == 0xC0, offset + 1 < input.count, lead >= 0xC2, input[offset + 1] & 0xC0 == 0x80 {
+                offset += 2
+                continue
             } else if lead & 0xF8 == 0xF0, offset + 3 < input.count, input[offset + 1] & 0xC0 == 0x80,
                       input[offset + 2] & 0xC0 == 0x80, input[offset + 3] & 0xC0 == 0x80 {
                 let high = UInt32(lead & 0x07) << 18 | UInt32(input[offset + 1] & 0x3F) << 12

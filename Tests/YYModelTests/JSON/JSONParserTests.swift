@@ -120,12 +120,15 @@ import Testing
 
     func failure(_ reason: JSONError.Reason, at offset: Int) -> String { "\(reason) at \(offset)" }
 
-    @Test func everyByteIsClassifiedAtEveryOffsetInAString() throws {
+    /// Between ASCII text, and between multi-byte characters (which are validated in runs that
+    /// take single ASCII bytes along).
+    @Test(arguments: ["a", "é", "日"], ["xyz#!", "日本"])
+    func everyByteIsClassifiedAtEveryOffsetInAString(filler: String, tail: String) throws {
         for prefix in 0..<20 {
-            let head = Array("[\"".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: prefix)
+            let head = Array("[\"".utf8) + Array(String(repeating: filler, count: prefix).utf8)
             let at = head.count  // the offset of the byte under test
             for byte in UInt8(0)..<0x80 {
-                let text = head + [byte] + Array("xyz#!\"]".utf8)
+                let text = head + [byte] + Array((tail + "\"]").utf8)
                 switch byte {
                 case UInt8(ascii: "\""):
                     #expect(failure(text) == failure(.expectedCommaOrEnd, at: at + 1), "\(prefix)")
@@ -134,7 +137,7 @@ import Testing
                 case ..<0x20:
                     #expect(failure(text) == failure(.controlCharacterInString, at: at), "\(prefix) \(byte)")
                 default:
-                    let expected = String(repeating: "a", count: prefix) + String(UnicodeScalar(byte)) + "xyz#!"
+                    let expected = String(repeating: filler, count: prefix) + String(UnicodeScalar(byte)) + tail
                     #expect(try JSONDocument(parsing: text).value == [.string(expected)], "\(prefix) \(byte)")
                 }
             }
