@@ -14,6 +14,7 @@ enum ModelDiagnostic: String, DiagnosticMessage {
     case unknownPropertyInList
     case listNotStringLiterals
     case dateFormatWithoutStrategy
+    case coercionNotStrictOrLenient
 
     var message: String {
         switch self {
@@ -29,6 +30,7 @@ enum ModelDiagnostic: String, DiagnosticMessage {
         case .unknownPropertyInList: "allow: and ignore: name stored properties of this type"
         case .listNotStringLiterals: "allow: and ignore: take arrays of string literals"
         case .dateFormatWithoutStrategy: "@DateFormat takes a date decoding strategy"
+        case .coercionNotStrictOrLenient: "coercion: takes .strict or .lenient"
         }
     }
 

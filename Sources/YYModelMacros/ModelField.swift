@@ -12,7 +12,8 @@ struct ModelField {
     /// Each path is a key, or a key path split at `.`; the first is written when encoding.
     var paths: [[String]]
     var isIgnored: Bool
-    /// `.strict` or `.lenient` when the property overrides the decoder's coercion.
+    /// `.strict` or `.lenient` when the property (or its type, through `@Model(coercion:)`)
+    /// overrides the decoder's coercion.
     var coercion: String?
     /// The `@DateFormat` strategy expression, as source.
     var dateFormat: String?
@@ -54,11 +55,12 @@ struct ModelField {
             }
         }
         if failed { return nil }
-        return apply(lists: ModelLists(declaration, in: context), to: fields, in: context)
+        return apply(ModelArguments(declaration, in: context), to: fields, in: context)
     }
 
-    /// Marks the properties that `allow:` leaves out or `ignore:` names as ignored.
-    private static func apply(lists: ModelLists?, to fields: [ModelField], in context: (any MacroExpansionContext)?) -> [ModelField]? {
+    /// Marks the properties that `allow:` leaves out or `ignore:` names as ignored, and gives the
+    /// type's `coercion:` to the properties without their own.
+    private static func apply(_ lists: ModelArguments?, to fields: [ModelField], in context: (any MacroExpansionContext)?) -> [ModelField]? {
         guard let lists else { return nil }
         let names = Set(fields.map(\.name))
         for (name, node) in lists.allow + lists.ignore where !names.contains(name) {
@@ -69,6 +71,7 @@ struct ModelField {
         let ignored = Set(lists.ignore.map(\.0))
         var result = fields
         for index in result.indices {
+            if result[index].coercion == nil { result[index].coercion = lists.coercion }
             let name = result[index].name
             guard (!allowed.isEmpty && !allowed.contains(name)) || ignored.contains(name) else { continue }
             if result[index].defaultValue == nil && !result[index].isOptional {
@@ -102,16 +105,29 @@ struct ModelField {
 }
 
 /// The `allow:` and `ignore:` arguments of `@Model`, with the nodes to point diagnostics at.
-struct ModelLists {
+/// The arguments of `@Model`: the `allow:` and `ignore:` lists and the type's `coercion:`.
+struct ModelArguments {
     var allow: [(String, Syntax)] = []
     var ignore: [(String, Syntax)] = []
+    /// `.strict` or `.lenient` when the type overrides the decoder's coercion.
+    var coercion: String?
 
-    /// Reads the lists from the `@Model` attribute of `declaration`, or reports a problem.
+    /// Reads the arguments of the `@Model` attribute of `declaration`, or reports a problem.
     init?(_ declaration: some DeclGroupSyntax, in context: (any MacroExpansionContext)?) {
         let attribute = declaration.attributes.lazy.compactMap { $0.as(AttributeSyntax.self) }
             .first { ["Model", "YYModel.Model"].contains($0.attributeName.trimmedDescription) }
         guard let attribute, case .argumentList(let arguments) = attribute.arguments else { return }
         for argument in arguments {
+            if argument.label?.text == "coercion" {
+                if argument.expression.is(NilLiteralExprSyntax.self) { continue }
+                let name = argument.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+                guard let name, ["strict", "lenient"].contains(name) else {
+                    context?.diagnose(Diagnostic(node: argument.expression, message: ModelDiagnostic.coercionNotStrictOrLenient))
+                    return nil
+                }
+                coercion = "." + name
+                continue
+            }
             guard let array = argument.expression.as(ArrayExprSyntax.self) else {
                 context?.diagnose(Diagnostic(node: argument, message: ModelDiagnostic.listNotStringLiterals))
                 return nil

@@ -291,6 +291,56 @@ final class ModelMacroTests: XCTestCase {
         )
     }
 
+    func testTypeCoercionGoesToPropertiesWithoutTheirOwn() {
+        assertMacroExpansion(
+            #"""
+            @Model(coercion: .strict)
+            struct R {
+                var a: Int
+                @Lenient var b: Int
+            }
+            """#,
+            expandedSource: #"""
+            struct R {
+                var a: Int
+                var b: Int
+            }
+
+            extension R: YYModel.ModelCodable {
+                init(from decoder: any Decoder) throws {
+                    let reader = try YYModel.ModelFieldReader(decoder)
+                    self.a = try reader.require(Int.self, paths: [["a"]], coercion: .strict)
+                    self.b = try reader.require(Int.self, paths: [["b"]], coercion: .lenient)
+                    try self.modelDidDecode()
+                }
+
+                init(_tape object: YYModel._TapeObject) throws {
+                    var object = object
+                    self.a = try object.require(Int.self, key: "a", coercion: .strict)
+                    self.b = try object.require(Int.self, key: "b", coercion: .lenient)
+                    try self.modelDidDecode()
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)
+                    try container0.encode(self.a, forKey: YYModel.ModelKey("a"))
+                    try container0.encode(self.b, forKey: YYModel.ModelKey("b"))
+                }
+
+                func _encode(to writer: inout YYModel._ModelWriter) throws {
+                    writer.beginObject()
+                    writer.key("a")
+                    try writer.value(self.a)
+                    writer.key("b")
+                    try writer.value(self.b)
+                    writer.endObject()
+                }
+            }
+            """#,
+            macroSpecs: macros
+        )
+    }
+
     func testMisuseIsDiagnosed() {
         let cases: [(String, String)] = [
             ("@Model enum E { case a }", "@Model applies to a struct or a final class"),
@@ -303,6 +353,7 @@ final class ModelMacroTests: XCTestCase {
             ("@Model(ignore: [\"b\"]) struct S { var a: Int }", "allow: and ignore: name stored properties of this type"),
             ("@Model(allow: [\"a\"]) struct S { var a: Int; var b: Int }", "@Ignore needs an initial value (or an optional type) to take when decoding"),
             ("@Model(allow: names) struct S { var a: Int }", "allow: and ignore: take arrays of string literals"),
+            ("@Model(coercion: mode) struct S { var a: Int }", "coercion: takes .strict or .lenient"),
         ]
         for (source, message) in cases {
             let file = Parser.parse(source: source)

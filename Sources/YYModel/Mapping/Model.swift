@@ -15,6 +15,8 @@
 ///
 /// `allow:` maps only the named properties and `ignore:` leaves the named ones out (YYModel's
 /// white and black lists); properties left out need an initial value or an optional type.
+/// `coercion: .strict` (or `.lenient`) decodes the type's properties that carry neither `@Strict`
+/// nor `@Lenient` as if they carried that one, whatever the decoder's setting.
 ///
 /// Hooks (YYModel's `modelCustomWillTransformFromDictionary:` and friends): declare
 /// `static func modelWillDecode(_ object: JSONValue) throws -> JSONValue` to replace or reject the
@@ -27,31 +29,31 @@
 /// writes the first key of each property; optionals that are `nil` are left out.
 @attached(extension, conformances: ModelCodable, names: named(init(from:)), named(init(_tape:)), named(encode(to:)), named(_encode(to:)))
 @attached(member, names: named(init(from:)), named(init(_tape:)))
-public macro Model(allow: [String] = [], ignore: [String] = []) = #externalMacro(module: "YYModelMacros", type: "ModelMacro")
+public macro Model(allow: [String] = [], ignore: [String] = [], coercion: ModelDecoder.Coercion? = nil) = #externalMacro(module: "YYModelMacros", type: "ModelMacro")
 
 /// The JSON key, key path (`"ext.desc"`) or keys tried in order (`"id", "ID", "book_id"`) of a
-/// property of a ``Model()`` type. Encoding uses the first.
+/// property of a ``Model(allow:ignore:coercion:)`` type. Encoding uses the first.
 @attached(peer)
 public macro Key(_ first: String, _ more: String...) = #externalMacro(module: "YYModelMacros", type: "FieldAttributeMacro")
 
-/// Leaves a property of a ``Model()`` type out of decoding and encoding. It needs an initial value.
+/// Leaves a property of a ``Model(allow:ignore:coercion:)`` type out of decoding and encoding. It needs an initial value.
 @attached(peer)
 public macro Ignore() = #externalMacro(module: "YYModelMacros", type: "FieldAttributeMacro")
 
-/// Decodes a property of a ``Model()`` type with exact JSON types, whatever the decoder's setting.
+/// Decodes a property of a ``Model(allow:ignore:coercion:)`` type with exact JSON types, whatever the decoder's setting.
 @attached(peer)
 public macro Strict() = #externalMacro(module: "YYModelMacros", type: "FieldAttributeMacro")
 
-/// Decodes a property of a ``Model()`` type with YYModel's coercions, whatever the decoder's setting.
+/// Decodes a property of a ``Model(allow:ignore:coercion:)`` type with YYModel's coercions, whatever the decoder's setting.
 @attached(peer)
 public macro Lenient() = #externalMacro(module: "YYModelMacros", type: "FieldAttributeMacro")
 
-/// Reads a `Date` property of a ``Model(allow:ignore:)`` type with `strategy`, whatever the
+/// Reads a `Date` property of a ``Model(allow:ignore:coercion:)`` type with `strategy`, whatever the
 /// decoder's date strategy (decoding only; encoding follows the encoder).
 @attached(peer)
 public macro DateFormat(_ strategy: ModelDecoder.DateDecodingStrategy) = #externalMacro(module: "YYModelMacros", type: "FieldAttributeMacro")
 
-/// The conformance ``Model(allow:ignore:)`` adds: a `Codable` type whose mapping was generated.
+/// The conformance ``Model(allow:ignore:coercion:)`` adds: a `Codable` type whose mapping was generated.
 ///
 /// The hooks have no-op defaults; the macro calls `modelWillDecode` and `modelDidEncode` only for
 /// types that declare them (they cost a trip through ``JSONValue``).

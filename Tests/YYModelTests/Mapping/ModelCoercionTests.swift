@@ -12,6 +12,21 @@ struct CoercionProbe {
     var date: Date?
 }
 
+/// Strict as a type (YYModel's per-model switch), with one property that stays lenient.
+@Model(coercion: .strict)
+struct StrictProbe {
+    var int: Int?
+    var string: String?
+    @Lenient var loose: Int?
+}
+
+/// Lenient as a type, whatever the decoder says.
+@Model(coercion: .lenient)
+struct LenientProbe {
+    var int: Int?
+    var flag: Bool?
+}
+
 /// YYModel's coercion table and date formats through the `@Model` path (the same rows as
 /// `ModelDecoderTests`, which check the Codable bridge).
 @Suite struct ModelCoercionTests {
@@ -56,5 +71,16 @@ struct CoercionProbe {
         #expect(try probe("string", "true").string == "true")
         #expect(try probe("double", #""-3.25""#).double == -3.25)
         #expect(throws: DecodingError.self) { try probe("int", #""abc""#) }
+    }
+
+    @Test func aTypeCanBeStrictOrLenientAsAWhole() throws {
+        // (The expansion test in YYModelMacrosTests checks that `init(from:)` gets the same settings.)
+        for decoder in [ModelDecoder(), Self.strict] {
+            #expect(throws: DecodingError.self) { try decoder.decode(StrictProbe.self, from: #"{"int": "2"}"#) }
+            #expect(throws: DecodingError.self) { try decoder.decode(StrictProbe.self, from: #"{"string": 42}"#) }
+            #expect(try decoder.decode(StrictProbe.self, from: #"{"int": 2, "loose": "3"}"#).loose == 3)
+            let lenient = try decoder.decode(LenientProbe.self, from: #"{"int": "7", "flag": "yes"}"#)
+            #expect(lenient.int == 7 && lenient.flag == true)
+        }
     }
 }
