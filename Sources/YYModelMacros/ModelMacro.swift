@@ -178,7 +178,13 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
         func insert(_ field: ModelField, path: ArraySlice<String>) {
             let key = path.first!
             if path.count == 1 {
-                entries.append(.field(field, key: key))
+                // Two properties written under one key: the later one's value is written, in the
+                // earlier one's place (as YYModel's dictionary would hold it), not the key twice.
+                if let index = entries.firstIndex(where: { if case .field(_, key) = $0 { true } else { false } }) {
+                    entries[index] = .field(field, key: key)
+                } else {
+                    entries.append(.field(field, key: key))
+                }
                 return
             }
             for entry in entries {

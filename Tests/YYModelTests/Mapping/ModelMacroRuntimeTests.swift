@@ -31,6 +31,19 @@ final class MappedShelf {
     init() {}
 }
 
+@Model
+struct MappedTag: Hashable {
+    var name: String
+}
+
+@Model
+struct MappedLibrary: Equatable {
+    var tags: Set<MappedTag>
+    var authors: [String: MappedAuthor]
+    @Key("name") var title: String
+    @Key("name") var label: String
+}
+
 /// `@Model` types at run time: YYModel's mapper, model-to-JSON and nested-model behaviours.
 @Suite struct ModelMacroRuntimeTests {
     let decoder = ModelDecoder()
@@ -90,6 +103,23 @@ final class MappedShelf {
         #expect(try encoder.encodeToString(shelf) == #"{"books":[]}"#)   // nil key-path groups are left out
         shelf.creator = "yy"
         #expect(try encoder.encodeToString(shelf) == #"{"books":[],"meta":{"created":{"by":"yy"}}}"#)
+    }
+
+    @Test func setsAndDictionariesOfModelsAndTwoPropertiesOnOneKey() throws {
+        let json = #"{"tags": [{"name": "a"}, {"name": "b"}, {"name": "a"}], "authors": {"x": {"name": "X"}}, "name": "lib"}"#
+        let library = try decoder.decode(MappedLibrary.self, from: json)
+        #expect(library.tags == [MappedTag(name: "a"), MappedTag(name: "b")])
+        #expect(library.authors == ["x": MappedAuthor(name: "X", born: nil)])
+        #expect(library.title == "lib" && library.label == "lib")
+        // The shared key is written once (the later property's value), by the direct writer and
+        // through Codable.
+        #expect(try ModelEncoder().encodeToString(MappedLibrary(tags: [], authors: [:], title: "t", label: "l")) ==
+            #"{"tags":[],"authors":{},"name":"l"}"#)
+        let foundation = try JSONEncoder().encode(MappedLibrary(tags: [], authors: [:], title: "t", label: "l"))
+        #expect(try JSONValue(parsing: String(decoding: foundation, as: UTF8.self)) == ["tags": [], "authors": [:], "name": "l"],
+                "\(String(decoding: foundation, as: UTF8.self))")
+        #expect(try decoder.decode(MappedLibrary.self, from: ModelEncoder().encodeToBytes(library)) == library)
+        #expect(try JSONDecoder().decode(MappedLibrary.self, from: Data(json.utf8)) == library)
     }
 
     @Test func worksWithFoundationsCoders() throws {
