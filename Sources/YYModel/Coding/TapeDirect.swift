@@ -120,7 +120,7 @@ extension Dictionary: TapeDirectDecodable where Key == String, Value: Decodable 
         var result: [String: Value] = [:]
         result.reserveCapacity(view.count(ofContainerAt: index))
         for (keyIndex, valueIndex) in view.members(ofObjectAt: index) {
-            let key = reader.view.string(at: keyIndex)
+            let key = view.string(at: keyIndex)
             do {
                 result[key] = try read(valueIndex, key)
             } catch let error as DecodingError where pathFree {
