@@ -133,13 +133,14 @@ extension Dictionary: TapeDirectDecodable where Key == String, Value: Decodable 
 
 extension TapeReader {
     /// A `@Model` type read straight from the tape when the value is an object (anything else
-    /// goes through `decode`, which applies the coercion rules).
+    /// goes through `decode`, which applies the coercion rules). `model` is `T` itself, found by a
+    /// cast where `T` is only known to be `Decodable`.
     func decodeModel<T: Decodable>(_ model: any _TapeDecodable.Type, as type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
-        guard view.tag(at: index) == .objectStart else { return try decode(T.self, at: index, path: path) }
-        return try model.init(_tape: _TapeObject(reader: self, start: index, codingPath: path)) as! T
+        func read<Model: _TapeDecodable>(_ model: Model.Type) throws -> T { try decodeModel(model, at: index, path: path) as! T }
+        return try read(model)
     }
 
-    /// ``decodeModel(_:as:at:path:)`` with the type known at compile time: no casts.
+    /// A `@Model` type known at compile time: no casts.
     func decodeModel<T: _TapeDecodable>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
         guard view.tag(at: index) == .objectStart else { return try decode(T.self, at: index, path: path) }
         return try T(_tape: _TapeObject(reader: self, start: index, codingPath: path))
