@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+        // Tests only: a clock the player tests advance by hand.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
         // C libraries come from Debian packages (see scripts/setup), found through pkg-config.
@@ -141,7 +143,10 @@ let package = Package(
         ),
         .testTarget(
             name: "YYImageTests",
-            dependencies: ["YYImage", "CPNG", "TestSupport"],
+            dependencies: [
+                "YYImage", "YYDispatch", "CPNG", "TestSupport",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -89,11 +89,22 @@ extension Bitmap {
     /// This bitmap placed at the top-left of a larger transparent one (or cropped to a smaller one).
     func resizedCanvas(width newWidth: Int, height newHeight: Int) -> Bitmap {
         guard newWidth != width || newHeight != height else { return self }
-        var out = Bitmap(width: newWidth, height: newHeight, alphaMode: alphaMode)
-        let rowBytes = min(width, newWidth) * 4
-        for y in 0..<min(height, newHeight) {
-            out.pixels.replaceSubrange((y * out.bytesPerRow)..<(y * out.bytesPerRow + rowBytes),
-                                       with: pixels[(y * bytesPerRow)..<(y * bytesPerRow + rowBytes)])
+        return cropped(to: PixelRect(x: 0, y: 0, width: newWidth, height: newHeight))
+    }
+
+    /// The pixels inside `rect`, which may reach past the edges: the part outside this bitmap is
+    /// transparent. Negative sizes give an empty bitmap.
+    public func cropped(to rect: PixelRect) -> Bitmap {
+        var out = Bitmap(width: max(0, rect.width), height: max(0, rect.height), alphaMode: alphaMode)
+        // The columns and rows of `rect` that lie on this bitmap, copied a row at a time.
+        let firstColumn = max(rect.x, 0), endColumn = min(rect.x + out.width, width)
+        let firstRow = max(rect.y, 0), endRow = min(rect.y + out.height, height)
+        guard firstColumn < endColumn, firstRow < endRow else { return out }
+        let rowBytes = (endColumn - firstColumn) * 4
+        for y in firstRow..<endRow {
+            let source = y * bytesPerRow + firstColumn * 4
+            let target = (y - rect.y) * out.bytesPerRow + (firstColumn - rect.x) * 4
+            out.pixels.replaceSubrange(target..<(target + rowBytes), with: pixels[source..<(source + rowBytes)])
         }
         return out
     }

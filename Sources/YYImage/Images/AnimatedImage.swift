@@ -14,9 +14,45 @@ public protocol AnimatedImage: Sendable {
     /// For sprite sheets: the part of the sheet frame `index` shows, in unit coordinates (0...1);
     /// `nil` for images whose frames are whole pictures.
     func contentsRect(at index: Int) -> UnitRect?
+    /// What a player shows for frame `index`: by default `frame(at:)` whole; sprite sheets give
+    /// the sheet and the frame's rectangle instead of cutting the sprite out.
+    func contents(at index: Int) throws(ImageError) -> FrameContents
 }
 
 extension AnimatedImage {
     /// `nil`: frames are whole pictures.
     public func contentsRect(at index: Int) -> UnitRect? { nil }
+
+    /// The whole of `frame(at:)`.
+    public func contents(at index: Int) throws(ImageError) -> FrameContents {
+        FrameContents(bitmap: try frame(at: index), contentsRect: nil)
+    }
+}
+
+/// What to show for one frame: a bitmap, and for sprite sheets the part of it that is the frame.
+public struct FrameContents: Sendable, Equatable {
+    /// The picture: the frame itself, or the whole sprite sheet.
+    public var bitmap: Bitmap
+    /// The part of `bitmap` to show, in unit coordinates; `nil` for all of it.
+    public var contentsRect: UnitRect?
+
+    /// Contents to show.
+    public init(bitmap: Bitmap, contentsRect: UnitRect? = nil) {
+        self.bitmap = bitmap
+        self.contentsRect = contentsRect
+    }
+
+    /// The pixels to show: `bitmap` cropped to `contentsRect` (the part outside it is
+    /// transparent), or `bitmap` itself.
+    public func visibleBitmap() -> Bitmap {
+        guard let rect = contentsRect else { return bitmap }
+        let pixelRect = PixelRect(
+            x: Int((rect.x * Double(bitmap.width)).rounded()), y: Int((rect.y * Double(bitmap.height)).rounded()),
+            width: Int((rect.width * Double(bitmap.width)).rounded()), height: Int((rect.height * Double(bitmap.height)).rounded()))
+        return bitmap.cropped(to: pixelRect)
+    }
+
+    /// Bytes a frame buffer counts for these contents: a sprite sheet is shared by every frame
+    /// and owned by its image, so it counts nothing.
+    var bufferedByteCount: Int { contentsRect == nil ? bitmap.byteCount : 0 }
 }

@@ -38,14 +38,15 @@ public final class SpriteSheetImage: AnimatedImage {
     /// transparent).
     public func frame(at index: Int) throws(ImageError) -> Bitmap {
         guard contentRects.indices.contains(index) else { throw .frameOutOfRange(index: index, count: frameCount) }
-        let rect = contentRects[index]
-        var sprite = Bitmap(width: max(0, rect.width), height: max(0, rect.height), alphaMode: sheet.alphaMode)
-        for y in 0..<sprite.height where rect.y + y >= 0 && rect.y + y < sheet.height {
-            for x in 0..<sprite.width where rect.x + x >= 0 && rect.x + x < sheet.width {
-                sprite[x, y] = sheet[rect.x + x, rect.y + y]
-            }
-        }
-        return sprite
+        return sheet.cropped(to: contentRects[index])
+    }
+
+    /// The sheet and frame `index`'s rectangle on it: players show part of the one sheet rather
+    /// than a cropped copy per frame.
+    public func contents(at index: Int) throws(ImageError) -> FrameContents {
+        guard contentRects.indices.contains(index) else { throw .frameOutOfRange(index: index, count: frameCount) }
+        // An empty sheet has no unit coordinates: the frame is an empty part of it.
+        return FrameContents(bitmap: sheet, contentsRect: contentsRect(at: index) ?? UnitRect(x: 0, y: 0, width: 0, height: 0))
     }
 
     /// How long frame `index` shows, in seconds, with `durationRule` applied.

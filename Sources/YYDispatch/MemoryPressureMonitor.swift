@@ -1,16 +1,14 @@
 import Foundation
-import YYDispatch
 
-/// Something that can give memory back when the process runs short, such as a ``MemoryCache``.
+/// Something that can give memory back when the process runs short, such as YYCache's
+/// `MemoryCache` or YYImage's `AnimatedImagePlayer`.
 ///
 /// The monitor calls ``handleMemoryPressure()`` on a background queue, so conforming types must
-/// make it safe to call from any thread (``MemoryCache``'s is, whatever its `Value`).
+/// make it safe to call from any thread.
 public protocol MemoryPressureHandling: AnyObject {
     /// Frees what can be freed. Called on a background queue.
     func handleMemoryPressure()
 }
-
-extension MemoryCache: MemoryPressureHandling {}
 
 /// Watches the memory figures of the process's container (cgroup v2 or v1) or, outside a
 /// container, of the machine (`/proc/meminfo`), and tells registered handlers when the available

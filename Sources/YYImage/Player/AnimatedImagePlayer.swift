@@ -1,0 +1,494 @@
+public import YYDispatch  // public: players are MemoryPressureHandling
+
+/// Plays an `AnimatedImage`: the engine of YYAnimatedImageView, without UIKit.
+///
+/// The player sleeps until the next frame is due, never polls, and does not wake while nothing
+/// changes. Frame times come from an ``AnimationTimeline`` measured from one start instant, so
+/// they never drift. Frames come from a buffer shared by every player of the same image object
+/// (ten players of one image decode each frame once), filled ahead by one background decoder
+/// within a byte budget.
+///
+/// ```swift
+/// let player = AnimatedImagePlayer(image: try Image(contentsOfFile: "cube.gif"))
+/// player.play()
+/// for await event in player.events() {
+///     if case .frame(let change) = event { show(change.contents) }
+/// }
+/// ```
+///
+/// Generic over its clock: real playback uses `ContinuousClock`; tests inject a test clock.
+/// Thread-safe; no user code runs under its lock.
+public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == Duration {
+    /// A frame the player started showing.
+    public struct FrameChange: Sendable {
+        /// The frame's index.
+        public let index: Int
+        /// The play it belongs to, from 0.
+        public let loop: Int
+        /// What to show.
+        public let contents: FrameContents
+        /// When the timeline had it due (after any delay `.hold` added before it).
+        public let dueAt: C.Instant
+        /// When the player had it ready to show.
+        public let shownAt: C.Instant
+    }
+
+    /// What the player reports to ``events(bufferingPolicy:)``.
+    public enum Event: Sendable {
+        /// A new frame shows.
+        case frame(FrameChange)
+        /// Every loop has played; the last frame stays.
+        case finished
+    }
+
+    /// Whether and how the player plays.
+    public enum Status: Sendable, Equatable {
+        /// Not playing; `play()` starts from frame 0.
+        case stopped
+        /// Playing.
+        case playing
+        /// Paused; `play()` continues where it left off.
+        case paused
+        /// Every loop has played; `play()` starts again from frame 0.
+        case finished
+    }
+
+    /// The image played.
+    public let image: any AnimatedImage
+    /// The clock frames are timed by.
+    public let clock: C
+    /// What happens when a frame shows late.
+    public let latenessPolicy: PlayerLatenessPolicy
+    /// How late a frame may show before it counts as late (and, under `.hold`, delays the rest).
+    /// Wake-up jitter below it neither counts nor shifts anything.
+    public let lateTolerance: Duration
+
+    /// The frame buffer shared with the image's other players.
+    let buffer: FrameBuffer
+    private let state: Locked<Playback>
+
+    /// The player's mutable state, all under one lock.
+    private struct Playback: Sendable {
+        var timeline: AnimationTimeline
+        var loopCountOverride: Int?
+        var status = Status.stopped
+        /// The instant of media time 0 while playing.
+        var origin: C.Instant?
+        /// Media nanoseconds reached when not playing.
+        var pausedMedia: Int64 = 0
+        /// The frame showing, as a sequence number (`loop × frameCount + index`), and what it shows.
+        var shownSequence: Int?
+        var shownContents: FrameContents?
+        /// Set by a seek: the next step shows the frame at the current position even if paused.
+        var showPending = false
+        /// Bumped by every change of plan, so that a step begun under an older plan does nothing.
+        var generation = 0
+        var task: Task<Void, Never>?
+        var bufferToken: UInt64?
+        var budget: Int
+        var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
+        var nextSubscriber = 0
+        var statistics = PlayerStatistics()
+    }
+
+    /// A player of `image` timed by `clock`.
+    /// - Parameters:
+    ///   - latenessPolicy: `.hold` (YYKit's: a late frame delays the rest) or `.skip` (keep to the
+    ///     clock, skipping frames whose time has passed).
+    ///   - bufferBudget: bytes of decoded frames to keep; `nil` for the automatic budget
+    ///     (``FrameBufferBudget/automatic``). Players of one image share one buffer, sized by the
+    ///     largest of their budgets.
+    ///   - lateTolerance: see ``lateTolerance``.
+    public init(image: any AnimatedImage, clock: C, latenessPolicy: PlayerLatenessPolicy = .hold,
+                bufferBudget: Int? = nil, lateTolerance: Duration = .milliseconds(4)) {
+        self.image = image
+        self.clock = clock
+        self.latenessPolicy = latenessPolicy
+        self.lateTolerance = max(.zero, lateTolerance)
+        self.buffer = FrameBuffer.shared(for: image)
+        self.state = Locked(Playback(timeline: AnimationTimeline(image: image),
+                                     budget: bufferBudget ?? FrameBufferBudget.automatic()))
+    }
+
+    deinit {
+        let (task, token, subscribers) = state.withLock { state in
+            (state.task, state.bufferToken, Array(state.subscribers.values))
+        }
+        task?.cancel()
+        if let token { buffer.detach(token) }
+        for subscriber in subscribers { subscriber.finish() }
+    }
+
+    // MARK: Observing
+
+    /// Frame changes and the end of playback, from now on. Each call gives a new stream; it ends
+    /// when the player is released or the consumer stops listening. By default a consumer slower
+    /// than the animation gets the newest events (a display wants the frame of now, not a queue).
+    public func events(bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy = .bufferingNewest(8)) -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: bufferingPolicy)
+        let id = state.withLock { state in
+            state.nextSubscriber += 1
+            state.subscribers[state.nextSubscriber] = continuation
+            return state.nextSubscriber
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Whether and how it plays.
+    public var status: Status { state.withLock { $0.status } }
+
+    /// What shows now (`nil` before the first frame).
+    public var currentContents: FrameContents? { state.withLock { $0.shownContents } }
+
+    /// The play the current frame belongs to, from 0.
+    public var currentLoop: Int {
+        state.withLock { state in state.shownSequence.map { $0 / state.timeline.frameCount } ?? 0 }
+    }
+
+    /// The frame showing. Setting it shows that frame now, in the current play, and continues
+    /// from there if playing (out-of-range values are clamped).
+    public var currentFrameIndex: Int {
+        get { state.withLock { state in state.shownSequence.map { $0 % state.timeline.frameCount } ?? 0 } }
+        set { seek(toFrame: newValue) }
+    }
+
+    /// Counters, with the shared buffer's.
+    public var statistics: PlayerStatistics {
+        var statistics = state.withLock { $0.statistics }
+        statistics.buffer = buffer.statistics
+        return statistics
+    }
+
+    // MARK: Settings
+
+    /// Plays of the animation, 0 = forever; `nil` (the default) for the image's own count.
+    public var loopCountOverride: Int? {
+        get { state.withLock { $0.loopCountOverride } }
+        set { retime { state in
+            state.loopCountOverride = newValue
+            return state.timeline.withLoopCount(newValue ?? image.loopCount)
+        } }
+    }
+
+    /// The playback rate: 2 plays twice as fast (clamped to ``AnimationTimeline/rateRange``).
+    /// Changing it keeps the current position.
+    public var rate: Double {
+        get { state.withLock { $0.timeline.rate } }
+        set { retime { state in state.timeline.withRate(newValue) } }
+    }
+
+    /// The bytes of decoded frames this player wants kept.
+    public var bufferBudget: Int {
+        get { state.withLock { $0.budget } }
+        set {
+            let token = state.withLock { state -> UInt64? in
+                state.budget = max(0, newValue)
+                return state.bufferToken
+            }
+            if let token { buffer.setBudget(max(0, newValue), for: token) }
+        }
+    }
+
+    /// The timeline in force (durations, loop count, rate).
+    public var timeline: AnimationTimeline { state.withLock { $0.timeline } }
+
+    // MARK: Control
+
+    /// Starts or resumes playback. After `stop()` or the last loop it starts from frame 0;
+    /// after `pause()` it continues with no jump.
+    public func play() {
+        let now = clock.now
+        let (started, attached) = state.withLock { state -> (Bool, Bool) in
+            switch state.status {
+            case .playing: return (false, true)
+            case .stopped, .finished:
+                state.pausedMedia = 0
+                state.shownSequence = nil
+            case .paused: break
+            }
+            state.status = .playing
+            state.origin = now.advanced(by: .zero - state.timeline.elapsed(forMedia: state.pausedMedia))
+            return (true, state.bufferToken != nil)
+        }
+        guard started else { return }
+        if !attached { attachToBuffer() }
+        restart()
+    }
+
+    /// Holds the current frame; `play()` continues from the same point of it.
+    public func pause() {
+        let now = clock.now
+        let task = state.withLock { state -> Task<Void, Never>? in
+            guard state.status == .playing, let origin = state.origin else { return nil }
+            state.pausedMedia = state.timeline.mediaNanoseconds(elapsed: origin.duration(to: now))
+            state.origin = nil
+            state.status = .paused
+            state.generation += 1
+            defer { state.task = nil }
+            return state.task
+        }
+        task?.cancel()
+    }
+
+    /// Stops playback (the next `play()` starts from frame 0) and gives up this player's share of
+    /// the frame buffer: nothing more is decoded for it.
+    public func stop() {
+        let (task, token) = state.withLock { state -> (Task<Void, Never>?, UInt64?) in
+            state.status = .stopped
+            state.origin = nil
+            state.pausedMedia = 0
+            state.showPending = false
+            state.generation += 1
+            defer { state.task = nil; state.bufferToken = nil }
+            return (state.task, state.bufferToken)
+        }
+        task?.cancel()
+        if let token { buffer.detach(token) }
+    }
+
+    /// Shows frame `index` of the current play now.
+    public func seek(toFrame index: Int) {
+        let now = clock.now
+        let needsBuffer = state.withLock { state -> Bool in
+            let frameCount = state.timeline.frameCount
+            let index = min(max(0, index), frameCount - 1)
+            let loop = state.shownSequence.map { $0 / frameCount } ?? 0
+            let media = state.timeline.mediaStart(ofFrame: index, loop: loop)
+            state.shownSequence = nil
+            state.showPending = true
+            if state.status == .playing {
+                state.origin = now.advanced(by: .zero - state.timeline.elapsed(forMedia: media))
+            } else {
+                state.pausedMedia = media
+                if state.status == .finished { state.status = .paused }
+                if state.status == .stopped { state.status = .paused }
+            }
+            return state.bufferToken == nil
+        }
+        if needsBuffer { attachToBuffer() }
+        restart(jumped: true)
+    }
+
+    /// Drops buffered frames but the current and next (see ``FrameBufferStatistics``); the buffer
+    /// regrows after a cool-down. Shared by every player of the image.
+    public func trim() {
+        buffer.trim()
+    }
+
+    // MARK: Playing
+
+    /// Replaces the timeline, keeping the media position, and restarts the schedule.
+    private func retime(_ change: (inout Playback) -> AnimationTimeline) {
+        let now = clock.now
+        state.withLock { state in
+            let media = state.origin.map { state.timeline.mediaNanoseconds(elapsed: $0.duration(to: now)) } ?? state.pausedMedia
+            state.timeline = change(&state)
+            if state.origin != nil {
+                state.origin = now.advanced(by: .zero - state.timeline.elapsed(forMedia: media))
+            } else {
+                state.pausedMedia = media
+            }
+        }
+        restart()
+    }
+
+    private func attachToBuffer() {
+        let budget = state.withLock { $0.budget }
+        let token = buffer.attach(budget: budget)
+        let redundant = state.withLock { state -> Bool in
+            guard state.bufferToken == nil else { return true }
+            state.bufferToken = token
+            return false
+        }
+        if redundant { buffer.detach(token) }
+    }
+
+    /// Cancels the running schedule and starts a new one under a new generation.
+    private func restart(jumped: Bool = false) {
+        let clock = self.clock
+        let player = WeakPlayer(self)
+        let (old, generation, token, index) = state.withLock { state in
+            state.generation += 1
+            let old = state.task
+            state.task = nil
+            return (old, state.generation, state.bufferToken, state.shownSequence.map { $0 % state.timeline.frameCount })
+        }
+        old?.cancel()
+        if jumped, let token { buffer.move(token, to: index ?? 0, jumped: true) }
+        let task = Task {
+            while !Task.isCancelled {
+                guard let deadline = await Self.step(player, generation: generation) else { return }
+                do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+            }
+        }
+        state.withLock { state in
+            if state.generation == generation { state.task = task } else { task.cancel() }
+        }
+    }
+
+    /// The player held weakly by its own schedule, so that releasing it ends playback.
+    private struct WeakPlayer: Sendable {
+        weak var player: AnimatedImagePlayer?
+        init(_ player: AnimatedImagePlayer) { self.player = player }
+    }
+
+    /// One step of the schedule: the strong reference lives only inside it.
+    private static func step(_ weak: WeakPlayer, generation: Int) async -> C.Instant? {
+        guard let player = weak.player else { return nil }
+        return await player.step(generation: generation)
+    }
+
+    /// What one step decided under the lock.
+    private enum Decision {
+        /// Show frame `sequence`, due at `due`.
+        case show(sequence: Int, due: C.Instant, skipped: Int, token: UInt64?)
+        /// Nothing to show now; wake at the instant (or never).
+        case wait(C.Instant?)
+        /// Every loop has played.
+        case finish
+    }
+
+    /// Shows what is due now and returns when to wake next (`nil`: not until something changes).
+    private func step(generation: Int) async -> C.Instant? {
+        let now = clock.now
+        let decision = state.withLock { state -> Decision in
+            guard state.generation == generation else { return .wait(nil) }
+            return decide(&state, now: now)
+        }
+        switch decision {
+        case .wait(let deadline):
+            return deadline
+        case .finish:
+            let subscribers = state.withLock { state -> [AsyncStream<Event>.Continuation] in
+                guard state.generation == generation else { return [] }
+                state.status = .finished
+                state.origin = nil
+                state.pausedMedia = state.timeline.mediaStart(ofFrame: 0, loop: state.timeline.loopCount)
+                return Array(state.subscribers.values)
+            }
+            for subscriber in subscribers { subscriber.yield(.finished) }
+            return nil
+        case .show(let sequence, let due, let skipped, let token):
+            let frameCount = state.withLock { $0.timeline.frameCount }
+            let index = sequence % frameCount
+            if let token { buffer.move(token, to: index) }
+            let fetched = await buffer.contents(at: index)
+            let shownAt = clock.now
+            return publish(fetched, sequence: sequence, due: due, skipped: skipped, shownAt: shownAt, generation: generation)
+        }
+    }
+
+    /// Picks the frame to show at `now` by the lateness policy.
+    private func decide(_ state: inout Playback, now: C.Instant) -> Decision {
+        let timeline = state.timeline
+        let frameCount = timeline.frameCount
+        let isPlaying = state.status == .playing
+        guard isPlaying || state.showPending else { return .wait(nil) }
+        let origin = state.origin ?? now.advanced(by: .zero - timeline.elapsed(forMedia: state.pausedMedia))
+        let position = timeline.position(atMedia: timeline.mediaNanoseconds(elapsed: origin.duration(to: now)))
+        let reached = position.loop * frameCount + position.frameIndex
+        let due = { (sequence: Int) in
+            origin.advanced(by: timeline.elapsed(forMedia: timeline.mediaStart(ofFrame: sequence % frameCount, loop: sequence / frameCount)))
+        }
+        guard let shown = state.shownSequence, !state.showPending else {
+            // Nothing shows yet, or a seek: show the frame of now.
+            state.showPending = false
+            return .show(sequence: reached, due: due(reached), skipped: 0, token: state.bufferToken)
+        }
+        // One frame played several times changes nothing until the end.
+        if position.isFinished && (shown >= reached || frameCount == 1) { return .finish }
+        guard reached > shown else {
+            // Woken early (or for nothing): wait for the next change.
+            return .wait(position.nextChange.map { origin.advanced(by: $0) })
+        }
+        switch latenessPolicy {
+        case .hold:
+            return .show(sequence: shown + 1, due: due(shown + 1), skipped: 0, token: state.bufferToken)
+        case .skip:
+            return .show(sequence: reached, due: due(reached), skipped: reached - shown - 1, token: state.bufferToken)
+        }
+    }
+
+    /// Records a shown frame, tells subscribers, and returns the next deadline.
+    private func publish(_ fetched: Result<FrameContents, ImageError>, sequence: Int, due: C.Instant, skipped: Int,
+                         shownAt: C.Instant, generation: Int) -> C.Instant? {
+        let outcome = state.withLock { state -> (C.Instant?, FrameChange?, [AsyncStream<Event>.Continuation]) in
+            guard state.generation == generation else { return (nil, nil, []) }
+            let timeline = state.timeline
+            let frameCount = timeline.frameCount
+            let lateness = due.duration(to: shownAt)
+            if lateness > lateTolerance {
+                state.statistics.lateFrames += 1
+                // `.hold`: the rest of the animation moves back by the delay.
+                if latenessPolicy == .hold, let origin = state.origin { state.origin = origin.advanced(by: lateness) }
+            }
+            state.statistics.maximumLateness = max(state.statistics.maximumLateness, lateness)
+            state.statistics.framesSkipped += skipped
+            state.shownSequence = sequence
+            var change: FrameChange?
+            switch fetched {
+            case .success(let contents):
+                state.shownContents = contents
+                state.statistics.framesShown += 1
+                change = FrameChange(index: sequence % frameCount, loop: sequence / frameCount, contents: contents,
+                                     dueAt: due, shownAt: shownAt)
+            case .failure:
+                state.statistics.framesFailed += 1   // the previous frame stays
+            }
+            guard state.status == .playing, let origin = state.origin else { return (nil, change, Array(state.subscribers.values)) }
+            // The next change: the next frame, or the end of the last loop.
+            let next = sequence + 1
+            let media: Int64
+            if timeline.loopCount > 0, next >= timeline.loopCount * frameCount || frameCount == 1 {
+                media = timeline.mediaStart(ofFrame: 0, loop: timeline.loopCount)
+            } else if frameCount == 1 && timeline.loopCount == 0 {
+                return (nil, change, Array(state.subscribers.values))   // a still forever: never wake
+            } else {
+                media = timeline.mediaStart(ofFrame: next % frameCount, loop: next / frameCount)
+            }
+            return (origin.advanced(by: timeline.elapsed(forMedia: media)), change, Array(state.subscribers.values))
+        }
+        let (deadline, change, subscribers) = outcome
+        if let change { for subscriber in subscribers { subscriber.yield(.frame(change)) } }
+        return deadline
+    }
+}
+
+extension AnimatedImagePlayer: MemoryPressureHandling {
+    /// Trims the shared frame buffer (register players with a `MemoryPressureMonitor`).
+    public func handleMemoryPressure() { trim() }
+}
+
+extension AnimatedImagePlayer where C == ContinuousClock {
+    /// A player timed by the continuous clock.
+    public convenience init(image: any AnimatedImage, latenessPolicy: PlayerLatenessPolicy = .hold, bufferBudget: Int? = nil) {
+        self.init(image: image, clock: ContinuousClock(), latenessPolicy: latenessPolicy, bufferBudget: bufferBudget)
+    }
+}
+
+/// What a player does when a frame shows late (its decode was slow, or the player woke late).
+public enum PlayerLatenessPolicy: Sendable, Equatable {
+    /// Never skip a frame: a late frame delays the rest (YYAnimatedImageView's behaviour).
+    case hold
+    /// Keep to the clock: frames whose time has passed are skipped (the terminal's default).
+    case skip
+}
+
+/// What a player has shown, and its frame buffer's counters.
+public struct PlayerStatistics: Sendable, Equatable {
+    /// Frames shown.
+    public var framesShown = 0
+    /// Frames passed over because their time had passed (`.skip`).
+    public var framesSkipped = 0
+    /// Frames shown later than the player's `lateTolerance`.
+    public var lateFrames = 0
+    /// Frames that could not be decoded (the previous one stayed).
+    public var framesFailed = 0
+    /// The largest delay of a shown frame after its due time.
+    public var maximumLateness: Duration = .zero
+    /// The shared frame buffer's counters.
+    public var buffer = FrameBufferStatistics()
+}

@@ -1,0 +1,323 @@
+import Dispatch
+import YYDispatch
+
+/// Decoded frames of one image, shared by every player showing that image object, within a
+/// byte budget (the buffer of YYAnimatedImageView, made shared and thread-safe).
+///
+/// - When every frame fits, every frame is kept: after the first loop nothing is decoded again.
+/// - When they do not, each player gets a window of frames ahead of the one it shows; frames
+///   outside every window are dropped.
+/// - One background decoder per buffer (a serial queue of the shared utility `DispatchQueuePool`)
+///   fills the windows in order of need, frames a player is waiting for first. A frame is decoded
+///   once however many players want it.
+/// - `trim()` keeps each player's current and next frame only; the windows stay that small for
+///   ``trimCooldown`` frame changes, then grow back by one frame per change.
+///
+/// Invariant, checked in debug builds: after each decode the buffer holds at most as many frames
+/// as the budget allows, so the bytes held exceed the budget by at most the frame just decoded,
+/// before what it displaces is dropped (for images whose frames all have `bytesPerFrame` bytes).
+final class FrameBuffer: Sendable {
+    /// A player's claim on the buffer.
+    struct Claim {
+        /// The frame the player shows (or is about to).
+        var index: Int
+        /// The budget the player asked for, in bytes.
+        var budget: Int
+    }
+
+    /// The most frames a buffer keeps, whatever the budget (YYKit's limit).
+    static let maximumFrameCount = 512
+    /// Frame changes after a trim before the windows grow again.
+    static let trimCooldown = 30
+
+    let image: any AnimatedImage
+    private let state = Locked(State())
+    /// The plan's generation: seeks, stops, detaches and trims increase it, so the decoder knows
+    /// without the lock whether the frame it picked may have stopped being wanted.
+    private let plan = Sentinel()
+    private let queue: DispatchQueue
+
+    private struct State {
+        var frames: [Int: FrameContents] = [:]
+        var claims: [UInt64: Claim] = [:]
+        var nextToken: UInt64 = 0
+        var waiters: [Int: [CheckedContinuation<Result<FrameContents, ImageError>, Never>]] = [:]
+        var decoding: Int?
+        var decoderRunning = false
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Frame changes since the last trim, or `nil` when none is in force.
+        var changesSinceTrim: Int?
+        var statistics = FrameBufferStatistics()
+    }
+
+    init(image: any AnimatedImage, queue: DispatchQueue = DispatchQueuePool.shared(for: .utility).queue) {
+        self.image = image
+        self.queue = queue
+    }
+
+    // MARK: Players
+
+    /// Registers a player that wants `budget` bytes; returns its token.
+    func attach(budget: Int) -> UInt64 {
+        state.withLock { state in
+            state.nextToken += 1
+            state.claims[state.nextToken] = Claim(index: 0, budget: max(0, budget))
+            refreshStatistics(&state)
+            return state.nextToken
+        }
+    }
+
+    /// Forgets a player: its window is dropped and nothing more is decoded for it.
+    func detach(_ token: UInt64) {
+        plan.increase()
+        state.withLock { state in
+            state.claims[token] = nil
+            dropUnwanted(&state)
+        }
+    }
+
+    /// Changes a player's budget.
+    func setBudget(_ budget: Int, for token: UInt64) {
+        plan.increase()
+        state.withLock { state in
+            state.claims[token]?.budget = max(0, budget)
+            dropUnwanted(&state)
+        }
+        startDecoder()
+    }
+
+    /// Tells the buffer that a player now shows frame `index`: frames behind it may go, the
+    /// window ahead of it is filled in the background. `jumped` is true for seeks (the plan
+    /// changes), false for the next frame in order.
+    func move(_ token: UInt64, to index: Int, jumped: Bool = false) {
+        if jumped { plan.increase() }
+        state.withLock { state in
+            guard state.claims[token] != nil else { return }
+            state.claims[token]?.index = index
+            if let changes = state.changesSinceTrim { state.changesSinceTrim = changes + 1 }
+            dropUnwanted(&state)
+        }
+        startDecoder()
+    }
+
+    /// Frame `index`: at once when it is buffered (a hit), else after the decoder has made it
+    /// (a miss; frames players wait for are decoded before frames fetched ahead).
+    func contents(at index: Int) async -> Result<FrameContents, ImageError> {
+        if let held = state.withLock({ state -> FrameContents? in
+            guard let frame = state.frames[index] else { return nil }
+            state.statistics.hits += 1
+            return frame
+        }) { return .success(held) }
+        return await withCheckedContinuation { continuation in
+            let decodedMeanwhile = state.withLock { state -> FrameContents? in
+                if let frame = state.frames[index] {
+                    state.statistics.hits += 1
+                    return frame
+                }
+                state.statistics.misses += 1
+                state.waiters[index, default: []].append(continuation)
+                return nil
+            }
+            if let decodedMeanwhile {
+                continuation.resume(returning: .success(decodedMeanwhile))
+            } else {
+                startDecoder()
+            }
+        }
+    }
+
+    /// Drops every frame but each player's current and next; the windows regrow after
+    /// ``trimCooldown`` frame changes.
+    func trim() {
+        plan.increase()
+        state.withLock { state in
+            state.changesSinceTrim = 0
+            dropUnwanted(&state)
+        }
+    }
+
+    /// Counters and sizes now.
+    var statistics: FrameBufferStatistics {
+        state.withLock { state in
+            refreshStatistics(&state)
+            return state.statistics
+        }
+    }
+
+    // MARK: Planning
+
+    /// Frames the buffer may hold: the largest budget of its players over the frame size, at
+    /// most ``maximumFrameCount``, at least one; after a trim, two at first, then one more per
+    /// frame change past the cool-down.
+    private func capacity(_ state: State) -> Int {
+        let frameCount = max(1, image.frameCount)
+        guard image.bytesPerFrame > 0 else { return min(frameCount, Self.maximumFrameCount) }
+        let budget = state.claims.values.map(\.budget).max() ?? 0
+        var frames = min(Self.maximumFrameCount, max(1, budget / image.bytesPerFrame))
+        if let changes = state.changesSinceTrim {
+            frames = min(frames, 2 + max(0, changes - Self.trimCooldown))
+        }
+        return frames
+    }
+
+    /// Whether every frame fits, so that none is ever dropped.
+    private func keepsEveryFrame(_ state: State) -> Bool {
+        capacity(state) >= image.frameCount
+    }
+
+    /// The frames wanted, most urgent first: for each player, its current frame and the ones
+    /// after it (around the loop), taken in turns. The window per player is the capacity shared
+    /// out among the players.
+    private func wantedFrames(_ state: State) -> [Int] {
+        let frameCount = max(1, image.frameCount)
+        let claims = state.claims.values.sorted { $0.index < $1.index }
+        guard !claims.isEmpty else { return [] }
+        let window = keepsEveryFrame(state) ? frameCount : max(1, capacity(state) / claims.count)
+        var seen = Set<Int>()
+        var order: [Int] = []
+        for distance in 0..<window {
+            for claim in claims {
+                let index = (claim.index + distance) % frameCount
+                if seen.insert(index).inserted { order.append(index) }
+            }
+        }
+        return order
+    }
+
+    /// Drops frames no window wants (none at all when every frame fits and a player remains).
+    private func dropUnwanted(_ state: inout State) {
+        if !state.claims.isEmpty, keepsEveryFrame(state), state.changesSinceTrim == nil { return }
+        let wanted = Set(wantedFrames(state))
+        for index in state.frames.keys where !wanted.contains(index) {
+            state.frames[index] = nil
+        }
+        if state.changesSinceTrim != nil, keepsEveryFrame(state) { state.changesSinceTrim = nil }
+        refreshStatistics(&state)
+    }
+
+    private func refreshStatistics(_ state: inout State) {
+        state.statistics.framesHeld = state.frames.count
+        state.statistics.bytesHeld = state.frames.values.reduce(0) { $0 + $1.bufferedByteCount }
+        state.statistics.peakBytes = max(state.statistics.peakBytes, state.statistics.bytesHeld)
+        state.statistics.budget = state.claims.values.map(\.budget).max() ?? 0
+        state.statistics.capacity = capacity(state)
+    }
+
+    // MARK: The decoder
+
+    private func startDecoder() {
+        let start = state.withLock { state -> Bool in
+            guard !state.decoderRunning, nextFrameToDecode(state) != nil else { return false }
+            state.decoderRunning = true
+            return true
+        }
+        if start { queue.async { self.decodeWhileWanted() } }
+    }
+
+    /// The frame to decode next: one a player waits for, else the most urgent wanted frame not
+    /// held yet.
+    private func nextFrameToDecode(_ state: State) -> Int? {
+        if let waited = state.waiters.keys.min() { return waited }
+        return wantedFrames(state).first { state.frames[$0] == nil }
+    }
+
+    /// Runs on the buffer's queue: decodes one frame at a time, with no lock held, until nothing
+    /// more is wanted. Holds the buffer strongly only while it works.
+    private func decodeWhileWanted() {
+        while true {
+            let ticket = plan.value
+            let picked = state.withLock { state -> (index: Int?, idle: [CheckedContinuation<Void, Never>]) in
+                guard let index = nextFrameToDecode(state) else {
+                    state.decoderRunning = false
+                    defer { state.idleWaiters = [] }
+                    return (nil, state.idleWaiters)
+                }
+                state.decoding = index
+                state.statistics.decodes += 1
+                return (index, [])
+            }
+            guard let index = picked.index else {
+                for waiter in picked.idle { waiter.resume() }
+                return
+            }
+            let result = Result { () throws(ImageError) -> FrameContents in try image.contents(at: index) }
+            let waiters = state.withLock { state in
+                state.decoding = nil
+                let waiters = state.waiters.removeValue(forKey: index) ?? []
+                if case .success(let frame) = result {
+                    // A plan that changed while decoding may no longer want this frame.
+                    let wanted = plan.value == ticket || wantedFrames(state).contains(index)
+                    if wanted && !state.claims.isEmpty {
+                        // The peak counts the new frame before what it displaces is dropped.
+                        state.frames[index] = frame
+                        refreshStatistics(&state)
+                        dropUnwanted(&state)
+                        assert(state.frames.count <= capacity(state), "frame buffer holds more frames than its budget allows")
+                    }
+                } else {
+                    state.statistics.failures += 1
+                }
+                return waiters
+            }
+            // Waiting players resume outside the lock.
+            for waiter in waiters { waiter.resume(returning: result) }
+        }
+    }
+
+    /// Returns once the decoder has nothing left to do (at once if it is not running).
+    func waitUntilIdle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let running = state.withLock { state -> Bool in
+                if state.decoderRunning { state.idleWaiters.append(continuation) }
+                return state.decoderRunning
+            }
+            if !running { continuation.resume() }
+        }
+    }
+
+    // MARK: Sharing
+
+    /// The buffer of `image`: one per image object while any player uses it; a new one for
+    /// images that are values rather than objects.
+    static func shared(for image: any AnimatedImage) -> FrameBuffer {
+        guard type(of: image) is AnyObject.Type else { return FrameBuffer(image: image) }
+        let key = ObjectIdentifier(image as AnyObject)
+        return registry.withLock { buffers in
+            buffers = buffers.filter { $0.value.buffer != nil }
+            if let buffer = buffers[key]?.buffer { return buffer }
+            let buffer = FrameBuffer(image: image)
+            buffers[key] = WeakBuffer(buffer: buffer)
+            return buffer
+        }
+    }
+
+    /// Buffers by image object, held weakly (a buffer holds its image, so an identifier in the
+    /// table belongs to a live image while its buffer lives).
+    private static let registry = Locked<[ObjectIdentifier: WeakBuffer]>([:])
+
+    private struct WeakBuffer: Sendable {
+        weak var buffer: FrameBuffer?
+    }
+}
+
+/// What a frame buffer has done and holds.
+public struct FrameBufferStatistics: Sendable, Equatable {
+    /// Frames decoded (counted when a decode starts).
+    public var decodes = 0
+    /// Frames asked for that were buffered.
+    public var hits = 0
+    /// Frames asked for that had to be waited for.
+    public var misses = 0
+    /// Decodes that failed.
+    public var failures = 0
+    /// Frames held now.
+    public var framesHeld = 0
+    /// Bytes held now.
+    public var bytesHeld = 0
+    /// The most bytes held at once.
+    public var peakBytes = 0
+    /// The budget in force (the largest of the players'), in bytes.
+    public var budget = 0
+    /// Frames the budget allows now.
+    public var capacity = 0
+}
