@@ -89,6 +89,14 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
         var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextSubscriber = 0
         var statistics = PlayerStatistics()
+
+        /// Starts a new plan: steps begun under older ones do nothing. Returns the generation and
+        /// the schedule it replaces.
+        mutating func newPlan() -> Plan {
+            generation += 1
+            defer { task = nil }
+            return Plan(generation: generation, replaced: task)
+        }
     }
 
     /// A player of `image` timed by `clock`.
@@ -201,9 +209,9 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
     /// after `pause()` it continues with no jump.
     public func play() {
         let now = clock.now
-        let (started, attached) = state.withLock { state -> (Bool, Bool) in
+        let plan = state.withLock { state -> Plan? in
             switch state.status {
-            case .playing: return (false, true)
+            case .playing: return nil
             case .stopped, .finished:
                 state.pausedMedia = 0
                 state.shownSequence = nil
@@ -211,48 +219,46 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             }
             state.status = .playing
             state.origin = now.advanced(by: .zero - state.timeline.elapsed(forMedia: state.pausedMedia))
-            return (true, state.bufferToken != nil)
+            return state.newPlan()
         }
-        guard started else { return }
-        if !attached { attachToBuffer() }
-        restart()
+        guard let plan else { return }
+        _ = attachToBuffer()
+        schedule(plan)
     }
 
     /// Holds the current frame; `play()` continues from the same point of it.
     public func pause() {
         let now = clock.now
-        let task = state.withLock { state -> Task<Void, Never>? in
+        let plan = state.withLock { state -> Plan? in
             guard state.status == .playing, let origin = state.origin else { return nil }
             state.pausedMedia = state.timeline.mediaNanoseconds(elapsed: origin.duration(to: now))
             state.origin = nil
             state.status = .paused
-            state.generation += 1
-            defer { state.task = nil }
-            return state.task
+            return state.newPlan()
         }
-        task?.cancel()
+        plan?.replaced?.cancel()
     }
 
     /// Stops playback (the next `play()` starts from frame 0) and gives up this player's share of
     /// the frame buffer: nothing more is decoded for it.
     public func stop() {
-        let (task, token) = state.withLock { state -> (Task<Void, Never>?, UInt64?) in
+        let (plan, token) = state.withLock { state -> (Plan, UInt64?) in
             state.status = .stopped
             state.origin = nil
             state.pausedMedia = 0
             state.showPending = false
-            state.generation += 1
-            defer { state.task = nil; state.bufferToken = nil }
-            return (state.task, state.bufferToken)
+            defer { state.bufferToken = nil }
+            return (state.newPlan(), state.bufferToken)
         }
-        task?.cancel()
+        plan.replaced?.cancel()
         if let token { buffer.detach(token) }
     }
 
-    /// Shows frame `index` of the current play now.
+    /// Shows frame `index` of the current play now (out-of-range values are clamped), and
+    /// continues from it if playing.
     public func seek(toFrame index: Int) {
         let now = clock.now
-        let needsBuffer = state.withLock { state -> Bool in
+        let (plan, index) = state.withLock { state -> (Plan, Int) in
             let frameCount = state.timeline.frameCount
             let index = min(max(0, index), frameCount - 1)
             let loop = state.shownSequence.map { $0 / frameCount } ?? 0
@@ -263,17 +269,16 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
                 state.origin = now.advanced(by: .zero - state.timeline.elapsed(forMedia: media))
             } else {
                 state.pausedMedia = media
-                if state.status == .finished { state.status = .paused }
-                if state.status == .stopped { state.status = .paused }
+                if state.status != .paused { state.status = .paused }
             }
-            return state.bufferToken == nil
+            return (state.newPlan(), index)
         }
-        if needsBuffer { attachToBuffer() }
-        restart(jumped: true)
+        buffer.move(attachToBuffer(), to: index, jumped: true)
+        schedule(plan)
     }
 
-    /// Drops buffered frames but the current and next (see ``FrameBufferStatistics``); the buffer
-    /// regrows after a cool-down. Shared by every player of the image.
+    /// Drops buffered frames but the current and next; the buffer regrows after a cool-down.
+    /// Shared by every player of the image.
     public func trim() {
         buffer.trim()
     }
@@ -283,7 +288,7 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
     /// Replaces the timeline, keeping the media position, and restarts the schedule.
     private func retime(_ change: (inout Playback) -> AnimationTimeline) {
         let now = clock.now
-        state.withLock { state in
+        let plan = state.withLock { state in
             let media = state.origin.map { state.timeline.mediaNanoseconds(elapsed: $0.duration(to: now)) } ?? state.pausedMedia
             state.timeline = change(&state)
             if state.origin != nil {
@@ -291,37 +296,44 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             } else {
                 state.pausedMedia = media
             }
+            return state.newPlan()
         }
-        restart()
+        schedule(plan)
     }
 
-    private func attachToBuffer() {
-        let budget = state.withLock { $0.budget }
-        let token = buffer.attach(budget: budget)
-        let redundant = state.withLock { state -> Bool in
-            guard state.bufferToken == nil else { return true }
+    /// This player's token in the buffer, registering it first if it has none.
+    private func attachToBuffer() -> UInt64 {
+        if let token = state.withLock({ $0.bufferToken }) { return token }
+        let token = buffer.attach(budget: state.withLock { $0.budget })
+        let kept = state.withLock { state -> UInt64 in
+            if let existing = state.bufferToken { return existing }
             state.bufferToken = token
-            return false
+            return token
         }
-        if redundant { buffer.detach(token) }
+        if kept != token { buffer.detach(token) }   // another call attached first
+        return kept
     }
 
-    /// Cancels the running schedule and starts a new one under a new generation.
-    private func restart(jumped: Bool = false) {
+    /// A change of plan: its generation, and the schedule it replaced (to cancel).
+    private struct Plan {
+        let generation: Int
+        let replaced: Task<Void, Never>?
+    }
+
+    /// Cancels the replaced schedule and runs steps under the plan's generation until a step
+    /// says there is nothing more to wait for.
+    private func schedule(_ plan: Plan) {
+        plan.replaced?.cancel()
         let clock = self.clock
         let player = WeakPlayer(self)
-        let (old, generation, token, index) = state.withLock { state in
-            state.generation += 1
-            let old = state.task
-            state.task = nil
-            return (old, state.generation, state.bufferToken, state.shownSequence.map { $0 % state.timeline.frameCount })
-        }
-        old?.cancel()
-        if jumped, let token { buffer.move(token, to: index ?? 0, jumped: true) }
+        let generation = plan.generation
         let task = Task {
             while !Task.isCancelled {
                 guard let deadline = await Self.step(player, generation: generation) else { return }
-                do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+                // A deadline already reached needs no sleep (a test clock would wait for an advance).
+                if clock.now < deadline {
+                    do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+                }
             }
         }
         state.withLock { state in

@@ -14,8 +14,9 @@ import YYDispatch
 ///   ``trimCooldown`` frame changes, then grow back by one frame per change.
 ///
 /// Invariant, checked in debug builds: after each decode the buffer holds at most as many frames
-/// as the budget allows, so the bytes held exceed the budget by at most the frame just decoded,
-/// before what it displaces is dropped (for images whose frames all have `bytesPerFrame` bytes).
+/// as the budget allows (but one per player, whatever the budget), so the bytes held exceed the
+/// budget by at most the frame just decoded, before what it displaces is dropped (for images
+/// whose frames all have `bytesPerFrame` bytes).
 final class FrameBuffer: Sendable {
     /// A player's claim on the buffer.
     struct Claim {
@@ -45,6 +46,7 @@ final class FrameBuffer: Sendable {
         var decoding: Int?
         var decoderRunning = false
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        var missWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         /// Frame changes since the last trim, or `nil` when none is in force.
         var changesSinceTrim: Int?
         var statistics = FrameBufferStatistics()
@@ -121,6 +123,12 @@ final class FrameBuffer: Sendable {
             if let decodedMeanwhile {
                 continuation.resume(returning: .success(decodedMeanwhile))
             } else {
+                let misses = state.withLock { state in
+                    let reached = state.missWaiters.filter { $0.count <= state.statistics.misses }
+                    state.missWaiters.removeAll { $0.count <= state.statistics.misses }
+                    return reached
+                }
+                for waiter in misses { waiter.continuation.resume() }
                 startDecoder()
             }
         }
@@ -165,21 +173,22 @@ final class FrameBuffer: Sendable {
         capacity(state) >= image.frameCount
     }
 
-    /// The frames wanted, most urgent first: for each player, its current frame and the ones
-    /// after it (around the loop), taken in turns. The window per player is the capacity shared
-    /// out among the players.
+    /// The frames wanted, most urgent first: each player's current frame, then the frames after
+    /// them (around the loop), taken in turns, up to the capacity. Players showing the same frames
+    /// share their windows; players far apart share the capacity out.
     private func wantedFrames(_ state: State) -> [Int] {
         let frameCount = max(1, image.frameCount)
         let claims = state.claims.values.sorted { $0.index < $1.index }
         guard !claims.isEmpty else { return [] }
-        let window = keepsEveryFrame(state) ? frameCount : max(1, capacity(state) / claims.count)
+        let limit = keepsEveryFrame(state) ? frameCount : capacity(state)
         var seen = Set<Int>()
         var order: [Int] = []
-        for distance in 0..<window {
-            for claim in claims {
+        for distance in 0..<frameCount {
+            for claim in claims where order.count < limit || distance == 0 {
                 let index = (claim.index + distance) % frameCount
                 if seen.insert(index).inserted { order.append(index) }
             }
+            if order.count >= limit { break }
         }
         return order
     }
@@ -252,7 +261,8 @@ final class FrameBuffer: Sendable {
                         state.frames[index] = frame
                         refreshStatistics(&state)
                         dropUnwanted(&state)
-                        assert(state.frames.count <= capacity(state), "frame buffer holds more frames than its budget allows")
+                        assert(state.frames.count <= max(capacity(state), state.claims.count),
+                               "frame buffer holds more frames than its budget allows")
                     }
                 } else {
                     state.statistics.failures += 1
@@ -272,6 +282,19 @@ final class FrameBuffer: Sendable {
                 return state.decoderRunning
             }
             if !running { continuation.resume() }
+        }
+    }
+
+    /// Returns once `count` misses have been counted: a player is then waiting for a frame
+    /// (tests use it to act while a decode is late).
+    func waitUntil(misses count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let reached = state.withLock { state -> Bool in
+                if state.statistics.misses >= count { return true }
+                state.missWaiters.append((count, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
         }
     }
 

@@ -1,0 +1,188 @@
+import Clocks
+import TestSupport
+import Testing
+import YYDispatch
+@testable import YYImage
+
+/// The shared frame buffer under players: decodes, budgets, trimming, cancellation.
+@Suite(.timeLimit(.minutes(2))) struct FrameBufferTests {
+    /// Plays `harnesses` (all on one clock) in step for `frames` frame changes of 100 ms each.
+    private func playInStep(_ harnesses: inout [PlayerHarness], frames: Int,
+                            afterEachFrame check: (PlayerHarness) -> Void = { _ in }) async throws {
+        for index in harnesses.indices { harnesses[index].player.play() }
+        for index in harnesses.indices { _ = try await harnesses[index].nextFrame() }
+        for step in 1..<frames {
+            await harnesses[0].clock.advance(to: harnesses[0].at(.milliseconds(100 * step)))
+            for index in harnesses.indices {
+                let change = try await harnesses[index].nextFrame()
+                #expect(change.index == step % harnesses[index].player.image.frameCount)
+                check(harnesses[index])
+            }
+        }
+    }
+
+    @Test func playersOfOneImageShareItsDecodes() async throws {
+        // 40 frames, a budget of 8: frames are dropped behind the players and decoded again.
+        let frameCount = 40, loops = 2
+        let single = CountingAnimation(frameCount: frameCount)
+        var one = [PlayerHarness(image: single, budget: 8 * single.bytesPerFrame)]
+        try await playInStep(&one, frames: frameCount * loops)
+        await one[0].player.buffer.waitUntilIdle()          // the window past the end is filled too
+        one[0].player.stop()
+        await one[0].player.buffer.waitUntilIdle()
+
+        let shared = CountingAnimation(frameCount: frameCount)
+        let clock = TestClock<Duration>()
+        var ten = (0..<10).map { _ in PlayerHarness(image: shared, budget: 8 * shared.bytesPerFrame, clock: clock) }
+        #expect(ten.allSatisfy { $0.player.buffer === ten[0].player.buffer })
+        try await playInStep(&ten, frames: frameCount * loops)
+        await ten[0].player.buffer.waitUntilIdle()
+        for harness in ten { harness.player.stop() }
+        await ten[0].player.buffer.waitUntilIdle()
+        #expect(shared.decodes == single.decodes)
+        // Not all fit: every frame shown was decoded once, and the window of 8 past the end.
+        #expect(single.decodes == frameCount * loops + 7)
+    }
+
+    @Test func anAnimationThatFitsIsNeverDecodedAfterItsFirstLoop() async throws {
+        let image = CountingAnimation(frameCount: 12)
+        var harnesses = [PlayerHarness(image: image, budget: 100 * image.bytesPerFrame)]
+        try await playInStep(&harnesses, frames: 12)
+        await harnesses[0].player.buffer.waitUntilIdle()
+        #expect(image.decodes == 12)
+        let statistics = harnesses[0].player.statistics.buffer
+        #expect(statistics.framesHeld == 12 && statistics.bytesHeld == 12 * image.bytesPerFrame)
+        // Two more loops: hits only.
+        for step in 12..<36 {
+            #expect(try await harnesses[0].frame(at: .milliseconds(100 * step)).index == step % 12)
+        }
+        #expect(image.decodes == 12)
+        #expect(harnesses[0].player.statistics.buffer.misses <= 1)
+    }
+
+    @Test func theBudgetIsNeverExceededByMoreThanOneFrameOverThousandsOfFrames() async throws {
+        let image = CountingAnimation(frameCount: 3_000, width: 8, height: 8)
+        let budget = 10 * image.bytesPerFrame + image.bytesPerFrame / 2
+        var harnesses = [PlayerHarness(image: image, budget: budget)]
+        try await playInStep(&harnesses, frames: 3_000) { harness in
+            let held = harness.player.statistics.buffer.bytesHeld
+            #expect(held <= budget + image.bytesPerFrame, "\(held) bytes held")
+        }
+        let statistics = harnesses[0].player.statistics.buffer
+        #expect(statistics.peakBytes <= budget + image.bytesPerFrame)
+        #expect(statistics.capacity == 10)
+        #expect(statistics.peakBytes >= 10 * image.bytesPerFrame)   // the window was used
+    }
+
+    @Test func trimKeepsTheCurrentAndNextFrameThenRegrowsAfterTheCoolDown() async throws {
+        let image = CountingAnimation(frameCount: 20)
+        var harness = PlayerHarness(image: image, budget: 100 * image.bytesPerFrame)
+        harness.player.play()
+        _ = try await harness.nextFrame()
+        await harness.player.buffer.waitUntilIdle()
+        #expect(harness.player.statistics.buffer.framesHeld == 20)
+        harness.player.trim()
+        #expect(harness.player.statistics.buffer.framesHeld <= 2)
+        #expect(harness.player.statistics.buffer.capacity == 2)
+        // Still two frames through the cool-down...
+        var step = 1
+        for _ in 0..<FrameBuffer.trimCooldown {
+            _ = try await harness.frame(at: .milliseconds(100 * step))
+            step += 1
+            #expect(harness.player.statistics.buffer.framesHeld <= 2)
+        }
+        // ...then one more per change, until every frame fits again.
+        for _ in 0..<20 {
+            _ = try await harness.frame(at: .milliseconds(100 * step))
+            step += 1
+        }
+        await harness.player.buffer.waitUntilIdle()
+        #expect(harness.player.statistics.buffer.framesHeld == 20)
+    }
+
+    @Test func aMemoryPressureMonitorTrimsARegisteredPlayer() async throws {
+        let image = CountingAnimation(frameCount: 10)
+        var harness = PlayerHarness(image: image)
+        let monitor = MemoryPressureMonitor(threshold: 0.5) { .init(available: 1, limit: 100) }
+        monitor.register(harness.player)
+        harness.player.play()
+        _ = try await harness.nextFrame()
+        await harness.player.buffer.waitUntilIdle()
+        #expect(harness.player.statistics.buffer.framesHeld == 10)
+        #expect(monitor.check())
+        #expect(harness.player.statistics.buffer.framesHeld <= 2)
+    }
+
+    /// Plays until the decoder is inside frame 5 (prefetching), then runs `end` and lets it go.
+    private func endPlaybackDuringAPrefetch(_ end: (inout PlayerHarness?) -> Void) async throws -> (CountingAnimation, FrameBuffer) {
+        let image = CountingAnimation(frameCount: 50)
+        let gate = image.hold(frame: 5)
+        var harness: PlayerHarness? = PlayerHarness(image: image, budget: 20 * image.bytesPerFrame)
+        let buffer = harness!.player.buffer
+        harness!.player.play()
+        _ = try await harness!.nextFrame()
+        await wait(for: gate.entered)
+        let decodesSoFar = image.decodes
+        end(&harness)
+        gate.release.signal()
+        await buffer.waitUntilIdle()
+        #expect(image.decodes == decodesSoFar, "a decode started after playback ended")
+        #expect(buffer.statistics.bytesHeld == 0)
+        return (image, buffer)
+    }
+
+    @Test func stoppingAPlayerStopsItsPrefetching() async throws {
+        _ = try await endPlaybackDuringAPrefetch { $0!.player.stop() }
+    }
+
+    @Test func releasingAPlayerStopsItsPrefetching() async throws {
+        _ = try await endPlaybackDuringAPrefetch { $0 = nil }
+    }
+
+    @Test func sixteenPlayersOnFourImagesPlaySeekAndTrimConcurrently() async throws {
+        let images = (0..<4).map { CountingAnimation(frameCount: 30 + $0 * 10) }
+        let clock = TestClock<Duration>()
+        let players = (0..<16).map { index in
+            let image = images[index % 4]
+            return AnimatedImagePlayer(image: image, clock: clock, latenessPolicy: index % 2 == 0 ? .hold : .skip,
+                                       bufferBudget: (8 + index) * image.bytesPerFrame)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for (index, player) in players.enumerated() {
+                group.addTask {
+                    var random = SplitMix64(seed: UInt64(index + 1))
+                    player.play()
+                    for _ in 0..<200 {
+                        switch random.next() % 8 {
+                        case 0: player.seek(toFrame: Int(random.next() % 60))
+                        case 1: player.pause()
+                        case 2: player.trim()
+                        case 3: player.rate = Double(random.next() % 4 + 1) / 2
+                        case 4: player.bufferBudget = Int(random.next() % 20 + 1) * 16
+                        case 5: _ = player.statistics
+                        default: player.play()
+                        }
+                        await Task.yield()
+                    }
+                }
+            }
+            group.addTask {
+                for _ in 0..<200 { await clock.advance(by: .milliseconds(37)) }
+            }
+        }
+        // Every player still answers: stopped (so that no step of before is under way), then
+        // sought, the next frame it shows is the one sought.
+        for player in players { player.stop() }
+        for player in players {
+            var events = player.events(bufferingPolicy: .unbounded).makeAsyncIterator()
+            player.seek(toFrame: 3)
+            guard case .frame(let change) = try #require(await events.next()) else { Issue.record("no frame"); continue }
+            #expect(change.index == 3 && change.contents.bitmap[0, 0] == CountingAnimation.color(of: 3))
+        }
+        for player in players { player.stop() }
+        for player in players { await player.buffer.waitUntilIdle() }
+        for player in players {
+            #expect(player.statistics.buffer.bytesHeld == 0)   // every player stopped: nothing kept
+        }
+    }
+}
