@@ -89,12 +89,19 @@ let package = Package(
             dependencies: ["YYDispatch", "CPNG", "CTurboJPEG", "CWebP", "CYYImageShims"],
             swiftSettings: strictSettings
         ),
+        // Escape sequences that draw images in terminals (half blocks, kitty, iTerm2, sixel), for `yy image play`.
+        .target(
+            name: "YYTerminal",
+            dependencies: ["YYImage"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "yy",
             dependencies: [
                 "YYCache",
                 "YYModel",
                 "YYImage",
+                "YYTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -147,6 +154,11 @@ let package = Package(
                 "YYImage", "YYDispatch", "CPNG", "TestSupport",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "YYTerminalTests",
+            dependencies: ["YYTerminal", "YYImage", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

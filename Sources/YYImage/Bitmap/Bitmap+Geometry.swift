@@ -12,8 +12,17 @@ extension Bitmap {
         return resampledByArea(width: newWidth, height: newHeight)
     }
 
-    /// Area-average resampling to a smaller size (each output pixel averages the source pixels
-    /// whose centres fall in its footprint).
+    /// This bitmap at `width` × `height` pixels: each pixel the average of the pixels under it
+    /// when shrinking, the nearest pixel when enlarging (at least 1 × 1).
+    public func resized(width newWidth: Int, height newHeight: Int) -> Bitmap {
+        let (newWidth, newHeight) = (max(1, newWidth), max(1, newHeight))
+        guard newWidth != width || newHeight != height else { return self }
+        guard width > 0, height > 0 else { return Bitmap(width: newWidth, height: newHeight, alphaMode: alphaMode) }
+        return resampledByArea(width: newWidth, height: newHeight)
+    }
+
+    /// Area-average resampling (each output pixel averages the source pixels whose centres fall
+    /// in its footprint; enlarging repeats pixels).
     func resampledByArea(width newWidth: Int, height newHeight: Int) -> Bitmap {
         let source = alphaMode == .premultiplied ? self : premultiplied()
         var out = Bitmap(width: newWidth, height: newHeight, alphaMode: .premultiplied)

@@ -1,18 +1,20 @@
-/// Reduces an RGBA image to a palette of at most 256 entries for GIF.
+/// Reduces an RGBA image to a palette of at most 256 entries (for GIF, and for terminals that
+/// take palette images, such as sixel).
 ///
 /// Pixels with alpha below 128 become the transparent entry. An image with few enough colours
 /// gets them exactly (so GIF round trips are lossless); otherwise median cut over a 5-bit-per-
 /// channel histogram chooses the palette, each entry the mean of the colours in its box, and
 /// pixels map to the nearest entry, optionally with Floyd–Steinberg error diffusion.
-struct ColorQuantizer {
+public struct ColorQuantizer: Sendable {
     /// The palette (opaque entries, then the transparent one if any).
-    var palette: [RGBA]
+    public var palette: [RGBA]
     /// One palette index per pixel, row by row.
-    var indices: [UInt8]
+    public var indices: [UInt8]
     /// The transparent entry's index, if the image has transparent pixels.
-    var transparentIndex: Int?
+    public var transparentIndex: Int?
 
-    init(_ bitmap: Bitmap, dithering: Bool) {
+    /// Quantises `bitmap`, with Floyd–Steinberg error diffusion when `dithering` is on.
+    public init(_ bitmap: Bitmap, dithering: Bool) {
         let image = bitmap.converted(to: .straight)
         let pixels = image.packedPixels
         let pixelCount = image.width * image.height

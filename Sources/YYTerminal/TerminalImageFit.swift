@@ -1,0 +1,49 @@
+/// How big an image is drawn in a terminal: its pixels and the cells they cover.
+public struct TerminalImageFit: Sendable, Equatable {
+    /// Width of the bitmap to send, in pixels.
+    public var pixelWidth: Int
+    /// Height of the bitmap to send, in pixels.
+    public var pixelHeight: Int
+    /// Columns the image covers.
+    public var columns: Int
+    /// Rows the image covers.
+    public var rows: Int
+
+    /// A fit.
+    public init(pixelWidth: Int, pixelHeight: Int, columns: Int, rows: Int) {
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+        self.columns = columns
+        self.rows = rows
+    }
+
+    /// The fit of a `width` × `height` image.
+    ///
+    /// - Parameters:
+    ///   - protocol: blocks take one pixel per column and two per row; the others show real
+    ///     pixels, `cellPixels` to a cell.
+    ///   - requestedColumns: the width asked for (`--width`): the image is scaled to exactly that
+    ///     many columns, up or down. `nil`: fit in `terminalColumns` × `terminalRows`, keeping the
+    ///     aspect ratio, never enlarging.
+    ///   - cellPixels: a cell's size in pixels, when the terminal says (else 10 × 20).
+    public static func fit(width: Int, height: Int, protocol: TerminalGraphicsProtocol,
+                           requestedColumns: Int?, terminalColumns: Int, terminalRows: Int,
+                           cellPixels: (width: Int, height: Int)? = nil) -> TerminalImageFit {
+        let (width, height) = (max(1, width), max(1, height))
+        let cell: (width: Double, height: Double) = `protocol` == .blocks ? (1, 2)
+            : (Double(max(1, cellPixels?.width ?? 10)), Double(max(1, cellPixels?.height ?? 20)))
+        let naturalColumns = Double(width) / cell.width
+        let naturalRows = Double(height) / cell.height
+        let scale: Double
+        if let requestedColumns {
+            scale = Double(max(1, requestedColumns)) / naturalColumns
+        } else {
+            scale = min(1, Double(max(1, terminalColumns)) / naturalColumns, Double(max(1, terminalRows)) / naturalRows)
+        }
+        let pixelWidth = max(1, Int((Double(width) * scale).rounded()))
+        let pixelHeight = max(1, Int((Double(height) * scale).rounded()))
+        let columns = max(1, Int((Double(pixelWidth) / cell.width).rounded(.up)))
+        let rows = max(1, Int((Double(pixelHeight) / cell.height).rounded(.up)))
+        return TerminalImageFit(pixelWidth: pixelWidth, pixelHeight: pixelHeight, columns: columns, rows: rows)
+    }
+}
