@@ -8,7 +8,7 @@ struct ImageCommand: ParsableCommand {
         commandName: "image",
         abstract: "Inspect, convert and unpack PNG/APNG, GIF, JPEG, WebP, BMP and ICO images.",
         discussion: "Exit codes: 0 success, 1 the input is not a decodable image, 2 usage error or unreadable file, 3 failure while encoding or writing.",
-        subcommands: [ImageInfoCommand.self, ImageConvertCommand.self, ImageFramesCommand.self]
+        subcommands: [ImageInfoCommand.self, ImageConvertCommand.self, ImageFramesCommand.self, ImagePlayCommand.self]
     )
 }
 
