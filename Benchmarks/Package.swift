@@ -33,6 +33,10 @@ let package = Package(
             dependencies: [.product(name: "YYImage", package: "YYKit"), "CPNGRaw", "CTurboJPEGRaw", "CWebPRaw", "CGIFRaw", "CMallocInfo", "BenchmarkSupport"]
         ),
         .executableTarget(
+            name: "PlayerBenchmarks",
+            dependencies: [.product(name: "YYImage", package: "YYKit"), "CMallocInfo"]
+        ),
+        .executableTarget(
             name: "CacheBenchmarks",
             dependencies: [.product(name: "YYCache", package: "YYKit"), "CSQLiteRaw"]
         ),
