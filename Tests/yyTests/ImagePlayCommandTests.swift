@@ -68,7 +68,7 @@ import YYImage
 }
 
 /// `yy image play` in a tmux pane, read back with `capture-pane -e`.
-@Suite(.enabled(if: Tmux.path != nil, "tmux is not installed; scripts/setup --reference installs it"))
+@Suite(.serialized, .enabled(if: Tmux.path != nil, "tmux is not installed; scripts/setup --reference installs it"))
 struct ImagePlayInTmuxTests {
     let folder = TemporaryDirectory("tmux")
 

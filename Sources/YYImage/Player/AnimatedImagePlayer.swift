@@ -83,19 +83,49 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
         var showPending = false
         /// Bumped by every change of plan, so that a step begun under an older plan does nothing.
         var generation = 0
-        var task: Task<Void, Never>?
+        /// The pending wake-up of the current plan.
+        var wake: Wake?
         var bufferToken: UInt64?
         var budget: Int
         var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
-        var nextSubscriber = 0
+        var observers: [Int: @Sendable (Event) -> Void] = [:]
+        var nextListener = 0
         var statistics = PlayerStatistics()
 
         /// Starts a new plan: steps begun under older ones do nothing. Returns the generation and
-        /// the schedule it replaces.
+        /// the wake-up it replaces.
         mutating func newPlan() -> Plan {
             generation += 1
-            defer { task = nil }
-            return Plan(generation: generation, replaced: task)
+            defer { wake = nil }
+            return Plan(generation: generation, replaced: wake)
+        }
+
+        /// Everyone to tell about an event.
+        var listeners: Listeners { Listeners(subscribers: Array(subscribers.values), observers: Array(observers.values)) }
+    }
+
+    /// Subscribers and observers, taken out of the lock to be told.
+    private struct Listeners {
+        var subscribers: [AsyncStream<Event>.Continuation] = []
+        var observers: [@Sendable (Event) -> Void] = []
+
+        func tell(_ event: Event) {
+            for subscriber in subscribers { subscriber.yield(event) }
+            for observer in observers { observer(event) }
+        }
+    }
+
+    /// How a plan waits for its next deadline: on the process's timer thread (continuous clock),
+    /// or in a task sleeping on the clock (any other clock, such as a test clock).
+    private enum Wake: Sendable {
+        case timer(UInt64)
+        case task(Task<Void, Never>)
+
+        func cancel() {
+            switch self {
+            case .timer(let id): PlaybackTimerThread.shared.cancel(id)
+            case .task(let task): task.cancel()
+            }
         }
     }
 
@@ -119,10 +149,10 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
     }
 
     deinit {
-        let (task, token, subscribers) = state.withLock { state in
-            (state.task, state.bufferToken, Array(state.subscribers.values))
+        let (wake, token, subscribers) = state.withLock { state in
+            (state.wake, state.bufferToken, Array(state.subscribers.values))
         }
-        task?.cancel()
+        wake?.cancel()
         if let token { buffer.detach(token) }
         for subscriber in subscribers { subscriber.finish() }
     }
@@ -135,14 +165,32 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
     public func events(bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy = .bufferingNewest(8)) -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: bufferingPolicy)
         let id = state.withLock { state in
-            state.nextSubscriber += 1
-            state.subscribers[state.nextSubscriber] = continuation
-            return state.nextSubscriber
+            state.nextListener += 1
+            state.subscribers[state.nextListener] = continuation
+            return state.nextListener
         }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
         }
         return stream
+    }
+
+    /// Calls `observer` with every event from now on, on the thread that times the player (the
+    /// process's player timer thread for the continuous clock; a task for other clocks), at the
+    /// moment the frame changes: no other task is woken for it. Keep it short and hand heavy
+    /// work off. Returns an id for ``removeObserver(_:)``.
+    @discardableResult
+    public func addObserver(_ observer: @escaping @Sendable (Event) -> Void) -> Int {
+        state.withLock { state in
+            state.nextListener += 1
+            state.observers[state.nextListener] = observer
+            return state.nextListener
+        }
+    }
+
+    /// Stops calling an observer.
+    public func removeObserver(_ id: Int) {
+        _ = state.withLock { $0.observers.removeValue(forKey: id) }
     }
 
     /// Whether and how it plays.
@@ -314,43 +362,48 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
         return kept
     }
 
-    /// A change of plan: its generation, and the schedule it replaced (to cancel).
+    /// A change of plan: its generation, and the wake-up it replaced (to cancel).
     private struct Plan {
         let generation: Int
-        let replaced: Task<Void, Never>?
+        let replaced: Wake?
     }
 
-    /// Cancels the replaced schedule and runs steps under the plan's generation until a step
-    /// says there is nothing more to wait for.
+    /// Cancels the replaced wake-up and starts the plan: its first step runs at once, on the
+    /// thread that times the player (never on the caller's, so observers never run inside
+    /// `play()` or `seek(toFrame:)`).
     private func schedule(_ plan: Plan) {
         plan.replaced?.cancel()
-        let clock = self.clock
+        wake(at: clock.now, generation: plan.generation)
+    }
+
+    /// Arranges for the plan of `generation` to take its next step at `deadline`.
+    private func wake(at deadline: C.Instant, generation: Int) {
         let player = WeakPlayer(self)
-        let generation = plan.generation
-        let task = Task {
-            while !Task.isCancelled {
-                guard let deadline = await Self.step(player, generation: generation) else { return }
+        let wake: Wake
+        if let instant = deadline as? ContinuousClock.Instant {
+            wake = .timer(PlaybackTimerThread.shared.schedule(at: instant) { player.player?.advance(generation: generation) })
+        } else {
+            let clock = self.clock
+            wake = .task(Task {
                 // A deadline already reached needs no sleep (a test clock would wait for an advance).
                 if clock.now < deadline {
                     do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
                 }
-            }
+                player.player?.advance(generation: generation)
+            })
         }
-        state.withLock { state in
-            if state.generation == generation { state.task = task } else { task.cancel() }
+        let stale = state.withLock { state -> Bool in
+            guard state.generation == generation else { return true }
+            state.wake = wake
+            return false
         }
+        if stale { wake.cancel() }
     }
 
     /// The player held weakly by its own schedule, so that releasing it ends playback.
     private struct WeakPlayer: Sendable {
         weak var player: AnimatedImagePlayer?
         init(_ player: AnimatedImagePlayer) { self.player = player }
-    }
-
-    /// One step of the schedule: the strong reference lives only inside it.
-    private static func step(_ weak: WeakPlayer, generation: Int) async -> C.Instant? {
-        guard let player = weak.player else { return nil }
-        return await player.step(generation: generation)
     }
 
     /// What one step decided under the lock.
@@ -363,8 +416,19 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
         case finish
     }
 
-    /// Shows what is due now and returns when to wake next (`nil`: not until something changes).
-    private func step(generation: Int) async -> C.Instant? {
+    /// Takes steps until one has to wait: for a deadline (a wake-up is arranged) or for a frame
+    /// being decoded (the decoder carries on when it is done).
+    private func advance(generation: Int) {
+        var next = step(generation: generation)
+        while let deadline = next {
+            guard clock.now >= deadline else { return wake(at: deadline, generation: generation) }
+            next = step(generation: generation)
+        }
+    }
+
+    /// Shows what is due now. Returns when to step next, or `nil` when nothing is to be done
+    /// until something changes (or a decode is awaited: then its completion carries on).
+    private func step(generation: Int) -> C.Instant? {
         let now = clock.now
         let decision = state.withLock { state -> Decision in
             guard state.generation == generation else { return .wait(nil) }
@@ -374,22 +438,36 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
         case .wait(let deadline):
             return deadline
         case .finish:
-            let subscribers = state.withLock { state -> [AsyncStream<Event>.Continuation] in
-                guard state.generation == generation else { return [] }
+            let listeners = state.withLock { state -> Listeners in
+                guard state.generation == generation else { return Listeners() }
                 state.status = .finished
                 state.origin = nil
                 state.pausedMedia = state.timeline.mediaStart(ofFrame: 0, loop: state.timeline.loopCount)
-                return Array(state.subscribers.values)
+                return state.listeners
             }
-            for subscriber in subscribers { subscriber.yield(.finished) }
+            listeners.tell(.finished)
             return nil
         case .show(let sequence, let due, let skipped, let token):
             let frameCount = state.withLock { $0.timeline.frameCount }
             let index = sequence % frameCount
             if let token { buffer.move(token, to: index) }
-            let fetched = await buffer.contents(at: index)
-            let shownAt = clock.now
-            return publish(fetched, sequence: sequence, due: due, skipped: skipped, shownAt: shownAt, generation: generation)
+            // A buffered frame comes back at once. Otherwise, once the decoder is done, the plan
+            // steps again on its own thread (and finds the frame buffered, or a later one due);
+            // a frame that cannot be decoded is passed over.
+            let player = WeakPlayer(self)
+            let clock = self.clock
+            let held = buffer.contents(at: index) { fetched in
+                guard let player = player.player else { return }
+                var next: C.Instant? = clock.now
+                if case .failure = fetched {
+                    next = player.publish(fetched, sequence: sequence, due: due, skipped: skipped,
+                                          shownAt: clock.now, generation: generation)
+                }
+                if let next { player.wake(at: next, generation: generation) }
+            }
+            guard let held else { return nil }
+            return publish(.success(held), sequence: sequence, due: due, skipped: skipped, shownAt: clock.now,
+                           generation: generation)
         }
     }
 
@@ -406,8 +484,7 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             origin.advanced(by: timeline.elapsed(forMedia: timeline.mediaStart(ofFrame: sequence % frameCount, loop: sequence / frameCount)))
         }
         guard let shown = state.shownSequence, !state.showPending else {
-            // Nothing shows yet, or a seek: show the frame of now.
-            state.showPending = false
+            // Nothing shows yet, or a seek: show the frame of now (`publish` clears the request).
             return .show(sequence: reached, due: due(reached), skipped: 0, token: state.bufferToken)
         }
         // One frame played several times changes nothing until the end.
@@ -424,11 +501,12 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
         }
     }
 
-    /// Records a shown frame, tells subscribers, and returns the next deadline.
+    /// Records a shown frame, tells subscribers and observers (outside the lock), and returns
+    /// the next deadline.
     private func publish(_ fetched: Result<FrameContents, ImageError>, sequence: Int, due: C.Instant, skipped: Int,
                          shownAt: C.Instant, generation: Int) -> C.Instant? {
-        let outcome = state.withLock { state -> (C.Instant?, FrameChange?, [AsyncStream<Event>.Continuation]) in
-            guard state.generation == generation else { return (nil, nil, []) }
+        let outcome = state.withLock { state -> (C.Instant?, FrameChange?, Listeners) in
+            guard state.generation == generation else { return (nil, nil, Listeners()) }
             let timeline = state.timeline
             let frameCount = timeline.frameCount
             let lateness = due.duration(to: shownAt)
@@ -440,6 +518,7 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             state.statistics.maximumLateness = max(state.statistics.maximumLateness, lateness)
             state.statistics.framesSkipped += skipped
             state.shownSequence = sequence
+            state.showPending = false
             var change: FrameChange?
             switch fetched {
             case .success(let contents):
@@ -450,21 +529,21 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             case .failure:
                 state.statistics.framesFailed += 1   // the previous frame stays
             }
-            guard state.status == .playing, let origin = state.origin else { return (nil, change, Array(state.subscribers.values)) }
+            guard state.status == .playing, let origin = state.origin else { return (nil, change, state.listeners) }
             // The next change: the next frame, or the end of the last loop.
             let next = sequence + 1
             let media: Int64
             if timeline.loopCount > 0, next >= timeline.loopCount * frameCount || frameCount == 1 {
                 media = timeline.mediaStart(ofFrame: 0, loop: timeline.loopCount)
             } else if frameCount == 1 && timeline.loopCount == 0 {
-                return (nil, change, Array(state.subscribers.values))   // a still forever: never wake
+                return (nil, change, state.listeners)   // a still forever: never wake
             } else {
                 media = timeline.mediaStart(ofFrame: next % frameCount, loop: next / frameCount)
             }
-            return (origin.advanced(by: timeline.elapsed(forMedia: media)), change, Array(state.subscribers.values))
+            return (origin.advanced(by: timeline.elapsed(forMedia: media)), change, state.listeners)
         }
-        let (deadline, change, subscribers) = outcome
-        if let change { for subscriber in subscribers { subscriber.yield(.frame(change)) } }
+        let (deadline, change, listeners) = outcome
+        if let change { listeners.tell(.frame(change)) }
         return deadline
     }
 }

@@ -42,7 +42,7 @@ final class FrameBuffer: Sendable {
         var frames: [Int: FrameContents] = [:]
         var claims: [UInt64: Claim] = [:]
         var nextToken: UInt64 = 0
-        var waiters: [Int: [CheckedContinuation<Result<FrameContents, ImageError>, Never>]] = [:]
+        var waiters: [Int: [@Sendable (Result<FrameContents, ImageError>) -> Void]] = [:]
         var decoding: Int?
         var decoderRunning = false
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -94,7 +94,7 @@ final class FrameBuffer: Sendable {
     func move(_ token: UInt64, to index: Int, jumped: Bool = false) {
         if jumped { plan.increase() }
         state.withLock { state in
-            guard state.claims[token] != nil else { return }
+            guard let claim = state.claims[token], claim.index != index else { return }
             state.claims[token]?.index = index
             if let changes = state.changesSinceTrim { state.changesSinceTrim = changes + 1 }
             dropUnwanted(&state)
@@ -102,36 +102,29 @@ final class FrameBuffer: Sendable {
         startDecoder()
     }
 
-    /// Frame `index`: at once when it is buffered (a hit), else after the decoder has made it
-    /// (a miss; frames players wait for are decoded before frames fetched ahead).
-    func contents(at index: Int) async -> Result<FrameContents, ImageError> {
-        if let held = state.withLock({ state -> FrameContents? in
-            guard let frame = state.frames[index] else { return nil }
-            state.statistics.hits += 1
-            return frame
-        }) { return .success(held) }
-        return await withCheckedContinuation { continuation in
-            let decodedMeanwhile = state.withLock { state -> FrameContents? in
-                if let frame = state.frames[index] {
-                    state.statistics.hits += 1
-                    return frame
-                }
-                state.statistics.misses += 1
-                state.waiters[index, default: []].append(continuation)
-                return nil
+    /// Frame `index` at once when it is buffered (a hit). Otherwise `nil`, and `whenDecoded` is
+    /// called on the decoder's queue once the frame is decoded (a miss; frames players wait for
+    /// are decoded before frames fetched ahead).
+    func contents(at index: Int,
+                  whenDecoded: @escaping @Sendable (Result<FrameContents, ImageError>) -> Void) -> FrameContents? {
+        let held = state.withLock { state -> FrameContents? in
+            if let frame = state.frames[index] {
+                state.statistics.hits += 1
+                return frame
             }
-            if let decodedMeanwhile {
-                continuation.resume(returning: .success(decodedMeanwhile))
-            } else {
-                let misses = state.withLock { state in
-                    let reached = state.missWaiters.filter { $0.count <= state.statistics.misses }
-                    state.missWaiters.removeAll { $0.count <= state.statistics.misses }
-                    return reached
-                }
-                for waiter in misses { waiter.continuation.resume() }
-                startDecoder()
-            }
+            state.statistics.misses += 1
+            state.waiters[index, default: []].append(whenDecoded)
+            return nil
         }
+        if held != nil { return held }
+        let misses = state.withLock { state in
+            let reached = state.missWaiters.filter { $0.count <= state.statistics.misses }
+            state.missWaiters.removeAll { $0.count <= state.statistics.misses }
+            return reached
+        }
+        for waiter in misses { waiter.continuation.resume() }
+        startDecoder()
+        return nil
     }
 
     /// Drops every frame but each player's current and next; the windows regrow after
@@ -269,8 +262,8 @@ final class FrameBuffer: Sendable {
                 }
                 return waiters
             }
-            // Waiting players resume outside the lock.
-            for waiter in waiters { waiter.resume(returning: result) }
+            // Waiting players carry on outside the lock.
+            for waiter in waiters { waiter(result) }
         }
     }
 
