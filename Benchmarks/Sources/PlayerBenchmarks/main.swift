@@ -58,26 +58,57 @@ func load(_ name: String) throws -> Image {
     try Image(contentsOfFile: images + "/" + name)
 }
 
+/// How the benchmark's consumer hears of frames.
+enum Consumer {
+    /// `addObserver`: called on the player's timer thread.
+    case observer
+    /// `events()`: an `AsyncStream` read by a task.
+    case stream
+}
+
 /// Plays `image` with the real clock for `loops` loops; returns the CPU seconds and the decodes
 /// from the start of loop `measuredFrom` to the end, and the player.
-func playWithPlayer(_ image: Image, loops: Int, measuredFrom: Int, budget: Int? = nil) async
+func playWithPlayer(_ image: Image, loops: Int, measuredFrom: Int, budget: Int? = nil,
+                    consumer: Consumer = .observer) async
     -> (cpu: Double, decodes: Int, player: AnimatedImagePlayer<ContinuousClock>) {
     let player = AnimatedImagePlayer(image: image, bufferBudget: budget)
     player.rate = rate
     player.loopCountOverride = loops
-    var cpuAtMeasure = cpuSeconds()
-    var decodesAtMeasure = 0
-    let events = player.events(bufferingPolicy: .unbounded)
-    player.play()
-    for await event in events {
-        guard case .frame(let change) = event else { break }
+    /// What the consumer saw: the CPU time and decodes when loop `measuredFrom` began.
+    final class Marks: @unchecked Sendable {
+        let lock = NSLock()
+        var cpu = cpuSeconds()
+        var decodes = 0
+    }
+    let marks = Marks()
+    let record: @Sendable (AnimatedImagePlayer<ContinuousClock>.FrameChange) -> Void = { [weak player] change in
         if change.index == 0 && change.loop == measuredFrom {
-            cpuAtMeasure = cpuSeconds()
-            decodesAtMeasure = player.statistics.buffer.decodes
+            let decodes = player?.statistics.buffer.decodes ?? 0
+            marks.lock.withLock { marks.cpu = cpuSeconds(); marks.decodes = decodes }
         }
         blackHole &+= Int(change.contents.bitmap.pixels[0])
     }
-    return (cpuSeconds() - cpuAtMeasure, player.statistics.buffer.decodes - decodesAtMeasure, player)
+    let (finished, finish) = AsyncStream.makeStream(of: Void.self)
+    switch consumer {
+    case .observer:
+        player.addObserver { event in
+            switch event {
+            case .frame(let change): record(change)
+            case .finished: finish.finish()
+            }
+        }
+        player.play()
+        for await _ in finished {}
+    case .stream:
+        let events = player.events(bufferingPolicy: .unbounded)
+        player.play()
+        for await event in events {
+            guard case .frame(let change) = event else { break }
+            record(change)
+        }
+    }
+    let cpu = cpuSeconds() - marks.lock.withLock { marks.cpu }
+    return (cpu, player.statistics.buffer.decodes - marks.lock.withLock { marks.decodes }, player)
 }
 
 /// The naive player: sleeps until each frame is due (same timeline) and decodes it then.
@@ -97,6 +128,12 @@ func playNaively(_ image: Image, loops: Int, measuredFrom: Int) async throws -> 
     return cpuSeconds() - cpuAtMeasure
 }
 
+if let file = option("--profile-play") {
+    // For profilers: play one animation for three loops with an observer, and nothing else.
+    _ = await playWithPlayer(try Image(contentsOfFile: file), loops: 3, measuredFrom: 1)
+    exit(0)
+}
+
 print("Run \(ISO8601DateFormatter().string(from: Date()).prefix(10)), \(ProcessInfo.processInfo.activeProcessorCount) cores, playback rate \(rate) for (a), (b) and (d).")
 print()
 
@@ -104,18 +141,20 @@ print()
 
 print("### CPU time per shown frame, from the second loop (µs; all frames fit the automatic budget)")
 print()
-print("Two loops each, real clock; CPU time of the whole process (every thread) during loop 2, divided by its frames. The naive player decodes each frame when it is due, as a player without a frame buffer does.")
+print("Two loops each, real clock; CPU time of the whole process (every thread) during loop 2, divided by its frames. The naive player sleeps in a task until each frame is due and decodes it then, as a player without a frame buffer does. AnimatedImagePlayer is measured with an observer (called on its timer thread) and with an `AsyncStream` consumer (a task woken per frame).")
 print()
-print("| animation | frames | canvas | naive player | AnimatedImagePlayer | ratio | decodes in loop 2 |")
-print("|---|---:|---:|---:|---:|---:|---:|")
+print("| animation | frames | canvas | naive player | player, observer | ratio | player, AsyncStream | ratio | decodes in loop 2 |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 let samples = ["demo/cube@2x.png", "compare/ermilio.gif", "misc/Demo.gif", "demo/nyancat@2x.webp", "demo/wall-e@2x.webp", "demo/pia@2x.png"]
 for sample in samples {
     let naive = try await playNaively(try load(sample), loops: 2, measuredFrom: 1)
     let image = try load(sample)
     let (ours, decodesInLoop2, _) = await playWithPlayer(image, loops: 2, measuredFrom: 1)
+    let (streamed, _, _) = await playWithPlayer(try load(sample), loops: 2, measuredFrom: 1, consumer: .stream)
     let frames = Double(image.frameCount)
-    print("| \(sample) | \(image.frameCount) | \(image.pixelWidth)×\(image.pixelHeight) | \(String(format: "%.1f", naive / frames * 1e6)) "
-          + "| \(String(format: "%.1f", ours / frames * 1e6)) | \(String(format: "%.3f", ours / naive)) | \(decodesInLoop2) |")
+    func perFrame(_ cpu: Double) -> String { String(format: "%.1f", cpu / frames * 1e6) }
+    print("| \(sample) | \(image.frameCount) | \(image.pixelWidth)×\(image.pixelHeight) | \(perFrame(naive)) "
+          + "| \(perFrame(ours)) | \(String(format: "%.3f", ours / naive)) | \(perFrame(streamed)) | \(String(format: "%.3f", streamed / naive)) | \(decodesInLoop2) |")
 }
 print()
 

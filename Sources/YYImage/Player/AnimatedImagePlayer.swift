@@ -65,6 +65,8 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
 
     /// The frame buffer shared with the image's other players.
     let buffer: FrameBuffer
+    /// Whether the clock is the continuous clock, whose players sleep on the timer thread.
+    private let usesTimerThread = C.self == ContinuousClock.self
     private let state: Locked<Playback>
 
     /// The player's mutable state, all under one lock.
@@ -81,6 +83,9 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
         var shownContents: FrameContents?
         /// Set by a seek: the next step shows the frame at the current position even if paused.
         var showPending = false
+        /// The frame a start or a seek shows first; under `.hold` it is shown however late its
+        /// decode makes it (cleared when shown).
+        var firstSequence: Int?
         /// Bumped by every change of plan, so that a step begun under an older plan does nothing.
         var generation = 0
         /// The pending wake-up of the current plan.
@@ -267,6 +272,10 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             }
             state.status = .playing
             state.origin = now.advanced(by: .zero - state.timeline.elapsed(forMedia: state.pausedMedia))
+            if state.shownSequence == nil {
+                let position = state.timeline.position(atMedia: state.pausedMedia)
+                state.firstSequence = position.loop * state.timeline.frameCount + position.frameIndex
+            }
             return state.newPlan()
         }
         guard let plan else { return }
@@ -313,6 +322,7 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             let media = state.timeline.mediaStart(ofFrame: index, loop: loop)
             state.shownSequence = nil
             state.showPending = true
+            state.firstSequence = loop * frameCount + index
             if state.status == .playing {
                 state.origin = now.advanced(by: .zero - state.timeline.elapsed(forMedia: media))
             } else {
@@ -377,10 +387,14 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
     }
 
     /// Arranges for the plan of `generation` to take its next step at `deadline`.
+    @_specialize(where C == ContinuousClock)
     private func wake(at deadline: C.Instant, generation: Int) {
         let player = WeakPlayer(self)
         let wake: Wake
-        if let instant = deadline as? ContinuousClock.Instant {
+        if usesTimerThread {
+            // `C` is `ContinuousClock` (checked once, at init), so the instant is one: a plain
+            // reinterpretation, where a dynamic cast would cost a conformance lookup per frame.
+            let instant = unsafeBitCast(deadline, to: ContinuousClock.Instant.self)
             wake = .timer(PlaybackTimerThread.shared.schedule(at: instant) { player.player?.advance(generation: generation) })
         } else {
             let clock = self.clock
@@ -418,6 +432,7 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
 
     /// Takes steps until one has to wait: for a deadline (a wake-up is arranged) or for a frame
     /// being decoded (the decoder carries on when it is done).
+    @_specialize(where C == ContinuousClock)
     private func advance(generation: Int) {
         var next = step(generation: generation)
         while let deadline = next {
@@ -428,6 +443,7 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
 
     /// Shows what is due now. Returns when to step next, or `nil` when nothing is to be done
     /// until something changes (or a decode is awaited: then its completion carries on).
+    @_specialize(where C == ContinuousClock)
     private func step(generation: Int) -> C.Instant? {
         let now = clock.now
         let decision = state.withLock { state -> Decision in
@@ -472,6 +488,7 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
     }
 
     /// Picks the frame to show at `now` by the lateness policy.
+    @_specialize(where C == ContinuousClock)
     private func decide(_ state: inout Playback, now: C.Instant) -> Decision {
         let timeline = state.timeline
         let frameCount = timeline.frameCount
@@ -484,8 +501,10 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             origin.advanced(by: timeline.elapsed(forMedia: timeline.mediaStart(ofFrame: sequence % frameCount, loop: sequence / frameCount)))
         }
         guard let shown = state.shownSequence, !state.showPending else {
-            // Nothing shows yet, or a seek: show the frame of now (`publish` clears the request).
-            return .show(sequence: reached, due: due(reached), skipped: 0, token: state.bufferToken)
+            // Nothing shows yet, or a seek: the frame asked for (`.hold`, however late) or the
+            // frame of now (`.skip`). `publish` clears the request.
+            let first = latenessPolicy == .hold ? state.firstSequence ?? reached : reached
+            return .show(sequence: first, due: due(first), skipped: 0, token: state.bufferToken)
         }
         // One frame played several times changes nothing until the end.
         if position.isFinished && (shown >= reached || frameCount == 1) { return .finish }
@@ -503,6 +522,7 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
 
     /// Records a shown frame, tells subscribers and observers (outside the lock), and returns
     /// the next deadline.
+    @_specialize(where C == ContinuousClock)
     private func publish(_ fetched: Result<FrameContents, ImageError>, sequence: Int, due: C.Instant, skipped: Int,
                          shownAt: C.Instant, generation: Int) -> C.Instant? {
         let outcome = state.withLock { state -> (C.Instant?, FrameChange?, Listeners) in
@@ -519,6 +539,7 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             state.statistics.framesSkipped += skipped
             state.shownSequence = sequence
             state.showPending = false
+            state.firstSequence = nil
             var change: FrameChange?
             switch fetched {
             case .success(let contents):

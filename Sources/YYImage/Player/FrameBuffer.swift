@@ -14,9 +14,9 @@ import YYDispatch
 ///   ``trimCooldown`` frame changes, then grow back by one frame per change.
 ///
 /// Invariant, checked in debug builds: after each decode the buffer holds at most as many frames
-/// as the budget allows (but one per player, whatever the budget), so the bytes held exceed the
-/// budget by at most the frame just decoded, before what it displaces is dropped (for images
-/// whose frames all have `bytesPerFrame` bytes).
+/// as the budget allows less one (but one per player, whatever the budget), so the frames held
+/// and the one being decoded stay within the budget (for images whose frames all have
+/// `bytesPerFrame` bytes, and budgets of at least two frames).
 final class FrameBuffer: Sendable {
     /// A player's claim on the buffer.
     struct Claim {
@@ -147,14 +147,17 @@ final class FrameBuffer: Sendable {
 
     // MARK: Planning
 
-    /// Frames the buffer may hold: the largest budget of its players over the frame size, at
-    /// most ``maximumFrameCount``, at least one; after a trim, two at first, then one more per
-    /// frame change past the cool-down.
+    /// Frames the buffer may hold: the largest budget of its players over the frame size, less
+    /// the frame being decoded; at most ``maximumFrameCount``, at least one; after a trim, two at
+    /// first, then one more per frame change past the cool-down.
     private func capacity(_ state: State) -> Int {
         let frameCount = max(1, image.frameCount)
         guard image.bytesPerFrame > 0 else { return min(frameCount, Self.maximumFrameCount) }
-        let budget = state.claims.values.map(\.budget).max() ?? 0
-        var frames = min(Self.maximumFrameCount, max(1, budget / image.bytesPerFrame))
+        var budget = 0
+        for claim in state.claims.values { budget = max(budget, claim.budget) }
+        // One frame of the budget is kept for the frame being decoded, so that the buffer and
+        // its decoder together stay within the budget.
+        var frames = min(Self.maximumFrameCount, max(1, budget / image.bytesPerFrame - 1))
         if let changes = state.changesSinceTrim {
             frames = min(frames, 2 + max(0, changes - Self.trimCooldown))
         }
@@ -209,6 +212,9 @@ final class FrameBuffer: Sendable {
 
     private func startDecoder() {
         let start = state.withLock { state -> Bool in
+            // Every frame held and no one waiting (the steady state of an animation that fits):
+            // nothing to plan, at no cost per frame.
+            if state.waiters.isEmpty && state.frames.count >= image.frameCount { return false }
             guard !state.decoderRunning, nextFrameToDecode(state) != nil else { return false }
             state.decoderRunning = true
             return true

@@ -34,8 +34,12 @@ final class PlaybackTimerThread: Sendable {
     private let wakeUp = DispatchSemaphore(value: 0)
 
     private init() {
-        let thread = Thread { [self] in run() }
-        thread.name = "yykit.player-timer"
+        let thread = Thread { [self] in
+            // Named from inside: Foundation on Linux does not pass a name set before `start()`
+            // to the system thread, and debuggers and `/proc` show the system name.
+            Self.nameCurrentThread(Self.threadName)
+            run()
+        }
         thread.qualityOfService = .userInteractive
         thread.start()
     }
@@ -61,6 +65,18 @@ final class PlaybackTimerThread: Sendable {
         }
         if wake { wakeUp.signal() }
         return id
+    }
+
+    /// The timer thread's name, as `/proc/<pid>/task/<tid>/comm` and debuggers show it.
+    static let threadName = "yykit.player"
+
+    private static func nameCurrentThread(_ name: String) {
+        #if canImport(Darwin)
+        _ = pthread_setname_np(name)
+        #else
+        // Swift's Glibc module leaves out the GNU `pthread_setname_np`; the kernel's file does the same.
+        try? Data(name.utf8).write(to: URL(fileURLWithPath: "/proc/thread-self/comm"))
+        #endif
     }
 
     /// Forgets a scheduled action that has not run yet.

@@ -1,9 +1,12 @@
 import Clocks
+import Foundation
 import Testing
 @testable import YYImage
 
 /// Playback against a test clock: frame times, lateness, loops, rate, seeking and pausing.
-@Suite(.timeLimit(.minutes(2))) struct AnimatedImagePlayerTests {
+@Suite(.timeLimit(.minutes(6))) struct AnimatedImagePlayerTests {
+    // Ten thousand test-clock steps take seconds alone and minutes beside the other suites (the
+    // suite's time limit is set for this one).
     @Test func emitsEveryFrameAtItsAuthoredCumulativeTimeOverTenThousandFrames() async throws {
         let durations = AnimationTimelineTests.irregularDurations(10_000)
         let image = CountingAnimation(durations: durations, loopCount: 1)
@@ -181,4 +184,33 @@ import Testing
         #expect(visible.width == 1 && visible.height == 2 && visible[0, 1] == CountingAnimation.color(of: 2))
         #expect(harness.player.statistics.buffer.bytesHeld == 0)   // the sheet belongs to the image
     }
+}
+
+/// Real-time playback: the continuous clock and the process's player timer thread.
+@Suite(.timeLimit(.minutes(1))) struct RealTimePlaybackTests {
+    @Test func continuousClockPlayersTellObserversOnTheTimerThread() async throws {
+        // Under `.hold` no frame is passed over, however slow the first decode.
+        let player = AnimatedImagePlayer(image: CountingAnimation(frameCount: 3, duration: 0.02, loopCount: 1))
+        let (threads, record) = AsyncStream.makeStream(of: String.self)
+        player.addObserver { event in
+            switch event {
+            case .frame: record.yield(currentThreadName())
+            case .finished: record.finish()
+            }
+        }
+        player.play()
+        var names: [String] = []
+        for await name in threads { names.append(name) }
+        #expect(names == Array(repeating: PlaybackTimerThread.threadName, count: 3))
+    }
+}
+
+/// The system name of the calling thread (Linux: from `/proc`; elsewhere Foundation's).
+func currentThreadName() -> String {
+    #if os(Linux)
+    let comm = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+    return comm.trimmingCharacters(in: .newlines)
+    #else
+    return Thread.current.name ?? ""
+    #endif
 }
