@@ -101,6 +101,7 @@ let package = Package(
                 "YYCache",
                 "YYModel",
                 "YYImage",
+                "YYDispatch",
                 "YYTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

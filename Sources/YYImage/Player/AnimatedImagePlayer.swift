@@ -3,7 +3,8 @@ public import YYDispatch  // public: players are MemoryPressureHandling
 /// Plays an `AnimatedImage`: the engine of YYAnimatedImageView, without UIKit.
 ///
 /// The player sleeps until the next frame is due, never polls, and does not wake while nothing
-/// changes. Frame times come from an ``AnimationTimeline`` measured from one start instant, so
+/// changes. On the continuous clock it sleeps on the process's player timer thread and shows a
+/// buffered frame from there; with other clocks (a test clock) it sleeps in a task. Frame times come from an ``AnimationTimeline`` measured from one start instant, so
 /// they never drift. Frames come from a buffer shared by every player of the same image object
 /// (ten players of one image decode each frame once), filled ahead by one background decoder
 /// within a byte budget.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import YYDispatch
 import YYImage
 import YYTerminal
 
@@ -35,25 +36,27 @@ struct TerminalPlayback {
         player.rate = options.speed
 
         let (inputs, feed) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .bufferingNewest(4))
-        // Signals arrive as inputs; their default actions are off while we play.
+        // Signals arrive as inputs; their default actions are off while we play. A stop is also
+        // kept in a flag: newer frames may push it out of the input's small buffer.
+        let stopRequested = Locked(false)
         let signals = [SIGINT, SIGTERM, SIGWINCH].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global(qos: .userInteractive))
-            source.setEventHandler { feed.yield(number == SIGWINCH ? .resized : .stopped) }
+            source.setEventHandler {
+                if number != SIGWINCH { stopRequested.withLock { $0 = true } }
+                feed.yield(number == SIGWINCH ? .resized : .stopped)
+            }
             source.resume()
             return source
         }
-        let events = player.events(bufferingPolicy: .bufferingNewest(1))
-        let forwarding = Task {
-            for await event in events {
-                switch event {
-                case .frame(let change): feed.yield(.frame(index: change.index, contents: change.contents))
-                case .finished: feed.yield(.finished)
-                }
+        // Frame changes go straight from the player's timer thread into the drawing loop's input.
+        player.addObserver { event in
+            switch event {
+            case .frame(let change): feed.yield(.frame(index: change.index, contents: change.contents))
+            case .finished: feed.yield(.finished)
             }
         }
         defer {
-            forwarding.cancel()
             for source in signals { source.cancel() }
             for number in [SIGINT, SIGTERM, SIGWINCH] { signal(number, SIG_DFL) }
         }
@@ -62,6 +65,7 @@ struct TerminalPlayback {
         var scaled = ScaledFrames(capacityBytes: 64 << 20)
         player.play()
         drawing: for await input in inputs {
+            if stopRequested.withLock({ $0 }) { break drawing }
             switch input {
             case .frame(let index, let contents):
                 let bitmap = scaled.frame(index, of: contents, fit: fit)
