@@ -204,7 +204,7 @@ final class HeapSampler: @unchecked Sendable {
     }
 }
 
-print("A 300-frame GIF made in the run (cube@2x.png's frames three times at 256×256: \(frameBytes / 1024) KB a frame, \(300 * frameBytes >> 20) MB decoded, \(fileBytes / 1024) KB of file), one loop. Heap in use (glibc mallinfo2, small and mmapped blocks) sampled every 0.5 ms on a thread of its own, minus the heap before the image was opened.")
+print("A 300-frame GIF made in the run (cube@2x.png's frames three times at 256×256: \(frameBytes / 1024) KB a frame, \((300 * frameBytes) >> 20) MB decoded, \(fileBytes / 1024) KB of file), one loop. Heap in use (glibc mallinfo2, small and mmapped blocks) sampled every 0.5 ms on a thread of its own, minus the heap before the image was opened.")
 print()
 print("| contender | peak heap above baseline | budget + two frames + file |")
 print("|---|---:|---:|")
