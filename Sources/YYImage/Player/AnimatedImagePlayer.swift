@@ -4,10 +4,10 @@ public import YYDispatch  // public: players are MemoryPressureHandling
 ///
 /// The player sleeps until the next frame is due, never polls, and does not wake while nothing
 /// changes. On the continuous clock it sleeps on the process's player timer thread and shows a
-/// buffered frame from there; with other clocks (a test clock) it sleeps in a task. Frame times come from an ``AnimationTimeline`` measured from one start instant, so
-/// they never drift. Frames come from a buffer shared by every player of the same image object
-/// (ten players of one image decode each frame once), filled ahead by one background decoder
-/// within a byte budget.
+/// buffered frame from there; with other clocks (a test clock) it sleeps in a task. Frame times
+/// come from an ``AnimationTimeline`` measured from one start instant, so they never drift.
+/// Frames come from a buffer shared by every player of the same image object (ten players of one
+/// image decode each frame once), filled ahead by one background decoder within a byte budget.
 ///
 /// ```swift
 /// let player = AnimatedImagePlayer(image: try Image(contentsOfFile: "cube.gif"))
@@ -34,7 +34,7 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
         public let shownAt: C.Instant
     }
 
-    /// What the player reports to ``events(bufferingPolicy:)``.
+    /// What the player reports to ``events(bufferingPolicy:)`` and to observers.
     public enum Event: Sendable {
         /// A new frame shows.
         case frame(FrameChange)
