@@ -1,6 +1,8 @@
 import Clocks
+import TestSupport
 import Foundation
 import Testing
+import YYDispatch
 @testable import YYImage
 
 /// Playback against a test clock: frame times, lateness, loops, rate, seeking and pausing.
@@ -202,6 +204,55 @@ import Testing
         var names: [String] = []
         for await name in threads { names.append(name) }
         #expect(names == Array(repeating: PlaybackTimerThread.threadName, count: 3))
+    }
+
+    @Test func eightRealTimePlayersOnTwoImagesPlaySeekAndTrimConcurrently() async throws {
+        let images = (0..<2).map { CountingAnimation(frameCount: 20 + 7 * $0, duration: 0.005) }
+        let players = (0..<8).map { index in
+            AnimatedImagePlayer(image: images[index % 2], latenessPolicy: index % 2 == 0 ? .hold : .skip,
+                                bufferBudget: (6 + index) * images[index % 2].bytesPerFrame)
+        }
+        let shown = Locked([Int](repeating: 0, count: players.count))
+        for (index, player) in players.enumerated() {
+            player.addObserver { event in
+                if case .frame = event { shown.withLock { $0[index] += 1 } }
+            }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for (index, player) in players.enumerated() {
+                group.addTask {
+                    var random = SplitMix64(seed: UInt64(index + 1))
+                    player.play()
+                    for _ in 0..<300 {
+                        switch random.next() % 8 {
+                        case 0: player.seek(toFrame: Int(random.next() % 30))
+                        case 1: player.pause()
+                        case 2: player.trim()
+                        case 3: player.rate = Double(random.next() % 4 + 1) / 2
+                        case 4: _ = player.statistics
+                        default: player.play()
+                        }
+                        await Task.yield()
+                    }
+                }
+            }
+        }
+        for player in players { player.stop() }
+        // After the storm each player still shows the frame it is sent to, on the timer thread.
+        for player in players {
+            let (frames, record) = AsyncStream.makeStream(of: Int.self)
+            let observer = player.addObserver { event in
+                if case .frame(let change) = event { record.yield(change.index) }
+            }
+            player.seek(toFrame: 3)
+            var iterator = frames.makeAsyncIterator()
+            #expect(await iterator.next() == 3)
+            player.removeObserver(observer)
+            player.stop()
+        }
+        for player in players { await player.buffer.waitUntilIdle() }
+        for player in players { #expect(player.statistics.buffer.bytesHeld == 0) }
+        #expect(shown.withLock { $0.allSatisfy { $0 > 0 } })
     }
 }
 

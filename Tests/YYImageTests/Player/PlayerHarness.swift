@@ -1,28 +1,41 @@
 import Clocks
 import Dispatch
 import Testing
+import YYDispatch
 @testable import YYImage
 
-/// A player on a test clock, with an iterator over everything it reports.
+/// A player on a test clock, with everything it reports collected by an observer.
 struct PlayerHarness {
     typealias Player = AnimatedImagePlayer<TestClock<Duration>>
 
     let clock: TestClock<Duration>
     let player: Player
     let start: TestClock<Duration>.Instant
-    private var events: AsyncStream<Player.Event>.Iterator
+    /// Events reported and not yet taken, oldest first.
+    private let received = Locked<[Player.Event]>([])
 
     init(image: any AnimatedImage, policy: PlayerLatenessPolicy = .hold, budget: Int? = nil,
          clock: TestClock<Duration> = TestClock()) {
         self.clock = clock
         self.player = Player(image: image, clock: clock, latenessPolicy: policy, bufferBudget: budget ?? 1 << 30)
         self.start = clock.now
-        self.events = player.events(bufferingPolicy: .unbounded).makeAsyncIterator()
+        let received = self.received
+        player.addObserver { event in received.withLock { $0.append(event) } }
     }
 
-    /// The next event; fails the test if the stream ends.
+    /// The next event (waiting for it as long as the test's time limit allows).
+    ///
+    /// While it waits, the clock is nudged (`advance(by: .zero)`, which never moves time) from
+    /// this task, the only one that drives the clock: a player that read the clock just before
+    /// an advance may go to sleep until the instant that has just come, and `TestClock` keeps
+    /// such a sleeper until the next advance.
     mutating func nextEvent(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Player.Event {
-        try #require(await events.next(), "the player's events ended", sourceLocation: sourceLocation)
+        while true {
+            if let event = received.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { return event }
+            try Task.checkCancellation()
+            await clock.advance(by: .zero)
+            await Task.yield()
+        }
     }
 
     /// The next frame change; fails the test on `.finished` or the end of the stream.
