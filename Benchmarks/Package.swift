@@ -34,7 +34,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "PlayerBenchmarks",
-            dependencies: [.product(name: "YYImage", package: "YYKit"), "CMallocInfo"]
+            dependencies: [.product(name: "YYImage", package: "YYKit"), "CMallocInfo", "BenchmarkSupport"]
         ),
         .executableTarget(
             name: "CacheBenchmarks",

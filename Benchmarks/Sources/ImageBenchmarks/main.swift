@@ -9,14 +9,9 @@ import BenchmarkSupport
 import Foundation
 import YYImage
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-func option(_ name: String) -> String? {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-    return arguments[index + 1]
-}
-let benchmarks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let images = option("--images") ?? benchmarks.deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("shared/testdata/yykit/images").path
+let option = commandLineOption
+let benchmarks = benchmarksFolder
+let images = sampleImagesFolder
 let rounds = option("--rounds").flatMap(Int.init) ?? 3
 let python = option("--python") ?? benchmarks.appendingPathComponent(".venv/bin/python").path
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("yyimage-bench-\(getpid())").path

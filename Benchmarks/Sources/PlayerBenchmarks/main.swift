@@ -7,6 +7,7 @@
 //   (d) ten players of one image against one player: decodes and CPU time.
 //
 //   swift run -c release PlayerBenchmarks [--images DIR] [--rate X] [--accuracy-seconds N]
+import BenchmarkSupport
 #if canImport(Glibc)
 import CMallocInfo
 import Glibc
@@ -14,14 +15,8 @@ import Glibc
 import Foundation
 import YYImage
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-func option(_ name: String) -> String? {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-    return arguments[index + 1]
-}
-let benchmarks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let images = option("--images") ?? benchmarks.deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("shared/testdata/yykit/images").path
+let option = commandLineOption
+let images = sampleImagesFolder
 /// Playback rate for (a), (b) and (d): the schedule stays real, the run shorter.
 let rate = option("--rate").flatMap(Double.init) ?? 2
 let accuracySeconds = option("--accuracy-seconds").flatMap(Int.init) ?? 60
