@@ -43,7 +43,6 @@ final class FrameBuffer: Sendable {
         var claims: [UInt64: Claim] = [:]
         var nextToken: UInt64 = 0
         var waiters: [Int: [@Sendable (Result<FrameContents, ImageError>) -> Void]] = [:]
-        var decoding: Int?
         var decoderRunning = false
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
         var missWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
@@ -240,7 +239,6 @@ final class FrameBuffer: Sendable {
                     defer { state.idleWaiters = [] }
                     return (nil, state.idleWaiters)
                 }
-                state.decoding = index
                 state.statistics.decodes += 1
                 return (index, [])
             }
@@ -250,7 +248,6 @@ final class FrameBuffer: Sendable {
             }
             let result = Result { () throws(ImageError) -> FrameContents in try image.contents(at: index) }
             let waiters = state.withLock { state in
-                state.decoding = nil
                 let waiters = state.waiters.removeValue(forKey: index) ?? []
                 if case .success(let frame) = result {
                     // A plan that changed while decoding may no longer want this frame.
