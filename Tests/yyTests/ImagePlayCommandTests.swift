@@ -99,6 +99,19 @@ struct ImagePlayInTmuxTests {
         try expectRestored(tmux)
     }
 
+    @Test func aResizedTerminalGetsThePictureReFitted() throws {
+        let tmux = try Tmux(command: try playCommand())
+        defer { tmux.kill() }
+        func width(_ screen: Screen, row: Int) -> Int {
+            screen.rows.indices.contains(row) ? screen.rows[row].filter { $0.text != " " }.count : 0
+        }
+        try tmux.wait("the 8 × 8 picture on 8 × 4 cells") { width($0, row: 1) == 8 && width($0, row: 3) == 8 }
+        // Four rows leave three for the picture: 6 × 6 pixels on 6 × 3 cells.
+        try tmux.run(["resize-window", "-t", Tmux.target, "-x", "60", "-y", "4"])
+        try tmux.wait("the picture re-fitted") { width($0, row: 1) == 6 && width($0, row: 2) == 6 && width($0, row: 3) == 0 }
+        try tmux.run(["send-keys", "-t", Tmux.target, "C-c"])
+    }
+
     /// After the player ended: its exit status printed by the shell on the line below the
     /// picture, in default colours, with the cursor visible.
     private func expectRestored(_ tmux: Tmux) throws {
