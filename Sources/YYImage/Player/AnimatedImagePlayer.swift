@@ -82,10 +82,8 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
         /// The frame showing, as a sequence number (`loop × frameCount + index`), and what it shows.
         var shownSequence: Int?
         var shownContents: FrameContents?
-        /// Set by a seek: the next step shows the frame at the current position even if paused.
-        var showPending = false
-        /// The frame a start or a seek shows first; under `.hold` it is shown however late its
-        /// decode makes it (cleared when shown).
+        /// The frame a start or a seek shows first, until it is shown: a seek shows it even when
+        /// paused, and under `.hold` it is shown however late its decode makes it.
         var firstSequence: Int?
         /// Bumped by every change of plan, so that a step begun under an older plan does nothing.
         var generation = 0
@@ -304,7 +302,7 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             state.status = .stopped
             state.origin = nil
             state.pausedMedia = 0
-            state.showPending = false
+            state.firstSequence = nil
             defer { state.bufferToken = nil }
             return (state.newPlan(), state.bufferToken)
         }
@@ -322,7 +320,6 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             let loop = state.shownSequence.map { $0 / frameCount } ?? 0
             let media = state.timeline.mediaStart(ofFrame: index, loop: loop)
             state.shownSequence = nil
-            state.showPending = true
             state.firstSequence = loop * frameCount + index
             if state.status == .playing {
                 state.origin = now.advanced(by: .zero - state.timeline.elapsed(forMedia: media))
@@ -423,8 +420,8 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
 
     /// What one step decided under the lock.
     private enum Decision {
-        /// Show frame `sequence`, due at `due`.
-        case show(sequence: Int, due: C.Instant, skipped: Int, token: UInt64?)
+        /// Show frame `sequence` (frame `index` of its loop), due at `due`.
+        case show(sequence: Int, index: Int, due: C.Instant, skipped: Int, token: UInt64?)
         /// Nothing to show now; wake at the instant (or never).
         case wait(C.Instant?)
         /// Every loop has played.
@@ -464,9 +461,7 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             }
             listeners.tell(.finished)
             return nil
-        case .show(let sequence, let due, let skipped, let token):
-            let frameCount = state.withLock { $0.timeline.frameCount }
-            let index = sequence % frameCount
+        case .show(let sequence, let index, let due, let skipped, let token):
             if let token { buffer.move(token, to: index) }
             // A buffered frame comes back at once. Otherwise, once the decoder is done, the plan
             // steps again on its own thread (and finds the frame buffered, or a later one due);
@@ -494,18 +489,21 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
         let timeline = state.timeline
         let frameCount = timeline.frameCount
         let isPlaying = state.status == .playing
-        guard isPlaying || state.showPending else { return .wait(nil) }
+        guard isPlaying || state.firstSequence != nil else { return .wait(nil) }
         let origin = state.origin ?? now.advanced(by: .zero - timeline.elapsed(forMedia: state.pausedMedia))
         let position = timeline.position(atMedia: timeline.mediaNanoseconds(elapsed: origin.duration(to: now)))
         let reached = position.loop * frameCount + position.frameIndex
-        let due = { (sequence: Int) in
-            origin.advanced(by: timeline.elapsed(forMedia: timeline.mediaStart(ofFrame: sequence % frameCount, loop: sequence / frameCount)))
+        let token = state.bufferToken
+        func show(_ sequence: Int, skipped: Int) -> Decision {
+            let (loop, index) = sequence.quotientAndRemainder(dividingBy: frameCount)
+            let due = origin.advanced(by: timeline.elapsed(forMedia: timeline.mediaStart(ofFrame: index, loop: loop)))
+            return .show(sequence: sequence, index: index, due: due, skipped: skipped, token: token)
         }
-        guard let shown = state.shownSequence, !state.showPending else {
+        guard let shown = state.shownSequence else {
             // Nothing shows yet, or a seek: the frame asked for (`.hold`, however late) or the
             // frame of now (`.skip`). `publish` clears the request.
             let first = latenessPolicy == .hold ? state.firstSequence ?? reached : reached
-            return .show(sequence: first, due: due(first), skipped: 0, token: state.bufferToken)
+            return show(first, skipped: 0)
         }
         // One frame played several times changes nothing until the end.
         if position.isFinished && (shown >= reached || frameCount == 1) { return .finish }
@@ -515,9 +513,9 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
         }
         switch latenessPolicy {
         case .hold:
-            return .show(sequence: shown + 1, due: due(shown + 1), skipped: 0, token: state.bufferToken)
+            return show(shown + 1, skipped: 0)
         case .skip:
-            return .show(sequence: reached, due: due(reached), skipped: reached - shown - 1, token: state.bufferToken)
+            return show(reached, skipped: reached - shown - 1)
         }
     }
 
@@ -539,7 +537,6 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             state.statistics.maximumLateness = max(state.statistics.maximumLateness, lateness)
             state.statistics.framesSkipped += skipped
             state.shownSequence = sequence
-            state.showPending = false
             state.firstSequence = nil
             var change: FrameChange?
             switch fetched {

@@ -49,6 +49,25 @@ final class FrameBuffer: Sendable {
         /// Frame changes since the last trim, or `nil` when none is in force.
         var changesSinceTrim: Int?
         var statistics = FrameBufferStatistics()
+        /// Bytes of `frames`, kept as frames come and go.
+        var bytesHeld = 0
+
+        /// Keeps `frame`; the peak counts it before what it displaces is dropped.
+        mutating func hold(_ frame: FrameContents, at index: Int) {
+            bytesHeld += frame.bufferedByteCount - (frames[index]?.bufferedByteCount ?? 0)
+            frames[index] = frame
+            statistics.peakBytes = max(statistics.peakBytes, bytesHeld)
+        }
+
+        /// Lets frame `index` go.
+        mutating func drop(at index: Int) {
+            if let frame = frames.removeValue(forKey: index) { bytesHeld -= frame.bufferedByteCount }
+        }
+
+        /// The largest budget of the players, in bytes.
+        var largestBudget: Int {
+            claims.values.reduce(0) { max($0, $1.budget) }
+        }
     }
 
     init(image: any AnimatedImage, queue: DispatchQueue = DispatchQueuePool.shared(for: .utility).queue) {
@@ -63,7 +82,6 @@ final class FrameBuffer: Sendable {
         state.withLock { state in
             state.nextToken += 1
             state.claims[state.nextToken] = Claim(index: 0, budget: max(0, budget))
-            refreshStatistics(&state)
             return state.nextToken
         }
     }
@@ -139,8 +157,12 @@ final class FrameBuffer: Sendable {
     /// Counters and sizes now.
     var statistics: FrameBufferStatistics {
         state.withLock { state in
-            refreshStatistics(&state)
-            return state.statistics
+            var statistics = state.statistics
+            statistics.framesHeld = state.frames.count
+            statistics.bytesHeld = state.bytesHeld
+            statistics.budget = state.largestBudget
+            statistics.capacity = capacity(state)
+            return statistics
         }
     }
 
@@ -152,8 +174,7 @@ final class FrameBuffer: Sendable {
     private func capacity(_ state: State) -> Int {
         let frameCount = max(1, image.frameCount)
         guard image.bytesPerFrame > 0 else { return min(frameCount, Self.maximumFrameCount) }
-        var budget = 0
-        for claim in state.claims.values { budget = max(budget, claim.budget) }
+        let budget = state.largestBudget
         // One frame of the budget is kept for the frame being decoded, so that the buffer and
         // its decoder together stay within the budget.
         var frames = min(Self.maximumFrameCount, max(1, budget / image.bytesPerFrame - 1))
@@ -193,18 +214,9 @@ final class FrameBuffer: Sendable {
         if !state.claims.isEmpty, keepsEveryFrame(state), state.changesSinceTrim == nil { return }
         let wanted = Set(wantedFrames(state))
         for index in state.frames.keys where !wanted.contains(index) {
-            state.frames[index] = nil
+            state.drop(at: index)
         }
         if state.changesSinceTrim != nil, keepsEveryFrame(state) { state.changesSinceTrim = nil }
-        refreshStatistics(&state)
-    }
-
-    private func refreshStatistics(_ state: inout State) {
-        state.statistics.framesHeld = state.frames.count
-        state.statistics.bytesHeld = state.frames.values.reduce(0) { $0 + $1.bufferedByteCount }
-        state.statistics.peakBytes = max(state.statistics.peakBytes, state.statistics.bytesHeld)
-        state.statistics.budget = state.claims.values.map(\.budget).max() ?? 0
-        state.statistics.capacity = capacity(state)
     }
 
     // MARK: The decoder
@@ -253,9 +265,7 @@ final class FrameBuffer: Sendable {
                     // A plan that changed while decoding may no longer want this frame.
                     let wanted = plan.value == ticket || wantedFrames(state).contains(index)
                     if wanted && !state.claims.isEmpty {
-                        // The peak counts the new frame before what it displaces is dropped.
-                        state.frames[index] = frame
-                        refreshStatistics(&state)
+                        state.hold(frame, at: index)
                         dropUnwanted(&state)
                         assert(state.frames.count <= max(capacity(state), state.claims.count),
                                "frame buffer holds more frames than its budget allows")
