@@ -16,12 +16,16 @@ let package = Package(
         .library(name: "YYDispatch", targets: ["YYDispatch"]),
         .library(name: "YYModel", targets: ["YYModel"]),
         .library(name: "YYImage", targets: ["YYImage"]),
+        .library(name: "YYWebImage", targets: ["YYWebImage"]),
         .executable(name: "yy", targets: ["yy"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+        // YYWebImage's network stage (and the tests' loopback server).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Tests only: a clock the player tests advance by hand.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
@@ -89,6 +93,18 @@ let package = Package(
             dependencies: ["YYDispatch", "CPNG", "CTurboJPEG", "CWebP", "CYYImageShims"],
             swiftSettings: strictSettings
         ),
+        // The image pipeline: memory cache → disk cache → network → decode, coalesced at every stage.
+        .target(
+            name: "YYWebImage",
+            dependencies: [
+                "YYCache", "YYImage", "YYDispatch",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Escape sequences that draw images in terminals (half blocks, kitty, iTerm2, sixel), for `yy image play`.
         .target(
             name: "YYTerminal",
@@ -103,6 +119,7 @@ let package = Package(
                 "YYImage",
                 "YYDispatch",
                 "YYTerminal",
+                "YYWebImage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -114,11 +131,29 @@ let package = Package(
             path: "Tests/Tools/cache-crash-writer",
             swiftSettings: strictSettings
         ),
+        // Serves a folder on loopback for scripts/demo's `yy fetch`.
+        .executableTarget(
+            name: "loopback-image-server",
+            dependencies: ["LoopbackHTTPServer"],
+            path: "Tests/Tools/loopback-image-server",
+            swiftSettings: strictSettings
+        ),
         // Helpers shared by the test targets: temporary folders, built products, child processes.
         .target(
             name: "TestSupport",
             path: "Tests/TestSupport",
             exclude: ["Reference/pillow_frames.py"],
+            swiftSettings: strictSettings
+        ),
+        // A loopback HTTP server for the tests and the demo that writes exactly the bytes it is told
+        // (malformed responses included) and counts the requests it gets.
+        .target(
+            name: "LoopbackHTTPServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/LoopbackHTTPServer",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -163,8 +198,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "YYWebImageTests",
+            dependencies: [
+                "YYWebImage", "YYCache", "YYImage", "LoopbackHTTPServer", "TestSupport",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "yyTests",
-            dependencies: ["yy", "YYImage", "TestSupport"],
+            dependencies: ["yy", "YYImage", "TestSupport", "LoopbackHTTPServer"],
             swiftSettings: strictSettings
         ),
     ],

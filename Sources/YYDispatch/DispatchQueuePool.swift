@@ -45,11 +45,14 @@ public final class DispatchQueuePool: Sendable {
 
     /// Runs `body` on the next queue and returns its result to the awaiting task.
     ///
-    /// Use it for blocking work (file or database I/O) that must not occupy the cooperative thread pool.
-    public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try body() }) }
+    /// Use it for blocking work (file or database I/O, decoding) that must not occupy the
+    /// cooperative thread pool. The error type is kept: a body that throws `DiskCacheError` makes
+    /// `run` throw `DiskCacheError`.
+    public func run<T: Sendable, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
+        let result: Result<T, Failure> = await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: Result { () throws(Failure) -> T in try body() }) }
         }
+        return try result.get()
     }
 
     /// The number of queues a shared pool gets: the active processor count, clamped to 1...32.

@@ -303,7 +303,7 @@ public final class DiskCache: Sendable {
     /// Removes every value, then waits until the trash is empty, reporting `(removed, total)` file
     /// counts to `progress` on a background queue with no lock held (so it may call the cache).
     public func removeAll(progress: @escaping @Sendable (_ removed: Int, _ total: Int) -> Void) async throws(DiskCacheError) {
-        try await offload { () throws(DiskCacheError) in try self.moveEverythingToTrash() }
+        try await DispatchQueuePool.shared(for: .utility).run { () throws(DiskCacheError) in try self.moveEverythingToTrash() }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             core.emptyTrashInBackground(progress: progress) { continuation.resume() }
         }

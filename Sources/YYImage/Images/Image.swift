@@ -23,8 +23,9 @@ public final class Image: AnimatedImage {
     public let durationRule: FrameDurationRule
     /// The original bytes of an animation (`nil` for a still image). The decoder keeps them for
     /// decoding frames on demand; this copies them out only when asked.
-    public var animatedImageData: Data? { frameCount > 1 ? decoder.originalBytes : nil }
-    private let decoder: ImageDecoder
+    public var animatedImageData: Data? { frameCount > 1 ? decoder?.originalBytes : nil }
+    /// `nil` for an image made from a bitmap.
+    private let decoder: ImageDecoder?
     private let firstFrame: Bitmap
     private let durations: [Double]
     private let preloaded = Locked<[Bitmap]?>(nil)
@@ -48,6 +49,21 @@ public final class Image: AnimatedImage {
         self.loopCount = decoder.loopCount
         self.durationRule = durationRule
         self.durations = decoder.frameInfos.map { durationRule.apply(to: $0.duration) }
+    }
+
+    /// A still image made from a bitmap, such as the result of a processor.
+    /// - Parameter type: the format the pixels came from (reported as ``type``).
+    public init(bitmap: Bitmap, type: ImageType = .png, scale: Double = 1) {
+        self.decoder = nil
+        self.type = type
+        self.scale = scale > 0 ? scale : 1
+        self.firstFrame = bitmap
+        self.pixelWidth = bitmap.width
+        self.pixelHeight = bitmap.height
+        self.frameCount = 1
+        self.loopCount = 0
+        self.durationRule = .default
+        self.durations = [0]
     }
 
     /// Decodes a file; the scale comes from its name (`icon@2x.png` → 2, `icon.png` → 1).
@@ -83,7 +99,7 @@ public final class Image: AnimatedImage {
     public func preloadAllFrames() throws(ImageError) {
         guard !isPreloaded else { return }
         var frames = [firstFrame]
-        for index in 1..<max(1, frameCount) { frames.append(try decoder.frame(at: index)) }
+        for index in 1..<max(1, frameCount) { frames.append(try decodedFrame(at: index)) }
         preloaded.withLock { $0 = frames }
     }
 
@@ -96,6 +112,11 @@ public final class Image: AnimatedImage {
     public func frame(at index: Int) throws(ImageError) -> Bitmap {
         if index == 0 { return firstFrame }
         if let frames = preloaded.withLock({ $0 }), index >= 0, index < frames.count { return frames[index] }
+        return try decodedFrame(at: index)
+    }
+
+    private func decodedFrame(at index: Int) throws(ImageError) -> Bitmap {
+        guard let decoder else { throw .frameOutOfRange(index: index, count: frameCount) }
         return try decoder.frame(at: index)
     }
 

@@ -1,0 +1,58 @@
+/// HTTP header fields in the order they came, looked up without regard to case.
+public struct HTTPHeaderFields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    /// One field.
+    public struct Field: Sendable, Equatable {
+        /// The name as sent.
+        public var name: String
+        /// The value as sent.
+        public var value: String
+
+        /// A field.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    private var fields: [Field]
+
+    /// Fields in this order.
+    public init(_ fields: [Field] = []) {
+        self.fields = fields
+    }
+
+    /// Fields from literal pairs.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.fields = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    /// The first value of `name`, if any.
+    public subscript(name: String) -> String? {
+        fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+
+    /// Every value of `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+
+    /// Adds a field after the others.
+    public mutating func append(name: String, value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// The fields in order.
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    /// One `name: value` per line.
+    public var description: String { fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n") }
+}
+
+extension String {
+    /// ASCII case-insensitive equality, as header names compare.
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { a, b in
+            (a | 0x20) == (b | 0x20) && (a | 0x20 >= 0x61 && a | 0x20 <= 0x7A || a == b)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+public import Foundation
+public import Logging
+public import YYCache
+public import YYImage
+
+extension ImagePipeline {
+    /// The stages, limits and policies of a pipeline. Every field has a default; a
+    /// configuration made with `Configuration()` uses a memory cache, no disk cache and
+    /// ``HTTPDataLoader``.
+    public struct Configuration: Sendable {
+        /// Fetches bytes (default: ``HTTPDataLoader``).
+        public var dataLoader: any DataLoading
+        /// Decoded images, cost = decoded bytes (default: a cache limited to 1/4 of the memory
+        /// the process may use, at most 512 MB); `nil` for none.
+        public var memoryCache: MemoryCache<String, Image>?
+        /// Original bytes with their HTTP validators and freshness; `nil` (the default) for none.
+        /// Its `costLimit`, when set, is enforced as entries are written.
+        public var diskCache: DiskCache?
+        /// Limits and output of the decoder (pixels, frame bytes): they refuse decompression
+        /// bombs before allocating.
+        public var decoderOptions = ImageDecoder.Options()
+        /// The largest body accepted (default 64 MB), checked against Content-Length before the
+        /// body is read and again while it streams.
+        public var maximumResponseBytes = 64 << 20
+        /// How long one HTTP request may take in all, body included (default 60 s). The connect
+        /// and idle-read timeouts belong to the ``dataLoader``.
+        public var requestTimeout: Duration = .seconds(60)
+        /// Redirects followed per request (default 5). HTTPS → HTTP is never followed.
+        public var maximumRedirects = 5
+        /// Downloads at once to one host (default 6).
+        public var connectionsPerHost = 6
+        /// Downloads at once in all (default 24).
+        public var totalConnections = 24
+        /// The longest Retry-After honoured for a 429 or 503 (default 30 s); a longer one fails.
+        public var maximumRetryDelay: Duration = .seconds(30)
+        /// Freshness of a response that says nothing about it (no Cache-Control max-age, Expires
+        /// or Last-Modified); default one day.
+        public var defaultFreshness: Duration = .seconds(86_400)
+        /// How long a URL that failed keeps failing at once without a new download (YYWebImage's
+        /// `IgnoreFailedURL`); `nil` (the default) to always try again.
+        public var failedURLMemory: Duration?
+        /// At most one progressive preview per this interval (default 0.2 s).
+        public var previewInterval: Duration = .milliseconds(200)
+        /// The cache key of a URL (default: its absolute string). Use it to drop a query token
+        /// that changes while the image does not.
+        public var cacheKey: @Sendable (URL) -> String = { $0.absoluteString }
+        /// Waits for Retry-After (a test clock makes them instant).
+        public var clock: any Clock<Duration> = ContinuousClock()
+        /// The wall-clock time for HTTP freshness (tests move it).
+        public var now: @Sendable () -> Date = { Date() }
+        /// Where failures of the caches (which never fail a load) are logged.
+        public var logger = Logger(label: "yykit.webimage")
+
+        /// The defaults, with `dataLoader` if given.
+        public init(dataLoader: (any DataLoading)? = nil) {
+            self.dataLoader = dataLoader ?? HTTPDataLoader()
+            let memory = MemoryCache<String, Image>(name: "yykit.webimage")
+            memory.costLimit = Self.defaultMemoryCostLimit
+            self.memoryCache = memory
+        }
+
+        /// A quarter of the memory the process may use, at most 512 MB.
+        static var defaultMemoryCostLimit: Int {
+            min(Int(clamping: ProcessInfo.processInfo.physicalMemory / 4), 512 << 20)
+        }
+    }
+}

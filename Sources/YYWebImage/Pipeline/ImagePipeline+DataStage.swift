@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import YYCache
+import YYImage
+
+/// The data stage: the disk cache, then the network (revalidating what the disk has), then the
+/// disk again. One run per data job, shared by every request waiting on it.
+extension ImagePipeline {
+    typealias DataContext = TaskCoalescer<String, OriginalData, OriginalDataEvent>.Context
+
+    func loadOriginal(_ request: ImageRequest, keys: RequestKeys, context: DataContext) async throws(ImagePipelineError) -> OriginalData {
+        let usesDisk = !request.options.contains(.ignoreDiskCache) && configuration.diskCache != nil
+        let stored = usesDisk ? await readStored(key: keys.data) : nil
+        if let stored, !request.options.contains(.refresh), !stored.record.needsRevalidation(at: configuration.now()) {
+            counters.withLock { $0.diskHits += 1 }
+            return OriginalData(data: stored.data, source: .disk, statusCode: nil, headers: [:])
+        }
+        let response = try await download(request.url, validators: stored?.record.validatorHeaders ?? [:], context: context)
+        let now = configuration.now()
+        let lifetime = configuration.defaultFreshness.timeInterval
+        if response.statusCode == 304 {
+            // Only a conditional request may get a 304; without a stored entry there are no bytes to use.
+            guard let stored else { throw .statusCode(304) }
+            counters.withLock { $0.revalidations += 1 }
+            if usesDisk {
+                if let record = stored.record.refreshed(by: response.headers, now: now, defaultLifetime: lifetime) {
+                    await write(stored.data, record: record, key: keys.data)
+                } else {
+                    await remove(key: keys.data)
+                }
+            }
+            return OriginalData(data: stored.data, source: .revalidated, statusCode: 304, headers: response.headers)
+        }
+        // Refuse what is no image (or a pixel bomb) before it reaches the disk.
+        do throws(ImageError) {
+            _ = try ImageDecoder(data: response.body, options: configuration.decoderOptions)
+        } catch {
+            throw .decodingFailed(error)
+        }
+        if usesDisk {
+            if let record = StoredResponse(statusCode: response.statusCode, headers: response.headers, now: now, defaultLifetime: lifetime) {
+                await write(response.body, record: record, key: keys.data)
+            } else if stored != nil {
+                await remove(key: keys.data)   // no-store now: the old copy goes too
+            }
+        }
+        return OriginalData(data: response.body, source: .network, statusCode: response.statusCode, headers: response.headers)
+    }
+
+    // MARK: Disk (its failures are logged and make a miss or a skipped write, never a failed load)
+
+    private func readStored(key: String) async -> (data: Data, record: StoredResponse)? {
+        guard let disk = configuration.diskCache else { return nil }
+        counters.withLock { $0.diskReads += 1 }
+        do {
+            guard let entry = try await disk.entry(forKey: key) else { return nil }
+            // An entry without our record (written by other code) is fresh until revalidated.
+            let record = entry.extendedData.flatMap { try? JSONDecoder().decode(StoredResponse.self, from: $0) }
+                ?? StoredResponse(statusCode: 200, headers: [:], now: configuration.now(), defaultLifetime: configuration.defaultFreshness.timeInterval)
+            return record.map { (entry.data, $0) }
+        } catch {
+            configuration.logger.warning("disk cache read failed", metadata: ["key": "\(key)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    private func write(_ data: Data, record: StoredResponse, key: String) async {
+        guard let disk = configuration.diskCache else { return }
+        do {
+            try await disk.setData(data, forKey: key, extendedData: try JSONEncoder().encode(record))
+            counters.withLock { $0.diskWrites += 1 }
+            // The limit holds after every write, not only after the next sweep.
+            if let limit = disk.costLimit, try await disk.totals().cost > limit {
+                try await disk.trim(toCost: limit)
+            }
+        } catch {
+            configuration.logger.warning("disk cache write failed", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+    }
+
+    private func remove(key: String) async {
+        do {
+            try await configuration.diskCache?.removeValue(forKey: key)
+        } catch {
+            configuration.logger.warning("disk cache remove failed", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+    }
+}
+
+extension Duration {
+    /// Seconds as a `TimeInterval`.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

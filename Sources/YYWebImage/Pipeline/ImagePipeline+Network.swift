@@ -1,0 +1,138 @@
+import Foundation
+
+/// The network stage: one logical download, following redirects under the pipeline's rules and
+/// retrying once after a 429 or 503 that says when to come back.
+extension ImagePipeline {
+    /// The response that ended a download: a success with its body, or a 304.
+    struct DownloadedResponse: Sendable {
+        var statusCode: Int
+        var headers: HTTPHeaderFields
+        var body: Data
+    }
+
+    /// What the pipeline sends with every request. Identity only: a compressed body could
+    /// inflate without bound, and images are compressed already.
+    static let standardHeaders: HTTPHeaderFields = [
+        "Accept": "image/webp,image/apng,image/*,*/*;q=0.8",
+        "Accept-Encoding": "identity",
+        "User-Agent": "YYWebImage",
+    ]
+
+    func download(_ url: URL, validators: HTTPHeaderFields, context: DataContext) async throws(ImagePipelineError) -> DownloadedResponse {
+        var url = url
+        var visited: Set<String> = [url.absoluteString]
+        var redirects = 0
+        var retried = false
+        while true {
+            let response = try await downloadOnce(url, validators: validators, context: context)
+            switch response {
+            case .finished(let downloaded):
+                return downloaded
+            case .redirect(let location):
+                guard let next = URL(string: location, relativeTo: url)?.absoluteURL else {
+                    throw .invalidRedirect("unreadable Location '\(location)'")
+                }
+                let scheme = next.scheme?.lowercased()
+                guard scheme == "http" || scheme == "https" else { throw .invalidRedirect("to a \(scheme ?? "relative") URL") }
+                if url.scheme?.lowercased() == "https", scheme == "http" { throw .invalidRedirect("HTTPS to HTTP (\(next.absoluteString))") }
+                redirects += 1
+                guard redirects <= configuration.maximumRedirects else { throw .invalidRedirect("more than \(configuration.maximumRedirects) redirects") }
+                guard visited.insert(next.absoluteString).inserted else { throw .invalidRedirect("loop back to \(next.absoluteString)") }
+                url = next
+            case .retryAfter(let statusCode, let delay):
+                guard !retried, let delay, delay <= configuration.maximumRetryDelay else { throw .statusCode(statusCode) }
+                retried = true
+                do {
+                    try await configuration.clock.sleep(for: delay)
+                } catch {
+                    throw .cancelled
+                }
+            }
+        }
+    }
+
+    private enum Outcome {
+        case finished(DownloadedResponse)
+        case redirect(location: String)
+        case retryAfter(statusCode: Int, delay: Duration?)
+    }
+
+    /// One HTTP request, holding a connection slot of its host until its body is read.
+    private func downloadOnce(_ url: URL, validators: HTTPHeaderFields, context: DataContext) async throws(ImagePipelineError) -> Outcome {
+        var headers = Self.standardHeaders
+        for field in validators { headers.append(name: field.name, value: field.value) }
+        let request = DataLoadRequest(url: url, headers: headers, deadline: .now + configuration.requestTimeout)
+        return try await downloads.withSlot(group: url.host ?? "", priority: { context.priority }) { () throws(ImagePipelineError) -> Outcome in
+            try Task.checkCancellation(or: .cancelled)
+            counters.withLock { $0.networkRequests += 1 }
+            let response = try await configuration.dataLoader.load(request)
+            switch response.statusCode {
+            case 301, 302, 303, 307, 308:
+                guard let location = response.headers["Location"] else { throw .invalidResponse("redirect \(response.statusCode) without a Location") }
+                return .redirect(location: location)
+            case 429, 503:
+                return .retryAfter(statusCode: response.statusCode, delay: response.headers["Retry-After"].flatMap { retryDelay($0) })
+            case 304:
+                return .finished(DownloadedResponse(statusCode: 304, headers: response.headers, body: Data()))
+            case 200..<300 where response.statusCode != 204 && response.statusCode != 205:
+                let body = try await readBody(of: response, context: context)
+                counters.withLock { $0.downloads += 1; $0.downloadedBytes += body.count }
+                return .finished(DownloadedResponse(statusCode: response.statusCode, headers: response.headers, body: body))
+            default:
+                throw .statusCode(response.statusCode)
+            }
+        }
+    }
+
+    /// The body, within the size limit and its Content-Length, reporting progress as it comes.
+    private func readBody(of response: DataLoadResponse, context: DataContext) async throws(ImagePipelineError) -> Data {
+        if let encoding = response.headers["Content-Encoding"]?.trimmingCharacters(in: .whitespaces).lowercased(),
+           !encoding.isEmpty, encoding != "identity" {
+            throw .invalidResponse("\(encoding)-encoded body although identity was asked")
+        }
+        let limit = configuration.maximumResponseBytes
+        var expected: Int?
+        if let text = response.headers["Content-Length"] {
+            guard let length = Int(text.trimmingCharacters(in: .whitespaces)), length >= 0 else {
+                // Too many digits for an Int is a length no one can accept either.
+                if text.trimmingCharacters(in: .whitespaces).allSatisfy(\.isNumber) { throw .tooLarge(limit: limit) }
+                throw .invalidResponse("Content-Length '\(text)'")
+            }
+            guard length <= limit else { throw .tooLarge(limit: limit) }
+            expected = length
+        }
+        var body = Data()
+        if let expected { body.reserveCapacity(expected) }
+        var lastPartial = ContinuousClock.now
+        context.send(.progress(received: 0, expected: expected))
+        do {
+            for try await chunk in response.body {
+                guard body.count + chunk.count <= limit else { throw ImagePipelineError.tooLarge(limit: limit) }
+                if let expected, body.count + chunk.count > expected {
+                    throw ImagePipelineError.invalidResponse("body longer than its Content-Length of \(expected) bytes")
+                }
+                body.append(chunk)
+                context.send(.progress(received: body.count, expected: expected))
+                let now = ContinuousClock.now
+                if now - lastPartial >= configuration.previewInterval, context.wantsPartialResults {
+                    lastPartial = now
+                    context.send(.partialData(body))
+                }
+            }
+        } catch {
+            throw ImagePipelineError(error)
+        }
+        try Task.checkCancellation(or: .cancelled)
+        if let expected, body.count < expected { throw .invalidResponse("body of \(body.count) bytes, Content-Length \(expected)") }
+        guard !body.isEmpty else { throw .invalidResponse("empty body") }
+        return body
+    }
+
+    /// Retry-After as a delay: seconds, or an HTTP date (RFC 9110 §10.2.3); `nil` if unreadable.
+    private func retryDelay(_ value: String) -> Duration? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Int(text), seconds >= 0 { return .seconds(seconds) }
+        guard let date = HTTPDate.parse(text) else { return nil }
+        return .milliseconds(max(0, Int((date.timeIntervalSince(configuration.now()) * 1000).rounded(.up))))
+    }
+}

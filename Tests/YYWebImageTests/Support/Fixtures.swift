@@ -1,0 +1,101 @@
+import Foundation
+import LoopbackHTTPServer
+import TestSupport
+import YYCache
+import YYImage
+@testable import YYWebImage
+
+/// Images made by our own encoders, so the tests need no files.
+enum Fixtures {
+    /// A `width` × `height` PNG of a gradient.
+    static func png(width: Int = 64, height: Int = 48) -> [UInt8] {
+        [UInt8](try! ImageEncoder.encode(gradient(width: width, height: height), as: .png))
+    }
+
+    /// A baseline JPEG big enough to arrive in several chunks.
+    static func jpeg(width: Int = 512, height: Int = 384) -> [UInt8] {
+        [UInt8](try! ImageEncoder.encode(gradient(width: width, height: height), as: .jpeg, quality: 0.9))
+    }
+
+    /// A GIF of `frames` frames.
+    static func gif(width: Int = 32, height: Int = 32, frames: Int = 3) -> [UInt8] {
+        var encoder = ImageEncoder(type: .gif)
+        for index in 0..<frames { encoder.addFrame(gradient(width: width, height: height, shift: index * 40), duration: 0.1) }
+        return [UInt8](try! encoder.encode())
+    }
+
+    /// A 67-byte PNG whose header claims 50,000 × 50,000 pixels (a pixel bomb).
+    static func pixelBomb() -> [UInt8] {
+        var bytes = png(width: 1, height: 1)
+        // IHDR's width and height sit at bytes 16..<24; the CRC after them is left wrong on
+        // purpose: the size check must come first.
+        let side: UInt32 = 50_000
+        for (offset, value) in [(16, side), (20, side)] {
+            for byte in 0..<4 { bytes[offset + byte] = UInt8((value >> (24 - 8 * UInt32(byte))) & 0xFF) }
+        }
+        return bytes
+    }
+
+    static func gradient(width: Int, height: Int, shift: Int = 0) -> Bitmap {
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let offset = (y * width + x) * 4
+                pixels[offset] = UInt8((x * 255 / max(1, width - 1) + shift) & 0xFF)
+                pixels[offset + 1] = UInt8(y * 255 / max(1, height - 1))
+                pixels[offset + 2] = UInt8((x + y + shift) & 0xFF)
+            }
+        }
+        return Bitmap(width: width, height: height, pixels: pixels)!
+    }
+}
+
+/// A pipeline over a loopback server, with small timeouts so that failures show quickly.
+struct PipelineHarness {
+    let server: LoopbackHTTPServer
+    let pipeline: ImagePipeline
+    let directory: TemporaryDirectory?
+
+    /// - Parameters:
+    ///   - disk: gives the pipeline a disk cache in a temporary folder.
+    ///   - configure: changes the configuration before the pipeline is made.
+    static func start(disk: Bool = false, idleReadTimeout: Duration = .seconds(15),
+                      configure: (inout ImagePipeline.Configuration) -> Void = { _ in },
+                      handler: @escaping LoopbackHTTPServer.Handler) async throws -> PipelineHarness {
+        let server = try await LoopbackHTTPServer.start(handler: handler)
+        var loaderConfiguration = HTTPDataLoader.Configuration()
+        loaderConfiguration.idleReadTimeout = idleReadTimeout
+        var configuration = ImagePipeline.Configuration(dataLoader: HTTPDataLoader(configuration: loaderConfiguration))
+        var directory: TemporaryDirectory?
+        if disk {
+            let folder = TemporaryDirectory("webimage")
+            configuration.diskCache = try DiskCache(path: folder.path)
+            directory = folder
+        }
+        configure(&configuration)
+        return PipelineHarness(server: server, pipeline: ImagePipeline(configuration: configuration), directory: directory)
+    }
+
+    /// A second pipeline on the same disk cache and server, with an empty memory cache (what a
+    /// second run of a program sees).
+    func restarted(configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) throws -> PipelineHarness {
+        var configuration = ImagePipeline.Configuration(dataLoader: HTTPDataLoader())
+        if let directory { configuration.diskCache = try DiskCache(path: directory.path) }
+        configuration.now = pipeline.configuration.now
+        configuration.clock = pipeline.configuration.clock
+        configure(&configuration)
+        return PipelineHarness(server: server, pipeline: ImagePipeline(configuration: configuration), directory: directory)
+    }
+
+    func url(_ path: String) -> URL { server.url(path) }
+
+    /// The error a load of `path` fails with, or `nil` if it succeeds.
+    func error(loading path: String, options: ImageRequest.Options = []) async -> ImagePipelineError? {
+        do {
+            _ = try await pipeline.image(for: ImageRequest(url: url(path), options: options))
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
