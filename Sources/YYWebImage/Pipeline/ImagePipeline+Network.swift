@@ -65,22 +65,44 @@ extension ImagePipeline {
         return try await downloads.withSlot(group: url.host ?? "", priority: { context.priority }) { () throws(ImagePipelineError) -> Outcome in
             try Task.checkCancellation(or: .cancelled)
             counters.withLock { $0.networkRequests += 1 }
-            let response = try await configuration.dataLoader.load(request)
-            switch response.statusCode {
-            case 301, 302, 303, 307, 308:
-                guard let location = response.headers["Location"] else { throw .invalidResponse("redirect \(response.statusCode) without a Location") }
-                return .redirect(location: location)
-            case 429, 503:
-                return .retryAfter(statusCode: response.statusCode, delay: response.headers["Retry-After"].flatMap { retryDelay($0) })
-            case 304:
-                return .finished(DownloadedResponse(statusCode: 304, headers: response.headers, body: Data()))
-            case 200..<300 where response.statusCode != 204 && response.statusCode != 205:
-                let body = try await readBody(of: response, context: context)
-                counters.withLock { $0.downloads += 1; $0.downloadedBytes += body.count }
-                return .finished(DownloadedResponse(statusCode: response.statusCode, headers: response.headers, body: body))
-            default:
-                throw .statusCode(response.statusCode)
+            // AsyncHTTPClient's deadline stops at the response head; this one covers the body too.
+            return try await withDeadline(request.deadline ?? .now + configuration.requestTimeout) { () throws(ImagePipelineError) -> Outcome in
+                let response = try await self.configuration.dataLoader.load(request)
+                switch response.statusCode {
+                case 301, 302, 303, 307, 308:
+                    guard let location = response.headers["Location"] else { throw .invalidResponse("redirect \(response.statusCode) without a Location") }
+                    return .redirect(location: location)
+                case 429, 503:
+                    return .retryAfter(statusCode: response.statusCode, delay: response.headers["Retry-After"].flatMap { self.retryDelay($0) })
+                case 304:
+                    return .finished(DownloadedResponse(statusCode: 304, headers: response.headers, body: Data()))
+                case 200..<300 where response.statusCode != 204 && response.statusCode != 205:
+                    let body = try await self.readBody(of: response, context: context)
+                    self.counters.withLock { $0.downloads += 1; $0.downloadedBytes += body.count }
+                    return .finished(DownloadedResponse(statusCode: response.statusCode, headers: response.headers, body: body))
+                default:
+                    throw .statusCode(response.statusCode)
+                }
             }
+        }
+    }
+
+    /// `body`'s result, or `.timedOut(.request)` once `deadline` passes (`body` is then cancelled).
+    private func withDeadline<T: Sendable>(_ deadline: ContinuousClock.Instant,
+                                           _ body: @escaping @Sendable () async throws(ImagePipelineError) -> T) async throws(ImagePipelineError) -> T {
+        do {
+            return try await withThrowingTaskGroup(of: T.self) { group in
+                group.addTask { try await body() }
+                group.addTask {
+                    try await Task.sleep(until: deadline, clock: .continuous)
+                    throw ImagePipelineError.timedOut(.request)
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next() else { throw ImagePipelineError.cancelled }
+                return first
+            }
+        } catch {
+            throw ImagePipelineError(error)
         }
     }
 

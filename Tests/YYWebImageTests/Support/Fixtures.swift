@@ -24,16 +24,27 @@ enum Fixtures {
         return [UInt8](try! encoder.encode())
     }
 
-    /// A 67-byte PNG whose header claims 50,000 × 50,000 pixels (a pixel bomb).
+    /// A tiny PNG whose header claims 50,000 × 50,000 pixels (a pixel bomb), CRC intact.
     static func pixelBomb() -> [UInt8] {
         var bytes = png(width: 1, height: 1)
-        // IHDR's width and height sit at bytes 16..<24; the CRC after them is left wrong on
-        // purpose: the size check must come first.
-        let side: UInt32 = 50_000
-        for (offset, value) in [(16, side), (20, side)] {
-            for byte in 0..<4 { bytes[offset + byte] = UInt8((value >> (24 - 8 * UInt32(byte))) & 0xFF) }
-        }
+        // IHDR's type, width and height sit at bytes 12..<24, its CRC at 29..<33.
+        for offset in [16, 20] { write(50_000, into: &bytes, at: offset) }
+        write(crc32(bytes[12..<29]), into: &bytes, at: 29)
         return bytes
+    }
+
+    private static func write(_ value: UInt32, into bytes: inout [UInt8], at offset: Int) {
+        for byte in 0..<4 { bytes[offset + byte] = UInt8((value >> (24 - 8 * UInt32(byte))) & 0xFF) }
+    }
+
+    /// CRC-32 as PNG chunks use it (bit by bit: a fixture needs no table).
+    private static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
     }
 
     static func gradient(width: Int, height: Int, shift: Int = 0) -> Bitmap {
