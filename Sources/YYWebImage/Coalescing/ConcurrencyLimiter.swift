@@ -32,6 +32,9 @@ final class ConcurrencyLimiter: Sendable {
         self.totalLimit = max(1, totalLimit)
     }
 
+    /// Jobs waiting for a slot.
+    var queuedCount: Int { state.withLock { $0.queue.count } }
+
     /// Jobs running now.
     var runningCount: Int { state.withLock { $0.runningTotal } }
 

@@ -60,6 +60,12 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable, Event: Send
     /// How many times work was started (not joined) since the coalescer was made.
     var startedCount: Int { state.withLock { $0.started } }
 
+    /// Jobs running now.
+    var runningCount: Int { state.withLock { $0.jobs.count } }
+
+    /// Callers waiting on the work for `key`.
+    func waiterCount(for key: Key) -> Int { state.withLock { $0.jobs[key]?.waiters.count ?? 0 } }
+
     /// Whether work for `key` is running.
     func isRunning(_ key: Key) -> Bool { state.withLock { $0.jobs[key] != nil } }
 
