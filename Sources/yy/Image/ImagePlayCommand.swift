@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import YYImage
 import YYTerminal
+import YYWebImage
 
 /// `yy image play FILE`: plays an image in the terminal until its loops end or Ctrl-C.
 struct ImagePlayCommand: AsyncParsableCommand {
@@ -14,7 +15,8 @@ struct ImagePlayCommand: AsyncParsableCommand {
             has them (inside tmux: blocks), else Unicode half blocks in 24-bit colour (256 colours when COLORTERM \
             does not say truecolor or 24bit). When standard output is not a terminal it prints the first frame \
             once as blocks, or with --loops N writes N loops of frames as text.
-            Exit codes: 0 played (Ctrl-C and SIGTERM end playback normally), 1 unreadable or undecodable image, 2 usage.
+            Exit codes: 0 played (Ctrl-C and SIGTERM end playback normally), 1 unreadable, unreachable or undecodable \
+            image, 2 usage.
             """
     )
 
@@ -23,7 +25,7 @@ struct ImagePlayCommand: AsyncParsableCommand {
         case auto, kitty, iterm, sixel, blocks
     }
 
-    @Argument(help: "The image file.")
+    @Argument(help: "The image file, or an http(s) URL (fetched through the YYWebImage pipeline).")
     var file: String
 
     @Option(help: "Plays of the animation; 0 = forever (default: the file's loop count).")
@@ -50,9 +52,13 @@ struct ImagePlayCommand: AsyncParsableCommand {
     func run() async throws {
         let image: Image
         do {
-            image = try Image(contentsOfFile: file)
+            if let url = URL(string: file), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+                image = try await ImagePipeline(configuration: .init()).image(for: url).image
+            } else {
+                image = try Image(contentsOfFile: file)
+            }
         } catch {
-            throw ToolFailure.notFound("\(file): \(error)")   // unreadable or undecodable: exit 1
+            throw ToolFailure.notFound("\(file): \(error)")   // unreadable, unreachable or undecodable: exit 1
         }
         if TerminalSession.outputIsTerminal {
             try await TerminalPlayback(image: image, options: self).run()
