@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "YYKit", path: ".."),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The raw-SQLite baseline gets its own module name: `CSQLite` belongs to the main package.
@@ -35,6 +36,14 @@ let package = Package(
         .executableTarget(
             name: "PlayerBenchmarks",
             dependencies: [.product(name: "YYImage", package: "YYKit"), "CMallocInfo", "BenchmarkSupport"]
+        ),
+        .executableTarget(
+            name: "WebImageBenchmarks",
+            dependencies: [
+                .product(name: "YYWebImage", package: "YYKit"), .product(name: "YYImage", package: "YYKit"),
+                .product(name: "YYCache", package: "YYKit"), "BenchmarkSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
         .executableTarget(
             name: "CacheBenchmarks",

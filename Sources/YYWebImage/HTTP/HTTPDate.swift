@@ -1,8 +1,15 @@
 import Foundation
 
 /// HTTP dates (RFC 9110 §5.6.7): the IMF-fixdate everyone sends, and the two obsolete forms a
-/// recipient must accept. Parsed by hand: `DateFormatter` is neither fast nor `Sendable`.
+/// recipient must accept. Split by hand (`DateFormatter` is not `Sendable`), put together by a
+/// Gregorian calendar in GMT.
 enum HTTPDate {
+    private static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        return calendar
+    }()
+
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
     /// The date, or `nil` for text in none of the three forms.
@@ -26,17 +33,9 @@ enum HTTPDate {
         guard time.count == 3, (1...31).contains(day), (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2]) else { return nil }
         // RFC 850's two-digit years: the nearest century that is not more than 50 years ahead.
         if year < 100 { year += year < 70 ? 2000 : 1900 }
-        let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + time[0] * 3600 + time[1] * 60 + time[2]
-        return Date(timeIntervalSince1970: TimeInterval(seconds))
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        let components = DateComponents(year: year, month: month, day: day, hour: time[0], minute: time[1], second: time[2])
+        // The calendar rolls 31 November over to 1 December: such a date is no date.
+        guard let date = calendar.date(from: components), calendar.component(.day, from: date) == day else { return nil }
+        return date
     }
 }

@@ -124,7 +124,9 @@ extension ImagePipeline {
             expected = length
         }
         var body = Data()
-        if let expected { body.reserveCapacity(expected) }
+        // Up to 4 MB reserved from Content-Length: a server that claims much and sends little
+        // does not get to reserve the whole limit per request.
+        if let expected { body.reserveCapacity(min(expected, 4 << 20)) }
         var lastPartial = ContinuousClock.now
         context.send(.progress(received: 0, expected: expected))
         do {

@@ -18,7 +18,7 @@ struct HTTPDateTests {
         #expect(HTTPDate.parse("Tue, 19 Jan 2038 03:14:08 GMT") == Date(timeIntervalSince1970: 2_147_483_648))
     }
 
-    @Test(arguments: ["0", "-1", "", "yesterday", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT"])
+    @Test(arguments: ["0", "-1", "", "yesterday", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Fri, 31 Nov 2023 10:00:00 GMT"])
     func textThatIsNoDateGivesNil(text: String) {
         #expect(HTTPDate.parse(text) == nil)
     }
