@@ -17,9 +17,15 @@ public protocol AnimatedImage: Sendable {
     /// What a player shows for frame `index`: by default `frame(at:)` whole; sprite sheets give
     /// the sheet and the frame's rectangle instead of cutting the sprite out.
     func contents(at index: Int) throws(ImageError) -> FrameContents
+    /// Bytes decoding a frame needs besides the frame itself (a GIF's or APNG's compositing
+    /// canvas); a frame buffer counts them in its budget. 0 by default.
+    var decodingScratchBytes: Int { get }
 }
 
 extension AnimatedImage {
+    /// 0: decoding a frame needs nothing but the frame.
+    public var decodingScratchBytes: Int { 0 }
+
     /// `nil`: frames are whole pictures.
     public func contentsRect(at index: Int) -> UnitRect? { nil }
 

@@ -92,6 +92,9 @@ public final class Image: AnimatedImage {
     /// Bytes all frames take decoded: `bytesPerFrame × frameCount` for animations, 0 for stills.
     public var memorySize: Int { frameCount > 1 ? bytesPerFrame * frameCount : 0 }
 
+    /// The compositing canvas an animation's decoder keeps while it decodes frames in order.
+    public var decodingScratchBytes: Int { frameCount > 1 && decoder?.compositesFrames == true ? bytesPerFrame : 0 }
+
     /// Whether every frame is decoded and kept.
     public var isPreloaded: Bool { preloaded.withLock { $0 != nil } }
 

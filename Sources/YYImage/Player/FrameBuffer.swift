@@ -168,15 +168,15 @@ final class FrameBuffer: Sendable {
 
     // MARK: Planning
 
-    /// Frames the buffer may hold: the largest budget of its players over the frame size, less
-    /// the frame being decoded; at most ``maximumFrameCount``, at least one; after a trim, two at
-    /// first, then one more per frame change past the cool-down.
+    /// Frames the buffer may hold: the largest budget of its players, less the decoder's scratch
+    /// memory, over the frame size, less the frame being decoded; at most ``maximumFrameCount``,
+    /// at least one; after a trim, two at first, then one more per frame change past the cool-down.
     private func capacity(_ state: State) -> Int {
         let frameCount = max(1, image.frameCount)
         guard image.bytesPerFrame > 0 else { return min(frameCount, Self.maximumFrameCount) }
-        let budget = state.largestBudget
-        // One frame of the budget is kept for the frame being decoded, so that the buffer and
-        // its decoder together stay within the budget.
+        // The decoder's canvas and one frame for the frame being decoded come out of the budget,
+        // so that the buffer and its decoder together stay within it.
+        let budget = state.largestBudget - image.decodingScratchBytes
         var frames = min(Self.maximumFrameCount, max(1, budget / image.bytesPerFrame - 1))
         if let changes = state.changesSinceTrim {
             frames = min(frames, 2 + max(0, changes - Self.trimCooldown))

@@ -76,6 +76,19 @@ import YYDispatch
         #expect(statistics.peakBytes >= 9 * image.bytesPerFrame)   // the window was used
     }
 
+    @Test func theDecodersCanvasComesOutOfTheBudget() async throws {
+        var encoder = ImageEncoder(type: .gif)
+        for index in 0..<40 { encoder.addFrame(Bitmap(width: 8, height: 8, pixels: [UInt8](repeating: UInt8(index * 6), count: 256))!, duration: 0.1) }
+        let gif = try Image(data: try encoder.encode())
+        #expect(gif.decodingScratchBytes == gif.bytesPerFrame)   // GIF frames are composited on a canvas
+        let still = try Image(data: try ImageEncoder.encode(Bitmap(width: 8, height: 8), as: .png))
+        #expect(still.decodingScratchBytes == 0)
+        // 10.5 frames of budget: the canvas, the frame in decode, and 8 held.
+        var harnesses = [PlayerHarness(image: gif, budget: 10 * gif.bytesPerFrame + gif.bytesPerFrame / 2)]
+        try await playInStep(&harnesses, frames: 3)
+        #expect(harnesses[0].player.statistics.buffer.capacity == 8)
+    }
+
     @Test func trimKeepsTheCurrentAndNextFrameThenRegrowsAfterTheCoolDown() async throws {
         let image = CountingAnimation(frameCount: 20)
         var harness = PlayerHarness(image: image, budget: 100 * image.bytesPerFrame)
