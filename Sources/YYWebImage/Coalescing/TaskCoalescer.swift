@@ -30,8 +30,8 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable, Event: Send
     struct Waiter: Sendable {
         /// Read whenever the work or a scheduler needs the job's priority.
         var priority: @Sendable () -> ImagePriority
-        /// Whether this caller wants partial results.
-        var wantsPartialResults = false
+        /// Whether this caller wants partial results (read whenever the work asks).
+        var wantsPartialResults: @Sendable () -> Bool = { false }
         /// Receives the work's events, on the work's task.
         var onEvent: (@Sendable (Event) -> Void)?
     }
@@ -139,7 +139,7 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable, Event: Send
     }
 
     private func wantsPartialResults(key: Key, jobID: Int) -> Bool {
-        waiters(key: key, jobID: jobID).contains { $0.wantsPartialResults }
+        waiters(key: key, jobID: jobID).contains { $0.wantsPartialResults() }
     }
 
     private func send(_ event: Event, key: Key, jobID: Int) {

@@ -73,7 +73,7 @@ public final class ImagePipeline: Sendable {
             return ImageResponse(image: image, data: nil, source: .memory, statusCode: nil, headers: [:])
         }
         try checkFailedURL(keys.data)
-        let waiter = TaskCoalescer<String, LoadedImage, ImageTask.Event>.Waiter(priority: priority, wantsPartialResults: wantsPreviews, onEvent: onEvent)
+        let waiter = TaskCoalescer<String, LoadedImage, ImageTask.Event>.Waiter(priority: priority, wantsPartialResults: { wantsPreviews }, onEvent: onEvent)
         let loaded = try await images.value(for: keys.imageJob, waiter: waiter) { context throws(ImagePipelineError) in
             try await self.loadImage(request, keys: keys, context: context)
         }
@@ -116,7 +116,7 @@ public final class ImagePipeline: Sendable {
         let previews = PreviewMaker(options: decoderOptions)
         let waiter = TaskCoalescer<String, OriginalData, OriginalDataEvent>.Waiter(
             priority: { context.priority },
-            wantsPartialResults: context.wantsPartialResults,
+            wantsPartialResults: { context.wantsPartialResults },
             onEvent: { event in
                 switch event {
                 case .progress(let received, let expected):
