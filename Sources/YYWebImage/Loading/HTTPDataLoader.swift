@@ -45,15 +45,25 @@ public final class HTTPDataLoader: DataLoading {
         outgoing.method = .GET
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
         let deadline = request.deadline.map { NIODeadline.now() + TimeAmount(ContinuousClock.now.duration(to: $0)) } ?? .distantFuture
-        do {
-            let response = try await client.execute(outgoing, deadline: deadline)
-            var headers = HTTPHeaderFields()
-            for (name, value) in response.headers { headers.append(name: name, value: value) }
-            return DataLoadResponse(statusCode: Int(response.status.code), headers: headers,
-                                    body: ResponseBodyChunks(body: response.body))
-        } catch {
-            throw Self.pipelineError(from: error)
+        var attempt = 0
+        while true {
+            do {
+                let response = try await client.execute(outgoing, deadline: deadline)
+                var headers = HTTPHeaderFields()
+                for (name, value) in response.headers { headers.append(name: name, value: value) }
+                return DataLoadResponse(statusCode: Int(response.status.code), headers: headers,
+                                        body: ResponseBodyChunks(body: response.body))
+            } catch {
+                // A pooled connection the server closed (after junk, or an idle timeout) fails
+                // before any response: a GET is idempotent, so it is sent once more, on a new one.
+                attempt += 1
+                guard attempt == 1, Self.isStaleConnection(error) else { throw Self.pipelineError(from: error) }
+            }
         }
+    }
+
+    private static func isStaleConnection(_ error: any Error) -> Bool {
+        (error as? HTTPClientError) == .remoteConnectionClosed || (error as? ChannelError) == .ioOnClosedChannel
     }
 
     /// AsyncHTTPClient's errors as the pipeline's.
