@@ -117,7 +117,7 @@ var client: HTTPClient? = HTTPClient(eventLoopGroupProvider: .singleton, configu
     connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)))
 
 var best: [String: Run] = [:]
-func keep(_ name: String, _ run: Run) {
+@MainActor func keep(_ name: String, _ run: Run) {
     guard run.images == count else { fatalError("\(name) decoded \(run.images) of \(count) images") }
     if best[name].map({ run.seconds < $0.seconds }) ?? true { best[name] = run }
 }
