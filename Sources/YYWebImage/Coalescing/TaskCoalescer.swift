@@ -52,13 +52,9 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable, Event: Send
     private struct State {
         var jobs: [Key: Job] = [:]
         var nextID = 0
-        var started = 0
     }
 
     private let state = Locked(State())
-
-    /// How many times work was started (not joined) since the coalescer was made.
-    var startedCount: Int { state.withLock { $0.started } }
 
     /// Jobs running now.
     var runningCount: Int { state.withLock { $0.jobs.count } }
@@ -92,7 +88,6 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable, Event: Send
             if Task.isCancelled { return true }
             if state.jobs[key] == nil {
                 state.nextID += 1
-                state.started += 1
                 var job = Job(id: state.nextID)
                 let context = Context(coalescer: self, key: key, jobID: job.id)
                 job.task = Task { [self] in

@@ -1,3 +1,5 @@
+import Foundation
+
 /// HTTP header fields in the order they came, looked up without regard to case.
 public struct HTTPHeaderFields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One field.
@@ -49,10 +51,8 @@ public struct HTTPHeaderFields: Sendable, Equatable, Sequence, ExpressibleByDict
 }
 
 extension String {
-    /// ASCII case-insensitive equality, as header names compare.
+    /// Equality ignoring case, as header names compare.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { a, b in
-            (a | 0x20) == (b | 0x20) && (a | 0x20 >= 0x61 && a | 0x20 <= 0x7A || a == b)
-        }
+        caseInsensitiveCompare(other) == .orderedSame
     }
 }

@@ -44,13 +44,3 @@ public struct ImageRequest: Sendable {
         public static let returnsOriginalData = Options(rawValue: 1 << 5)
     }
 }
-
-extension ImageRequest: ExpressibleByStringLiteral {
-    /// A request for a literal URL; a literal that is no URL fails loudly in debug and loads an
-    /// invalid URL (failing with `.unsupportedURL`) in release.
-    public init(stringLiteral value: String) {
-        let url = URL(string: value)
-        assert(url != nil, "'\(value)' is not a URL")
-        self.init(url: url ?? URL(fileURLWithPath: "/invalid-url"))
-    }
-}
