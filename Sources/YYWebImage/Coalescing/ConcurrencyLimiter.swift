@@ -1,9 +1,12 @@
+import NIOCore
 import YYDispatch
 
-/// Lets at most so many jobs run per group (a host) and overall; the others wait in priority order.
+/// Lets at most so many jobs run per group (a host) and overall; the others wait in priority
+/// order, first come first served within a priority.
 ///
-/// A waiter's priority is read when a slot frees, not when it queued, so a download whose
-/// waiters raised their priority moves ahead (a prefetch that a real request joined, say).
+/// A queued job follows its ``PrioritySignal``: a download whose waiters raised their priority
+/// moves ahead (a prefetch that a real request joined, say), at the back of its new priority.
+/// Every operation costs O(groups + priority levels), whatever the queue's length.
 final class ConcurrencyLimiter: Sendable {
     /// Jobs at once in one group.
     let perGroupLimit: Int
@@ -11,17 +14,51 @@ final class ConcurrencyLimiter: Sendable {
     let totalLimit: Int
 
     private struct Queued {
-        let id: Int
         let group: String
-        let priority: @Sendable () -> ImagePriority
+        let priority: PrioritySignal
+        let observation: Int
         let continuation: CheckedContinuation<Bool, Never>
+        /// The level whose line holds this job's current place.
+        var level: ImagePriority
+    }
+
+    /// The waiting lines of one group, one per priority level. A line may hold stale ids (of
+    /// jobs that left or moved to another level); they are dropped when they reach its front.
+    private struct GroupQueue {
+        var lines = [CircularBuffer<Int>](repeating: [], count: ImagePriority.allCases.count)
+        var count = 0
+
+        /// The first job still waiting at the highest level, dropping stale ids on the way.
+        mutating func front(in queued: [Int: Queued]) -> (level: ImagePriority, id: Int)? {
+            for level in ImagePriority.allCases.reversed() {
+                while let id = lines[level.rawValue].first {
+                    if queued[id]?.level == level { return (level, id) }
+                    lines[level.rawValue].removeFirst()
+                }
+            }
+            return nil
+        }
     }
 
     private struct State {
         var running: [String: Int] = [:]
         var runningTotal = 0
-        var queue: [Queued] = []
+        var queued: [Int: Queued] = [:]
+        var groups: [String: GroupQueue] = [:]
         var nextID = 0
+
+        mutating func take(_ group: String) {
+            runningTotal += 1
+            running[group, default: 0] += 1
+        }
+
+        mutating func dequeue(_ id: Int) -> Queued? {
+            guard let entry = queued.removeValue(forKey: id) else { return nil }
+            entry.priority.removeObserver(entry.observation)
+            groups[entry.group]?.count -= 1
+            if groups[entry.group]?.count == 0 { groups[entry.group] = nil }
+            return entry
+        }
     }
 
     private let state = Locked(State())
@@ -33,25 +70,24 @@ final class ConcurrencyLimiter: Sendable {
     }
 
     /// Jobs waiting for a slot.
-    var queuedCount: Int { state.withLock { $0.queue.count } }
+    var queuedCount: Int { state.withLock { $0.queued.count } }
 
     /// Jobs running now.
     var runningCount: Int { state.withLock { $0.runningTotal } }
 
     /// Runs `body` once a slot for `group` is free, and frees it after.
     /// - Throws: `.cancelled` when the task is cancelled while waiting, or what `body` throws.
-    func withSlot<T>(group: String, priority: @escaping @Sendable () -> ImagePriority,
+    func withSlot<T>(group: String, priority: PrioritySignal,
                      _ body: () async throws(ImagePipelineError) -> T) async throws(ImagePipelineError) -> T {
         try await acquire(group: group, priority: priority)
         defer { release(group: group) }
         return try await body()
     }
 
-    private func acquire(group: String, priority: @escaping @Sendable () -> ImagePriority) async throws(ImagePipelineError) {
+    private func acquire(group: String, priority: PrioritySignal) async throws(ImagePipelineError) {
         let id = state.withLock { state -> Int? in
             if state.runningTotal < totalLimit, state.running[group, default: 0] < perGroupLimit {
-                state.runningTotal += 1
-                state.running[group, default: 0] += 1
+                state.take(group)
                 return nil
             }
             state.nextID += 1
@@ -62,45 +98,57 @@ final class ConcurrencyLimiter: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 let cancelled = state.withLock { state -> Bool in
                     if Task.isCancelled { return true }
-                    state.queue.append(Queued(id: id, group: group, priority: priority, continuation: continuation))
+                    let observation = priority.addObserver { [weak self] in self?.follow(id) }
+                    let level = priority.value
+                    state.queued[id] = Queued(group: group, priority: priority, observation: observation, continuation: continuation, level: level)
+                    state.groups[group, default: GroupQueue()].lines[level.rawValue].append(id)
+                    state.groups[group]?.count += 1
                     return false
                 }
                 if cancelled { continuation.resume(returning: false) }
             }
         } onCancel: {
-            let removed = state.withLock { state -> Queued? in
-                guard let index = state.queue.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.queue.remove(at: index)
-            }
-            removed?.continuation.resume(returning: false)
+            state.withLock { $0.dequeue(id) }?.continuation.resume(returning: false)
         }
         // A slot granted just as the task was cancelled is used: the body sees the cancellation.
         guard granted else { throw .cancelled }
     }
 
+    /// Moves queued job `id` to the back of its new priority's line.
+    private func follow(_ id: Int) {
+        state.withLock { state in
+            guard let entry = state.queued[id] else { return }
+            let level = entry.priority.value
+            guard level != entry.level else { return }
+            state.queued[id]?.level = level
+            state.groups[entry.group]?.lines[level.rawValue].append(id)
+        }
+    }
+
     private func release(group: String) {
-        // Priorities are read outside the lock: they call into the coalescers.
-        let candidates = state.withLock { state -> [(id: Int, group: String, priority: @Sendable () -> ImagePriority)] in
+        let granted = state.withLock { state -> [Queued] in
             state.runningTotal -= 1
             state.running[group, default: 1] -= 1
             if state.running[group] == 0 { state.running[group] = nil }
-            return state.queue.map { ($0.id, $0.group, $0.priority) }
-        }
-        guard !candidates.isEmpty else { return }
-        let ranked = candidates.enumerated()
-            .map { (order: $0.offset, id: $0.element.id, group: $0.element.group, priority: $0.element.priority()) }
-            .sorted { $0.priority != $1.priority ? $0.priority > $1.priority : $0.order < $1.order }
-        let granted = state.withLock { state -> [Queued] in
             var granted: [Queued] = []
-            for candidate in ranked where state.runningTotal < totalLimit {
-                guard state.running[candidate.group, default: 0] < perGroupLimit,
-                      let index = state.queue.firstIndex(where: { $0.id == candidate.id }) else { continue }
-                granted.append(state.queue.remove(at: index))
-                state.runningTotal += 1
-                state.running[candidate.group, default: 0] += 1
+            while state.runningTotal < totalLimit, let next = nextToRun(&state), let entry = state.dequeue(next) {
+                state.take(entry.group)
+                granted.append(entry)
             }
             return granted
         }
-        for queued in granted { queued.continuation.resume(returning: true) }
+        for entry in granted { entry.continuation.resume(returning: true) }
+    }
+
+    /// The waiting job to run next: the highest priority among groups below their limit, the
+    /// earliest queued among equals.
+    private func nextToRun(_ state: inout State) -> Int? {
+        var best: (level: ImagePriority, id: Int)?
+        for group in Array(state.groups.keys) where state.running[group, default: 0] < perGroupLimit {
+            guard let front = state.groups[group]?.front(in: state.queued) else { continue }
+            if let current = best, current.level > front.level || (current.level == front.level && current.id < front.id) { continue }
+            best = front
+        }
+        return best?.id
     }
 }

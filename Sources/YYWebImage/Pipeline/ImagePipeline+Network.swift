@@ -62,7 +62,7 @@ extension ImagePipeline {
         var headers = Self.standardHeaders
         for field in validators { headers.append(name: field.name, value: field.value) }
         let request = DataLoadRequest(url: url, headers: headers, deadline: .now + configuration.requestTimeout)
-        return try await downloads.withSlot(group: url.host ?? "", priority: { context.priority }) { () throws(ImagePipelineError) -> Outcome in
+        return try await downloads.withSlot(group: url.host ?? "", priority: context.priority) { () throws(ImagePipelineError) -> Outcome in
             try Task.checkCancellation(or: .cancelled)
             counters.withLock { $0.networkRequests += 1 }
             // AsyncHTTPClient's deadline stops at the response head; this one covers the body too.

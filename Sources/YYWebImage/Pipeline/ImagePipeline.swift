@@ -43,8 +43,7 @@ public final class ImagePipeline: Sendable {
 
     /// The image `request` asks for. Cancelling the calling task cancels the request.
     public func image(for request: ImageRequest) async throws(ImagePipelineError) -> ImageResponse {
-        let priority = request.priority
-        return try await load(request, priority: { priority }, wantsPreviews: false, onEvent: nil)
+        try await load(request, priority: PrioritySignal(request.priority), wantsPreviews: false, onEvent: nil)
     }
 
     /// A task for `request`: progress, previews, priority changes and cancellation.
@@ -62,7 +61,7 @@ public final class ImagePipeline: Sendable {
 
     // MARK: Stage 1: memory, then the shared image job
 
-    func load(_ request: ImageRequest, priority: @escaping @Sendable () -> ImagePriority, wantsPreviews: Bool,
+    func load(_ request: ImageRequest, priority: PrioritySignal, wantsPreviews: Bool,
               onEvent: (@Sendable (ImageTask.Event) -> Void)?) async throws(ImagePipelineError) -> ImageResponse {
         try validate(request.url)
         let keys = RequestKeys(request, configuration)
@@ -82,7 +81,7 @@ public final class ImagePipeline: Sendable {
     }
 
     /// Runs the data stage alone (disk, network, disk write), for the prefetcher's disk destination.
-    func loadOriginalData(_ request: ImageRequest, priority: @escaping @Sendable () -> ImagePriority) async throws(ImagePipelineError) {
+    func loadOriginalData(_ request: ImageRequest, priority: PrioritySignal) async throws(ImagePipelineError) {
         try validate(request.url)
         let keys = RequestKeys(request, configuration)
         try checkFailedURL(keys.data)
@@ -115,7 +114,7 @@ public final class ImagePipeline: Sendable {
         }()
         let previews = PreviewMaker(options: decoderOptions)
         let waiter = TaskCoalescer<String, OriginalData, OriginalDataEvent>.Waiter(
-            priority: { context.priority },
+            priority: context.priority,
             wantsPartialResults: { context.wantsPartialResults },
             onEvent: { event in
                 switch event {

@@ -27,14 +27,17 @@ public final class ImageTask: Sendable {
     private let state: Locked<State>
     private let task: Task<Result<ImageResponse, ImagePipelineError>, Never>
 
+    private let prioritySignal: PrioritySignal
+
     private struct State {
-        var priority: ImagePriority
         var progress: (received: Int, expected: Int?) = (0, nil)
     }
 
     init(request: ImageRequest, pipeline: ImagePipeline) {
         self.request = request
-        let state = Locked(State(priority: request.priority))
+        let state = Locked(State())
+        let priority = PrioritySignal(request.priority)
+        self.prioritySignal = priority
         let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(64))
         self.events = events
         self.state = state
@@ -42,7 +45,7 @@ public final class ImageTask: Sendable {
             let result = await Result(catching: { () async throws(ImagePipelineError) -> ImageResponse in
                 try await pipeline.load(
                     request,
-                    priority: { state.withLock { $0.priority } },
+                    priority: priority,
                     wantsPreviews: request.options.contains(.progressive),
                     onEvent: { event in
                         if case .progress(let received, let expected) = event {
@@ -59,8 +62,8 @@ public final class ImageTask: Sendable {
     /// The priority the task runs at; raising it moves its download ahead of others waiting
     /// for a connection.
     public var priority: ImagePriority {
-        get { state.withLock { $0.priority } }
-        set { state.withLock { $0.priority = newValue } }
+        get { prioritySignal.value }
+        set { prioritySignal.set(newValue) }
     }
 
     /// Bytes received so far, and the total when known.

@@ -40,7 +40,7 @@ public final class ImagePrefetcher: Sendable {
             running.withLock { running in
                 guard running[url] == nil else { return }
                 running[url] = Task { [self] in
-                    try? await self.slots.withSlot(group: "", priority: { self.priority }) { () throws(ImagePipelineError) in
+                    try? await self.slots.withSlot(group: "", priority: PrioritySignal(self.priority)) { () throws(ImagePipelineError) in
                         try await self.prefetch(url)
                     }
                     _ = self.running.withLock { $0.removeValue(forKey: url) }
@@ -77,9 +77,9 @@ public final class ImagePrefetcher: Sendable {
         let priority = self.priority
         switch destination {
         case .memoryCache:
-            _ = try await pipeline.load(request, priority: { priority }, wantsPreviews: false, onEvent: nil)
+            _ = try await pipeline.load(request, priority: PrioritySignal(priority), wantsPreviews: false, onEvent: nil)
         case .diskCache:
-            try await pipeline.loadOriginalData(request, priority: { priority })
+            try await pipeline.loadOriginalData(request, priority: PrioritySignal(priority))
         }
     }
 }
