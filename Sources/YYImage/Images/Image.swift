@@ -35,9 +35,18 @@ public final class Image: AnimatedImage {
     ///   - scale: pixels per point (values ≤ 0 mean 1).
     ///   - options: limits and output choices for every frame.
     ///   - durationRule: how too-short frame durations are lengthened.
-    public init(data: Data, scale: Double = 1, options: ImageDecoder.Options = ImageDecoder.Options(),
-                durationRule: FrameDurationRule = .default) throws(ImageError) {
-        let decoder = try ImageDecoder(data: data, options: options)
+    public convenience init(data: Data, scale: Double = 1, options: ImageDecoder.Options = ImageDecoder.Options(),
+                            durationRule: FrameDurationRule = .default) throws(ImageError) {
+        try self.init(decoder: ImageDecoder(data: data, options: options), scale: scale, durationRule: durationRule)
+    }
+
+    /// The image `decoder` holds, for a caller that made the decoder already (to check the
+    /// data before keeping it, say): the container is not parsed a second time. The image
+    /// decodes its other frames through `decoder`.
+    /// - Throws: `ImageError.invalidUpdate` when the decoder's data is not final yet, or what
+    ///   decoding the first frame throws.
+    public init(decoder: ImageDecoder, scale: Double = 1, durationRule: FrameDurationRule = .default) throws(ImageError) {
+        guard decoder.isFinal else { throw .invalidUpdate("the decoder's data is not final yet") }
         guard decoder.frameCount > 0, let type = decoder.type else { throw .malformed(decoder.type ?? .png, "no frames") }
         self.decoder = decoder
         self.type = type

@@ -51,8 +51,11 @@ public struct HTTPHeaderFields: Sendable, Equatable, Sequence, ExpressibleByDict
 }
 
 extension String {
-    /// Equality ignoring case, as header names compare.
+    /// Equality ignoring ASCII case, as header names compare: names are ASCII tokens
+    /// (RFC 9110 §5.1), so other bytes must match exactly. Byte-wise, because this runs for
+    /// every header of every response and Foundation's `caseInsensitiveCompare` is far slower.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        caseInsensitiveCompare(other) == .orderedSame
+        guard utf8.count == other.utf8.count else { return false }
+        return zip(utf8, other.utf8).allSatisfy { $0 == $1 || ($0 | 0x20 == $1 | 0x20 && ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) }
     }
 }

@@ -32,8 +32,9 @@ extension ImagePipeline {
             return OriginalData(data: stored.data, source: .revalidated, statusCode: 304, headers: response.headers)
         }
         // Refuse what is no image (or a pixel bomb) before it reaches the disk.
+        let decoder: ImageDecoder
         do throws(ImageError) {
-            _ = try ImageDecoder(data: response.body, options: configuration.decoderOptions)
+            decoder = try ImageDecoder(data: response.body, options: configuration.decoderOptions)
         } catch {
             throw .decodingFailed(error)
         }
@@ -44,7 +45,7 @@ extension ImagePipeline {
                 await remove(key: keys.data)   // no-store now: the old copy goes too
             }
         }
-        return OriginalData(data: response.body, source: .network, statusCode: response.statusCode, headers: response.headers)
+        return OriginalData(data: response.body, source: .network, statusCode: response.statusCode, headers: response.headers, decoder: decoder)
     }
 
     // MARK: Disk (its failures are logged and make a miss or a skipped write, never a failed load)

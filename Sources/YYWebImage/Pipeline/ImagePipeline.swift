@@ -131,9 +131,15 @@ public final class ImagePipeline: Sendable {
         counters.withLock { $0.decodes += 1 }
         let firstFrameOnly = request.options.contains(.firstFrameOnly)
         let processors = request.processors
+        // The data stage's decoder fits only when no processor asked to decode smaller.
+        let parsed = decoderOptions.maxPixelSize == configuration.decoderOptions.maxPixelSize ? original.decoder : nil
         let image = try await DispatchQueuePool.shared(for: .userInitiated).run { () throws(ImagePipelineError) -> Image in
             do throws(ImageError) {
-                var image = try Image(data: original.data, options: decoderOptions)
+                var image = if let decoder = parsed {
+                    try Image(decoder: decoder)
+                } else {
+                    try Image(data: original.data, options: decoderOptions)
+                }
                 if firstFrameOnly, image.frameCount > 1 { image = Image(bitmap: try image.frame(at: 0), type: image.type, scale: image.scale) }
                 for processor in processors { image = try processor.process(image) }
                 return image

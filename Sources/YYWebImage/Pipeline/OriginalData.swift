@@ -1,4 +1,5 @@
 import Foundation
+import YYImage
 
 /// An image's original bytes and where they came from: what the data stage gives the decode stage.
 struct OriginalData: Sendable {
@@ -6,6 +7,10 @@ struct OriginalData: Sendable {
     var source: ImageResponse.Source
     var statusCode: Int?
     var headers: HTTPHeaderFields
+    /// A decoder over `data` with the pipeline's decoder options, when the data stage parsed the
+    /// container already (to refuse what is no image before storing it): the decode stage then
+    /// does not parse it again.
+    var decoder: ImageDecoder? = nil
 }
 
 /// What the data stage reports while it downloads.

@@ -37,6 +37,23 @@ struct AnimatedImageTests {
         #expect(!image.isPreloaded)
     }
 
+    @Test("an Image made from a decoder someone parsed already equals one made from the data; a decoder still waiting for data is refused")
+    func imageFromDecoder() throws {
+        var encoder = ImageEncoder(type: .gif)
+        encoder.loopCount = 3
+        for (index, duration) in [0.05, 0.2, 0.1].enumerated() { encoder.addFrame(TestImages.photo(6, 4, seed: UInt64(index + 1)), duration: duration) }
+        let data = try encoder.encode()
+        let fromData = try Image(data: data)
+        let fromDecoder = try Image(decoder: ImageDecoder(data: data))
+        #expect(fromDecoder.type == .gif && fromDecoder.frameCount == 3 && fromDecoder.loopCount == fromData.loopCount)
+        #expect((0..<3).map(fromDecoder.duration(at:)) == (0..<3).map(fromData.duration(at:)))
+        for index in 0..<3 { #expect(try fromDecoder.frame(at: index) == fromData.frame(at: index)) }
+
+        let waiting = ImageDecoder()
+        try waiting.update(data: data.prefix(data.count / 2), final: false)
+        #expect(throws: ImageError.invalidUpdate("the decoder's data is not final yet")) { try Image(decoder: waiting) }
+    }
+
     @Test("frames under 11 ms show for 100 ms in every image type, unless the rule is changed")
     func durationRule() throws {
         var encoder = ImageEncoder(type: .gif)
