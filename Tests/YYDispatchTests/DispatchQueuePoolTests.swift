@@ -32,7 +32,7 @@ import YYDispatch
     @Test func runReturnsTheResultAndRethrows() async throws {
         struct Failure: Error {}
         let pool = try DispatchQueuePool(name: "run", queueCount: 2)
-        #expect(try await pool.run { 6 * 7 } == 42)
+        #expect(await pool.run { 6 * 7 } == 42)
         await #expect(throws: Failure.self) { try await pool.run { throw Failure() } }
     }
 

@@ -1,0 +1,107 @@
+import Dispatch
+import Testing
+import YYDispatch
+
+@Suite(.timeLimit(.minutes(1))) struct TransactionTests {
+    let queue = DispatchQueue(label: "transaction-tests")
+
+    @Test func aThousandCommitsOfOneKeyInOneTurnRunOnceAfterTheCurrentWorkItem() async {
+        let transaction = Transaction(on: .queue(queue))
+        let log = EventLog<String>()
+        await run(on: queue) {
+            for _ in 0..<1000 { transaction.commit("layout") { log.append("layout") } }
+            log.append("end of the work item")
+        }
+        await run(on: queue)   // after the turn the commits were made in
+        #expect(log.all == ["end of the work item", "layout"])
+        #expect(transaction.pendingCount == 0)
+    }
+
+    @Test func distinctKeysRunInTheOrderOfTheirFirstCommitWithTheFirstAction() async {
+        let transaction = Transaction(on: .queue(queue))
+        let log = EventLog<String>()
+        await run(on: queue) {
+            for (key, action) in [("a", "a1"), ("b", "b1"), ("a", "a2"), ("c", "c1"), ("b", "b2")] {
+                transaction.commit(key) { log.append(action) }
+            }
+        }
+        await run(on: queue)
+        #expect(log.all == ["a1", "b1", "c1"])
+    }
+
+    @Test func commitsMadeWhileCommittingRunInTheNextTurn() async {
+        let transaction = Transaction(on: .queue(queue))
+        let log = EventLog<String>()
+        await run(on: queue) {
+            transaction.commit("a") {
+                log.append("a")
+                queue.async { log.append("a work item queued by a") }
+                transaction.commit("b") { log.append("b") }
+                transaction.commit("a") { log.append("a again") }
+            }
+        }
+        await run(on: queue)
+        await run(on: queue)
+        #expect(log.all == ["a", "a work item queued by a", "b", "a again"])
+    }
+
+    @Test func commitsFromManyThreadsRunOncePerKey() async {
+        let transaction = Transaction(on: .queue(queue))
+        let log = EventLog<Int>()
+        // Held on the queue so that every commit lands in the same turn.
+        let gate = DispatchSemaphore(value: 0)
+        queue.async { gate.wait() }
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for key in 0..<100 { transaction.commit(key) { log.append(key) } }
+        }
+        gate.signal()
+        await run(on: queue)
+        #expect(log.all.sorted() == Array(0..<100))
+    }
+
+    @Test func aTargetAndActionPairRunsOncePerTargetAndKeepsItsTargetAlive() async {
+        final class View: Sendable {
+            let redraws = EventLog<Int>()
+        }
+        let transaction = Transaction(on: .queue(queue))
+        weak var released: View?
+        let kept = View()
+        let redrawn = EventLog<Int>()
+        do {
+            let temporary = View()
+            released = temporary
+            await run(on: queue) {
+                for _ in 0..<3 {
+                    transaction.commit(target: temporary, action: "redraw") { _ in redrawn.append(1) }
+                    transaction.commit(target: kept, action: "redraw") { $0.redraws.append(2) }
+                }
+                transaction.commit(target: kept, action: "layout") { $0.redraws.append(3) }
+            }
+        }
+        await run(on: queue)
+        #expect(kept.redraws.all == [2, 3])
+        #expect(redrawn.all == [1])
+        #expect(released == nil, "the transaction lets go of its targets once their actions ran")
+    }
+
+    @Test func anActorTargetRunsTheActionsIsolatedToIt() async {
+        actor Model {
+            var layouts = 0
+            func layOut() { layouts += 1 }
+        }
+        let model = Model()
+        let ran = EventLog<Int>()
+        let transaction = Transaction(on: .actor(model))
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            for _ in 0..<10 {
+                transaction.commit("layout") {
+                    model.assumeIsolated { $0.layOut() }
+                    ran.append(1)
+                    done.resume()
+                }
+            }
+        }
+        #expect(await model.layouts == 1)
+        #expect(ran.all == [1])
+    }
+}
