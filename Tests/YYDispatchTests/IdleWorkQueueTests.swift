@@ -1,0 +1,79 @@
+import Dispatch
+import Testing
+import YYDispatch
+
+@Suite(.timeLimit(.minutes(1))) struct IdleWorkQueueTests {
+    let queue = DispatchQueue(label: "idle-tests")
+
+    /// Returns once the idle queue has no idle work left and the queue ran what it had.
+    func settle(_ idle: IdleWorkQueue) async {
+        while idle.pendingCount > 0 { await run(on: queue) }
+        await run(on: queue)
+    }
+
+    @Test func idleWorkWaitsUntilNoRegularWorkIsQueuedOrRunning() async {
+        let idle = IdleWorkQueue(queue: queue, batchSize: 2)
+        let log = EventLog<String>()
+        let gate = DispatchSemaphore(value: 0)
+        idle.async { gate.wait(); log.append("regular 1") }
+        for index in 1...3 { idle.addIdleWork { log.append("idle \(index)") } }
+        idle.async { log.append("regular 2") }
+        idle.async {
+            log.append("regular 3")
+            // Regular work that arrives while idle work is pending goes first.
+            idle.async { log.append("regular 4") }
+        }
+        gate.signal()
+        await settle(idle)
+        #expect(log.all == ["regular 1", "regular 2", "regular 3", "regular 4", "idle 1", "idle 2", "idle 3"])
+    }
+
+    @Test func idleWorkRunsInBatchesAndYieldsToTheQueueBetweenThem() async {
+        let idle = IdleWorkQueue(queue: queue, batchSize: 3)
+        let log = EventLog<String>()
+        for index in 1...7 {
+            idle.addIdleWork {
+                log.append("idle \(index)")
+                // Put on the queue directly: it runs when the batch yields.
+                if index == 1 { queue.async { log.append("between batches") } }
+            }
+        }
+        await settle(idle)
+        #expect(log.all == ["idle 1", "idle 2", "idle 3", "between batches", "idle 4", "idle 5", "idle 6", "idle 7"])
+    }
+
+    @Test func aBatchEndsAsSoonAsRegularWorkArrives() async {
+        let idle = IdleWorkQueue(queue: queue, batchSize: 10)
+        let log = EventLog<String>()
+        for index in 1...4 {
+            idle.addIdleWork {
+                log.append("idle \(index)")
+                if index == 2 { idle.async { log.append("regular") } }
+            }
+        }
+        await settle(idle)
+        #expect(log.all == ["idle 1", "idle 2", "regular", "idle 3", "idle 4"])
+    }
+
+    @Test func cancelledIdleWorkNeverRuns() async {
+        let idle = IdleWorkQueue(queue: queue)
+        let log = EventLog<Int>()
+        let gate = DispatchSemaphore(value: 0)
+        idle.async { gate.wait() }
+        let items = (1...6).map { index in idle.addIdleWork { log.append(index) } }
+        items[1].cancel()
+        items[4].cancel()
+        #expect(idle.pendingCount == 4)
+        gate.signal()
+        await settle(idle)
+        #expect(log.all == [1, 3, 4, 6])
+
+        idle.async { gate.wait() }
+        for index in 7...9 { idle.addIdleWork { log.append(index) } }
+        idle.cancelAll()
+        gate.signal()
+        await settle(idle)
+        #expect(log.all == [1, 3, 4, 6])
+        #expect(idle.pendingCount == 0)
+    }
+}
