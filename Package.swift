@@ -63,6 +63,7 @@ let package = Package(
         ),
         .target(
             name: "YYDispatch",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .target(

@@ -1,0 +1,163 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import YYDispatch
+
+/// The monitor against a clock moved by hand, then against real threads with wide margins.
+@Suite(.timeLimit(.minutes(1))) struct StallMonitorTests {
+    private func configuration(interval: Duration = .milliseconds(100), threshold: Duration = .milliseconds(250)) -> StallMonitor.Configuration {
+        var configuration = StallMonitor.Configuration()
+        configuration.interval = interval
+        configuration.threshold = threshold
+        configuration.recordsThreads = false
+        return configuration
+    }
+
+    /// Runs a monitor of `probe` on a manual clock; `script` moves the clock by wake-ups.
+    private func withManualMonitor(_ probe: ManualProbe, _ script: (_ clock: ManualStallClock, _ tick: (Duration) -> Void) -> Void) -> [StallMonitor.Event] {
+        let clock = ManualStallClock()
+        let events = EventLog<StallMonitor.Event>()
+        let monitor = StallMonitor(probes: [probe.probe], configuration: configuration(), clock: clock) { events.append($0) }
+        monitor.start()
+        var sleeps = 1
+        clock.waitForSleep(count: sleeps)
+        script(clock) { step in
+            clock.advance(by: step)
+            sleeps += 1
+            clock.waitForSleep(count: sleeps)
+        }
+        monitor.stop()
+        clock.advance(by: .seconds(1))   // lets the thread see that it stopped
+        return events.all
+    }
+
+    @Test func aPingUnansweredPastTheThresholdMakesOneBeganAndOneEndedWithTheRightDuration() {
+        let probe = ManualProbe()
+        let events = withManualMonitor(probe) { clock, tick in
+            for _ in 0..<10 { tick(.milliseconds(100)) }      // t = 1000 ms, ping from t = 0 unanswered
+            clock.advance(by: .milliseconds(50))               // t = 1050 ms, between wake-ups
+            probe.answer()
+            tick(.milliseconds(50))                            // the wake-up at 1100 ms sees the answer
+            for _ in 0..<5 {                                   // later pings are answered at once
+                probe.answer()
+                tick(.milliseconds(100))
+            }
+        }
+        #expect(events == [
+            .stallBegan(probe: "manual", waited: .milliseconds(300), threads: []),
+            .stallContinues(probe: "manual", duration: .milliseconds(800)),
+            .stallEnded(probe: "manual", duration: .milliseconds(1050)),
+        ])
+    }
+
+    @Test func answersUnderTheThresholdReportNothing() {
+        let probe = ManualProbe()
+        let events = withManualMonitor(probe) { clock, tick in
+            for _ in 0..<20 {
+                tick(.milliseconds(100))
+                tick(.milliseconds(100))
+                clock.advance(by: .milliseconds(40))           // answered 240 ms after the ping
+                probe.answer()
+                tick(.milliseconds(60))
+            }
+        }
+        #expect(events.isEmpty)
+        #expect(probe.pings >= 20)
+    }
+
+    @Test func aPausedMonitorReportsThatItOversleptAndBlamesNoProbe() {
+        let probe = ManualProbe()
+        let events = withManualMonitor(probe) { clock, tick in
+            tick(.seconds(2))                                  // asked to wake at 100 ms, woke at 2 s
+            probe.answer()
+            for _ in 0..<5 { tick(.milliseconds(100)); probe.answer() }
+        }
+        #expect(events == [.monitorOverslept(by: .milliseconds(1900))])
+    }
+
+    @Test func threadStatesAreReadFromProcWhateverTheThreadIsCalled() {
+        let parsed = ThreadState.parse(stat: "4242 (pool (2) x) D 1 2 3 4")
+        #expect(parsed == ThreadState(id: 4242, name: "pool (2) x", activity: .waitingOnDisk))
+        #expect(ThreadState.parse(stat: "garbage") == nil)
+        #if os(Linux)
+        let threads = ThreadState.snapshot()
+        #expect(threads.contains { $0.activity == .running }, "the thread reading /proc is running")
+        #endif
+    }
+
+    // MARK: Real threads, real clock, wide margins
+
+    /// Events until `isDone` says so, from a monitor of `probes` on the real clock.
+    private func watch(_ probes: [StallMonitor.Probe], threshold: Duration, whileRunning stimulus: @Sendable () -> Void,
+                       until isDone: @escaping @Sendable ([StallMonitor.Event]) -> Bool,
+                       onEvent: @escaping @Sendable (StallMonitor.Event) -> Void = { _ in }) async -> [StallMonitor.Event] {
+        let (stream, continuation) = AsyncStream.makeStream(of: StallMonitor.Event.self)
+        let monitor = StallMonitor(probes: probes, configuration: configuration(interval: .milliseconds(20), threshold: threshold)) { event in
+            onEvent(event)
+            continuation.yield(event)
+        }
+        monitor.start()
+        stimulus()
+        var events: [StallMonitor.Event] = []
+        for await event in stream {
+            events.append(event)
+            if isDone(events) { break }
+        }
+        monitor.stop()
+        return events
+    }
+
+    private static func ended(_ events: [StallMonitor.Event], probe name: String) -> [Duration] {
+        events.compactMap { if case .stallEnded(name, let duration) = $0 { duration } else { nil } }
+    }
+
+    private static func began(_ events: [StallMonitor.Event], probe name: String) -> Int {
+        events.filter { if case .stallBegan(name, _, _) = $0 { true } else { false } }.count
+    }
+
+    @Test func aSerialQueueBlocked300msAgainstA100msThresholdIsOneStallOfAbout300ms() async {
+        let queue = DispatchQueue(label: "blocked")
+        let events = await watch([.queue(queue, name: "blocked")], threshold: .milliseconds(100), whileRunning: {
+            queue.async {
+                // The stimulus: a work item that holds the queue for 300 ms.
+                _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(300))
+            }
+        }, until: { !Self.ended($0, probe: "blocked").isEmpty })
+        let durations = Self.ended(events, probe: "blocked")
+        #expect(Self.began(events, probe: "blocked") == 1)
+        #expect(durations.count == 1)
+        #expect(durations.allSatisfy { $0 >= .milliseconds(200) && $0 <= .milliseconds(400) }, "\(durations)")
+    }
+
+    @Test func anActorBusyInABlockingCallStalls() async {
+        actor Busy {
+            func block() { _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(300)) }
+        }
+        let busy = Busy()
+        let events = await watch([.actor(busy, name: "busy actor")], threshold: .milliseconds(100), whileRunning: {
+            Task { await busy.block() }
+        }, until: { !Self.ended($0, probe: "busy actor").isEmpty })
+        #expect(Self.began(events, probe: "busy actor") == 1)
+        #expect(Self.ended(events, probe: "busy actor").allSatisfy { $0 >= .milliseconds(100) })
+    }
+
+    @Test func aConcurrencyPoolSaturatedByCPUBoundTasksIsDetected() async {
+        let detected = Locked(false)
+        let probe = StallMonitor.Probe.concurrencyPool()
+        let width = ProcessInfo.processInfo.activeProcessorCount
+        let events = await watch([probe], threshold: .milliseconds(100), whileRunning: {
+            // Busy tasks that never suspend, one per pool thread (and one more), until the
+            // monitor says it saw the stall (or 10 s pass).
+            for _ in 0...width {
+                Task.detached {
+                    let end = ContinuousClock.now + .seconds(10)
+                    while !detected.withLock({ $0 }), ContinuousClock.now < end {}
+                }
+            }
+        }, until: { !Self.ended($0, probe: probe.name).isEmpty }, onEvent: { event in
+            if case .stallBegan = event { detected.withLock { $0 = true } }
+        })
+        #expect(Self.began(events, probe: probe.name) == 1)
+        #expect(detected.withLock { $0 })
+    }
+}
