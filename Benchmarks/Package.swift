@@ -46,6 +46,10 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "DispatchBenchmarks",
+            dependencies: [.product(name: "YYDispatch", package: "YYKit"), "BenchmarkSupport"]
+        ),
+        .executableTarget(
             name: "CacheBenchmarks",
             dependencies: [.product(name: "YYCache", package: "YYKit"), "CSQLiteRaw"]
         ),

@@ -73,6 +73,7 @@ public final class StallMonitor: Sendable {
     private struct Control {
         var isRunning = false
         var generation = 0
+        var cpuTime: Duration = .zero
     }
 
     /// Per probe; written by the monitor's thread and, for `answeredAt`, by whoever answers.
@@ -103,6 +104,10 @@ public final class StallMonitor: Sendable {
     /// Whether the monitor's thread runs.
     public var isRunning: Bool { control.withLock { $0.isRunning } }
 
+    /// CPU time the monitor's own thread has used since it was last started, up to its last
+    /// wake-up: what it costs, without the work its pings cause on the threads they reach.
+    public var ownCPUTime: Duration { control.withLock { $0.cpuTime } }
+
     /// Starts the monitor's thread; does nothing if it runs.
     public func start() {
         let generation = control.withLock { control -> Int? in
@@ -124,7 +129,18 @@ public final class StallMonitor: Sendable {
     }
 
     private func shouldRun(_ generation: Int) -> Bool {
-        control.withLock { $0.isRunning && $0.generation == generation }
+        let cpuTime = Self.threadCPUTime()
+        return control.withLock { control in
+            control.cpuTime = cpuTime
+            return control.isRunning && control.generation == generation
+        }
+    }
+
+    /// The calling thread's CPU time (a vDSO call, no system call on Linux).
+    private static func threadCPUTime() -> Duration {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
     }
 
     private func run(generation: Int) {

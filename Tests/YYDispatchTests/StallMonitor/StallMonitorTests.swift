@@ -14,7 +14,8 @@ import Testing
     }
 
     /// Runs a monitor of `probe` on a manual clock; `script` moves the clock by wake-ups.
-    private func withManualMonitor(_ probe: ManualProbe, _ script: (_ clock: ManualStallClock, _ tick: (Duration) -> Void) -> Void) -> [StallMonitor.Event] {
+    private func withManualMonitor(_ probe: ManualProbe, _ script: (_ clock: ManualStallClock, _ tick: (Duration) -> Void) -> Void)
+        -> (events: [StallMonitor.Event], cpuTime: Duration) {
         let clock = ManualStallClock()
         let events = EventLog<StallMonitor.Event>()
         let monitor = StallMonitor(probes: [probe.probe], configuration: configuration(), clock: clock) { events.append($0) }
@@ -26,14 +27,15 @@ import Testing
             sleeps += 1
             clock.waitForSleep(count: sleeps)
         }
+        let cpuTime = monitor.ownCPUTime
         monitor.stop()
         clock.advance(by: .seconds(1))   // lets the thread see that it stopped
-        return events.all
+        return (events.all, cpuTime)
     }
 
     @Test func aPingUnansweredPastTheThresholdMakesOneBeganAndOneEndedWithTheRightDuration() {
         let probe = ManualProbe()
-        let events = withManualMonitor(probe) { clock, tick in
+        let (events, cpuTime) = withManualMonitor(probe) { clock, tick in
             for _ in 0..<10 { tick(.milliseconds(100)) }      // t = 1000 ms, ping from t = 0 unanswered
             clock.advance(by: .milliseconds(50))               // t = 1050 ms, between wake-ups
             probe.answer()
@@ -48,11 +50,12 @@ import Testing
             .stallContinues(probe: "manual", duration: .milliseconds(800)),
             .stallEnded(probe: "manual", duration: .milliseconds(1050)),
         ])
+        #expect(cpuTime > .zero, "the monitor measures its own thread's CPU time")
     }
 
     @Test func answersUnderTheThresholdReportNothing() {
         let probe = ManualProbe()
-        let events = withManualMonitor(probe) { clock, tick in
+        let (events, _) = withManualMonitor(probe) { clock, tick in
             for _ in 0..<20 {
                 tick(.milliseconds(100))
                 tick(.milliseconds(100))
@@ -67,7 +70,7 @@ import Testing
 
     @Test func aPausedMonitorReportsThatItOversleptAndBlamesNoProbe() {
         let probe = ManualProbe()
-        let events = withManualMonitor(probe) { clock, tick in
+        let (events, _) = withManualMonitor(probe) { clock, tick in
             tick(.seconds(2))                                  // asked to wake at 100 ms, woke at 2 s
             probe.answer()
             for _ in 0..<5 { tick(.milliseconds(100)); probe.answer() }
