@@ -139,6 +139,13 @@ let package = Package(
             path: "Tests/Tools/loopback-image-server",
             swiftSettings: strictSettings
         ),
+        // YYDispatch's tools driven from many threads, for CI's ThreadSanitizer run (scripts/race-check).
+        .executableTarget(
+            name: "dispatch-race-check",
+            dependencies: ["YYDispatch"],
+            path: "Tests/Tools/dispatch-race-check",
+            swiftSettings: strictSettings
+        ),
         // Helpers shared by the test targets: temporary folders, built products, child processes.
         .target(
             name: "TestSupport",
