@@ -60,6 +60,52 @@ for _ in 0..<2 {
 let monitorShare = max(0, withMonitor - without) / (monitorSeconds / 2)
 let threadShare = (Double(monitorThread.components.seconds) + Double(monitorThread.components.attoseconds) / 1e18) / (monitorSeconds / 2)
 
+// Where the monitor thread's time goes: each probe alone, and none.
+/// The monitor thread's share of a core in steady state: its CPU time over `seconds`, counted
+/// from one second after it started (thread start-up is a one-time cost).
+func monitorThreadShare(_ probes: [StallMonitor.Probe], seconds: Double) -> Double {
+    let monitor = StallMonitor(probes: probes)
+    monitor.start()
+    _ = DispatchSemaphore(value: 0).wait(timeout: .now() + 1)
+    let warm = monitor.ownCPUTime
+    _ = DispatchSemaphore(value: 0).wait(timeout: .now() + seconds)
+    let used = monitor.ownCPUTime - warm
+    monitor.stop()
+    return (Double(used.components.seconds) + Double(used.components.attoseconds) / 1e18) / seconds
+}
+/// The floor on this machine: a bare thread that only sleeps 100 ms at a time (nanosleep) and
+/// wakes, for `seconds` after a one-second warm-up; its own CPU time as a share of a core.
+func bareThreadShare(seconds: Double) -> Double {
+    let result = Locked<Double?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        func cpu() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
+        var request = timespec(tv_sec: 0, tv_nsec: 100_000_000), left = timespec()
+        for _ in 0..<10 { nanosleep(&request, &left) }
+        let start = cpu()
+        for _ in 0..<Int(seconds * 10) { nanosleep(&request, &left) }
+        let used = cpu() - start
+        result.withLock { $0 = used / seconds }
+        done.signal()
+    }
+    thread.start()
+    done.wait()
+    return result.withLock { $0 } ?? 0
+}
+let breakdownSeconds = monitorSeconds / 4
+let breakdown: [(String, Double)] = [
+    ("serial queue, concurrency pool, actor", monitorThreadShare([.queue(probedQueue), .concurrencyPool(), .actor(probed, name: "actor")], seconds: breakdownSeconds)),
+    ("no probe", monitorThreadShare([], seconds: breakdownSeconds)),
+    ("(floor: a bare thread sleeping and waking at 10 Hz, no monitor)", bareThreadShare(seconds: breakdownSeconds)),
+    ("serial queue", monitorThreadShare([.queue(probedQueue)], seconds: breakdownSeconds)),
+    ("concurrency pool", monitorThreadShare([.concurrencyPool()], seconds: breakdownSeconds)),
+    ("actor", monitorThreadShare([.actor(probed, name: "actor")], seconds: breakdownSeconds)),
+]
+
 // (b) Commit cost.
 let calls = 1_000_000
 let queue = DispatchQueue(label: "transaction-bench")
@@ -90,6 +136,12 @@ print("")
 print("| idle run | process CPU with the monitor | without | process share of one core | monitor thread's share | goal | queue pings answered |")
 print("|---:|---:|---:|---:|---:|---|---:|")
 print("| \(String(format: "%.0f", monitorSeconds / 2)) s | \(String(format: "%.1f", withMonitor * 1000)) ms | \(String(format: "%.1f", without * 1000)) ms | \(String(format: "%.3f", monitorShare * 100)) % | \(String(format: "%.3f", threadShare * 100)) % | under 0.1 % | \(pings) |")
+print("")
+print("The monitor thread alone in steady state (from one second after it started, \(String(format: "%.0f", breakdownSeconds)) s each, 10 Hz), by probe:")
+print("")
+print("| probes | monitor thread's share of one core |")
+print("|---|---:|")
+for (name, share) in breakdown { print("| \(name) | \(String(format: "%.3f", share * 100)) % |") }
 print("")
 print("### Transaction.commit against DispatchQueue.async per call")
 print("")
