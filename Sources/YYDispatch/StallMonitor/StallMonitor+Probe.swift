@@ -23,7 +23,7 @@ extension StallMonitor {
         /// Answers from a detached task: the cooperative thread pool stalls when every one of
         /// its threads is busy or blocked.
         public static func concurrencyPool(priority: TaskPriority = .medium) -> Probe {
-            Probe(name: "concurrency pool (\(priority))") { answer in
+            Probe(name: "concurrency pool") { answer in
                 Task.detached(priority: priority) { answer() }
             }
         }

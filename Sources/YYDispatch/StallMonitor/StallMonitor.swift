@@ -108,7 +108,8 @@ public final class StallMonitor: Sendable {
     /// wake-up: what it costs, without the work its pings cause on the threads they reach.
     public var ownCPUTime: Duration { control.withLock { $0.cpuTime } }
 
-    /// Starts the monitor's thread; does nothing if it runs.
+    /// Starts the monitor's thread; does nothing if it runs. The thread keeps the monitor alive
+    /// until ``stop()``.
     public func start() {
         let generation = control.withLock { control -> Int? in
             guard !control.isRunning else { return nil }
