@@ -31,6 +31,10 @@ import YYDispatch
     @Test func idleWorkRunsInBatchesAndYieldsToTheQueueBetweenThem() async {
         let idle = IdleWorkQueue(queue: queue, batchSize: 3)
         let log = EventLog<String>()
+        // Held (past the idle queue, so not counted as regular work) until every item is in:
+        // otherwise a batch could start with only the first.
+        let gate = DispatchSemaphore(value: 0)
+        queue.async { gate.wait() }
         for index in 1...7 {
             idle.addIdleWork {
                 log.append("idle \(index)")
@@ -38,6 +42,7 @@ import YYDispatch
                 if index == 1 { queue.async { log.append("between batches") } }
             }
         }
+        gate.signal()
         await settle(idle)
         #expect(log.all == ["idle 1", "idle 2", "idle 3", "between batches", "idle 4", "idle 5", "idle 6", "idle 7"])
     }
@@ -45,12 +50,15 @@ import YYDispatch
     @Test func aBatchEndsAsSoonAsRegularWorkArrives() async {
         let idle = IdleWorkQueue(queue: queue, batchSize: 10)
         let log = EventLog<String>()
+        let gate = DispatchSemaphore(value: 0)
+        queue.async { gate.wait() }
         for index in 1...4 {
             idle.addIdleWork {
                 log.append("idle \(index)")
                 if index == 2 { idle.async { log.append("regular") } }
             }
         }
+        gate.signal()
         await settle(idle)
         #expect(log.all == ["idle 1", "idle 2", "regular", "idle 3", "idle 4"])
     }
