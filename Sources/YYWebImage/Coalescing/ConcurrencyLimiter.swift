@@ -52,6 +52,13 @@ final class ConcurrencyLimiter: Sendable {
             running[group, default: 0] += 1
         }
 
+        /// Takes a slot of `group` if one is free under both limits.
+        mutating func takeIfFree(_ group: String, perGroupLimit: Int, totalLimit: Int) -> Bool {
+            guard runningTotal < totalLimit, running[group, default: 0] < perGroupLimit else { return false }
+            take(group)
+            return true
+        }
+
         mutating func dequeue(_ id: Int) -> Queued? {
             guard let entry = queued.removeValue(forKey: id) else { return nil }
             entry.priority.removeObserver(entry.observation)
@@ -86,26 +93,26 @@ final class ConcurrencyLimiter: Sendable {
 
     private func acquire(group: String, priority: PrioritySignal) async throws(ImagePipelineError) {
         let id = state.withLock { state -> Int? in
-            if state.runningTotal < totalLimit, state.running[group, default: 0] < perGroupLimit {
-                state.take(group)
-                return nil
-            }
+            if state.takeIfFree(group, perGroupLimit: perGroupLimit, totalLimit: totalLimit) { return nil }
             state.nextID += 1
             return state.nextID
         }
         guard let id else { return }
         let granted = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let cancelled = state.withLock { state -> Bool in
-                    if Task.isCancelled { return true }
+                let resumeNow = state.withLock { state -> Bool? in
+                    if Task.isCancelled { return false }
+                    // Slots may have freed since the first look, with no one queued to take them:
+                    // waiting now would wait for a release that may never come.
+                    if state.takeIfFree(group, perGroupLimit: perGroupLimit, totalLimit: totalLimit) { return true }
                     let observation = priority.addObserver { [weak self] in self?.follow(id) }
                     let level = priority.value
                     state.queued[id] = Queued(group: group, priority: priority, observation: observation, continuation: continuation, level: level)
                     state.groups[group, default: GroupQueue()].lines[level.rawValue].append(id)
                     state.groups[group]?.count += 1
-                    return false
+                    return nil
                 }
-                if cancelled { continuation.resume(returning: false) }
+                if let resumeNow { continuation.resume(returning: resumeNow) }
             }
         } onCancel: {
             state.withLock { $0.dequeue(id) }?.continuation.resume(returning: false)

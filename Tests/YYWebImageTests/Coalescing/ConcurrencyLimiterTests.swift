@@ -98,4 +98,24 @@ import YYDispatch
         #expect(order == ["kept"])
         #expect(limiter.runningCount == 0)
     }
+
+    @Test func aJobThatFindsTheSlotFreedBeforeItQueuesStillRuns() async throws {
+        // Two jobs race for one slot, many times over. The loser once looked, found the slot
+        // taken, and queued only after the winner had released it: no one was left to wake it,
+        // and it waited forever (the suite's time limit turns that into a failure).
+        let limiter = ConcurrencyLimiter(perGroupLimit: 1, totalLimit: 1)
+        var ran = 0
+        for _ in 0..<20_000 {
+            ran += try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        try await limiter.withSlot(group: "host", priority: PrioritySignal(.normal)) { () throws(ImagePipelineError) in 1 }
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+        }
+        #expect(ran == 40_000)
+        #expect(limiter.runningCount == 0 && limiter.queuedCount == 0)
+    }
 }
