@@ -1,42 +1,70 @@
 import Foundation
 import LoopbackHTTPServer
 import Testing
+import TestSupport
 import YYImage
 @testable import YYWebImage
 
 /// The task form: progress, progressive previews and priorities that change while it runs.
 @Suite(.timeLimit(.minutes(2))) struct ImageTaskTests {
-    @Test func progressivePreviewsArriveAtMostOncePerIntervalAndTheImageCompletes() async throws {
-        let jpeg = Fixtures.jpeg(width: 512, height: 384)
-        let head = LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "\(jpeg.count)")])
-        let pieces = 6
-        let size = (jpeg.count + pieces - 1) / pieces
+    /// What a `.progressive` task saw of `bytes`, served in `pieces` pieces 250 ms apart.
+    private struct StreamedLoad {
+        var previews: [Bitmap] = []
+        var lastProgress = 0
+        var elapsed: Duration = .zero
+        var response: ImageResponse?
+    }
+
+    private func loadInPieces(_ bytes: [UInt8], pieces: Int, path: String) async throws -> StreamedLoad {
+        let head = LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "\(bytes.count)")])
+        let size = (bytes.count + pieces - 1) / pieces
         let steps: [LoopbackHTTPServer.Step] = [.send(head)] + (0..<pieces).flatMap { index -> [LoopbackHTTPServer.Step] in
-            [.send(Array(jpeg[(index * size)..<min(jpeg.count, (index + 1) * size)])), .pause(.milliseconds(250))]
+            [.send(Array(bytes[(index * size)..<min(bytes.count, (index + 1) * size)])), .pause(.milliseconds(250))]
         }
         let harness = try await PipelineHarness.start { _ in steps }
         defer { harness.server.stop() }
         let started = ContinuousClock.now
-        let task = harness.pipeline.imageTask(for: ImageRequest(url: harness.url("/progressive.jpg"), options: .progressive))
-        var previews: [Bitmap] = []
-        var lastProgress = 0
+        let task = harness.pipeline.imageTask(for: ImageRequest(url: harness.url(path), options: .progressive))
+        var load = StreamedLoad()
         for await event in task.events {
             switch event {
-            case .preview(let bitmap): previews.append(bitmap)
+            case .preview(let bitmap): load.previews.append(bitmap)
             case .progress(let received, let expected):
-                #expect(received >= lastProgress)
-                #expect(expected == jpeg.count)
-                lastProgress = received
+                #expect(received >= load.lastProgress)
+                #expect(expected == bytes.count)
+                load.lastProgress = received
             }
         }
-        let elapsed = ContinuousClock.now - started
-        let response = try await task.response
-        #expect((response.image.pixelWidth, response.image.pixelHeight) == (512, 384))
-        #expect(lastProgress == jpeg.count)
-        #expect(previews.count >= 2, "a preview per piece after the header, at most one per 0.2 s")
-        #expect(Double(previews.count) <= elapsed / .milliseconds(200) + 1)
-        #expect(previews.allSatisfy { ($0.width, $0.height) == (512, 384) })
-        #expect(harness.pipeline.statistics.previews == previews.count)
+        load.elapsed = ContinuousClock.now - started
+        load.response = try await task.response
+        #expect(harness.pipeline.statistics.previews == load.previews.count)
+        return load
+    }
+
+    @Test func progressivePreviewsArriveAtMostOncePerIntervalAndTheImageCompletes() async throws {
+        let jpeg = Fixtures.jpeg(width: 512, height: 384)
+        let load = try await loadInPieces(jpeg, pieces: 6, path: "/progressive.jpg")
+        let image = try #require(load.response).image
+        #expect((image.pixelWidth, image.pixelHeight) == (512, 384))
+        #expect(load.lastProgress == jpeg.count)
+        #expect(load.previews.count >= 2, "a preview per piece after the header, at most one per 0.2 s")
+        #expect(Double(load.previews.count) <= load.elapsed / .milliseconds(200) + 1)
+        #expect(load.previews.allSatisfy { ($0.width, $0.height) == (512, 384) })
+    }
+
+    /// YYKit's own sample pictures in the three formats that show a whole picture early: each
+    /// preview is full size, they change as data arrives, and the first is not yet the final image.
+    @Test(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)),
+          arguments: ["mew_interlaced.png", "mew_interlaced.gif", "mew_progressive.jpg"])
+    func interlacedAndProgressiveFilesGivePreviewsThatImprove(_ name: String) async throws {
+        let bytes = try [UInt8](Data(contentsOf: TestData.url("yykit/images/demo/" + name)))
+        let load = try await loadInPieces(bytes, pieces: 8, path: "/" + name)
+        let image = try #require(load.response).image
+        let final = try image.frame(at: 0)
+        #expect(load.previews.count >= 3, "previews: \(load.previews.count)")
+        #expect(load.previews.allSatisfy { ($0.width, $0.height) == (image.pixelWidth, image.pixelHeight) })
+        #expect(load.previews.first != final)
+        #expect(Set(load.previews.map(\.pixels)).count == load.previews.count, "each preview shows more than the one before")
     }
 
     @Test func withoutTheProgressiveOptionThereAreNoPreviews() async throws {
