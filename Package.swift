@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "YYCache", targets: ["YYCache"]),
         .library(name: "YYDispatch", targets: ["YYDispatch"]),
         .library(name: "YYModel", targets: ["YYModel"]),
+        .library(name: "YYModelCore", targets: ["YYModelCore"]),
         .library(name: "YYImage", targets: ["YYImage"]),
         .library(name: "YYWebImage", targets: ["YYWebImage"]),
         .executable(name: "yy", targets: ["yy"]),
@@ -84,9 +85,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // JSON parsing and writing, JSONValue and the Codable bridge (ModelDecoder / ModelEncoder):
+        // everything that runs, with no compiler plugin, so its users never build swift-syntax.
+        .target(
+            name: "YYModelCore",
+            swiftSettings: strictSettings
+        ),
+        // `@Model`: the macro declarations, re-exporting YYModelCore.
         .target(
             name: "YYModel",
-            dependencies: ["YYModelMacros"],
+            dependencies: ["YYModelCore", "YYModelMacros"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -116,7 +124,7 @@ let package = Package(
             name: "yy",
             dependencies: [
                 "YYCache",
-                "YYModel",
+                "YYModelCore",
                 "YYImage",
                 "YYDispatch",
                 "YYTerminal",
@@ -179,7 +187,7 @@ let package = Package(
         ),
         .testTarget(
             name: "YYModelTests",
-            dependencies: ["YYModel", "TestSupport"],
+            dependencies: ["YYModel", "YYModelCore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -215,7 +223,7 @@ let package = Package(
         ),
         .testTarget(
             name: "yyTests",
-            dependencies: ["yy", "YYImage", "TestSupport", "LoopbackHTTPServer"],
+            dependencies: ["yy", "YYImage", "YYModel", "TestSupport", "LoopbackHTTPServer"],
             swiftSettings: strictSettings
         ),
     ],

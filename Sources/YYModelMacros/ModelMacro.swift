@@ -28,7 +28,7 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
         }
         members.append(encodingMethod(fields, access: access, hooks: hooks))
         if !hooks.didEncode { members.append(directEncodingMethod(fields, access: access)) }
-        let conformance = protocols.isEmpty ? "" : ": YYModel.ModelCodable"
+        let conformance = protocols.isEmpty ? "" : ": YYModelCore.ModelCodable"
         let source = "extension \(type.trimmedDescription)\(conformance) {\n\(members.joined(separator: "\n\n"))\n}"
         return [try ExtensionDeclSyntax("\(raw: source)")]
     }
@@ -71,8 +71,8 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
 
     static func decodingInitializer(_ fields: [ModelField], access: String, hooks: Hooks) -> String {
         let open = hooks.willDecode
-            ? "try YYModel.ModelFieldReader(Self.modelWillDecode(YYModel.JSONValue(from: decoder)), like: decoder)"
-            : "try YYModel.ModelFieldReader(decoder)"
+            ? "try YYModelCore._ModelFieldReader(Self.modelWillDecode(YYModelCore.JSONValue(from: decoder)), like: decoder)"
+            : "try YYModelCore._ModelFieldReader(decoder)"
         let prologue = fields.contains { !$0.isIgnored } ? "let reader = \(open)" : "_ = \(open)"
         return initializer("init(from decoder: any Decoder)", access: access, prologue: prologue, fields: fields) { field in
             ("reader", "paths: " + pathsLiteral(field.paths))
@@ -82,7 +82,7 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
     /// The fast path `ModelDecoder` takes: members read straight from its tape. Single keys are
     /// static strings (no allocation); key paths and fallback keys go through arrays.
     static func tapeInitializer(_ fields: [ModelField], access: String, hooks: Hooks) -> String {
-        let signature = "init(_tape object: YYModel._TapeObject)"
+        let signature = "init(_tape object: YYModelCore._TapeObject)"
         if hooks.willDecode {
             return "\(access)\(signature) throws {\n    try self.init(from: object.decoder)\n}"
         }
@@ -138,15 +138,15 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
         for field in fields where !field.isIgnored { root.insert(field, path: field.paths[0][...]) }
         var body: [String] = []
         if root.isEmpty {
-            body.append("    _ = encoder.container(keyedBy: YYModel.ModelKey.self)")
+            body.append("    _ = encoder.container(keyedBy: YYModelCore._ModelKey.self)")
         } else {
-            body.append("    var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)")
+            body.append("    var container0 = encoder.container(keyedBy: YYModelCore._ModelKey.self)")
             root.emit(into: &body, container: "container0", depth: 0)
         }
         var lines = ["\(access)func encode(to encoder: any Encoder) throws {"]
         if hooks.didEncode {
             // Encode into a value the hook may edit, then write that.
-            lines.append("    var object = try YYModel.ModelFieldWriter.capture(like: encoder) { encoder in")
+            lines.append("    var object = try YYModelCore._ModelValueCapture.capture(like: encoder) { encoder in")
             lines += body.map { "    " + $0 }
             lines.append("    }")
             lines.append("    try self.modelDidEncode(&object)")
@@ -162,7 +162,7 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
     static func directEncodingMethod(_ fields: [ModelField], access: String) -> String {
         let root = KeyTree()
         for field in fields where !field.isIgnored { root.insert(field, path: field.paths[0][...]) }
-        var lines = ["\(access)func _encode(to writer: inout YYModel._ModelWriter) throws {", "    writer.beginObject()"]
+        var lines = ["\(access)func _encode(to writer: inout YYModelCore._ModelWriter) throws {", "    writer.beginObject()"]
         root.emitDirect(into: &lines, depth: 0)
         lines.append("    writer.endObject()")
         lines.append("}")
@@ -219,14 +219,14 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
                     let optional = tree.fields.allSatisfy(\.isOptional)
                     let condition = optional ? tree.fields.map { "self.\($0.name) != nil" }.joined(separator: " || ") : "true"
                     lines.append("\(indent)if \(condition) {")
-                    lines.append("\(indent)    var \(nested) = \(container).nestedContainer(keyedBy: YYModel.ModelKey.self, forKey: \(literal(key)))")
+                    lines.append("\(indent)    var \(nested) = \(container).nestedContainer(keyedBy: YYModelCore._ModelKey.self, forKey: \(literal(key)))")
                     tree.emit(into: &lines, container: nested, depth: depth + 1)
                     lines.append("\(indent)}")
                 }
             }
         }
 
-        /// The key as Swift source: `YYModel.ModelKey("…")`.
+        /// The key as Swift source: `YYModelCore._ModelKey("…")`.
         /// The direct writer's version of ``emit(into:container:depth:)``: keys and values in order,
         /// nil optionals left out, groups of only-nil optionals left out whole.
         func emitDirect(into lines: inout [String], depth: Int) {
@@ -258,7 +258,7 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
         }
 
         private func literal(_ key: String) -> String {
-            "YYModel.ModelKey(\(ModelMacro.swiftStringLiteral(key)))"
+            "YYModelCore._ModelKey(\(ModelMacro.swiftStringLiteral(key)))"
         }
     }
 

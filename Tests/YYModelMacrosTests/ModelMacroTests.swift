@@ -42,9 +42,9 @@ final class ModelMacroTests: XCTestCase {
                 let fixed = 1
             }
 
-            extension Book: YYModel.ModelCodable {
+            extension Book: YYModelCore.ModelCodable {
                 public init(from decoder: any Decoder) throws {
-                    let reader = try YYModel.ModelFieldReader(decoder)
+                    let reader = try YYModelCore._ModelFieldReader(decoder)
                     self.id = try reader.require(Int.self, paths: [["book_id"], ["id"]])
                     self.summary = try reader.decode(String.self, paths: [["ext", "desc"]])
                     self.pages = try reader.decode(Int.self, paths: [["ext", "pages"]]) ?? (0)
@@ -52,7 +52,7 @@ final class ModelMacroTests: XCTestCase {
                     try self.modelDidDecode()
                 }
 
-                public init(_tape object: YYModel._TapeObject) throws {
+                public init(_tape object: YYModelCore._TapeObject) throws {
                     var object = object
                     self.id = try object.require(Int.self, paths: [["book_id"], ["id"]])
                     self.summary = try object.decode(String.self, paths: [["ext", "desc"]])
@@ -62,17 +62,17 @@ final class ModelMacroTests: XCTestCase {
                 }
 
                 public func encode(to encoder: any Encoder) throws {
-                    var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)
-                    try container0.encode(self.id, forKey: YYModel.ModelKey("book_id"))
+                    var container0 = encoder.container(keyedBy: YYModelCore._ModelKey.self)
+                    try container0.encode(self.id, forKey: YYModelCore._ModelKey("book_id"))
                     if true {
-                        var container1 = container0.nestedContainer(keyedBy: YYModel.ModelKey.self, forKey: YYModel.ModelKey("ext"))
-                        try container1.encodeIfPresent(self.summary, forKey: YYModel.ModelKey("desc"))
-                        try container1.encode(self.pages, forKey: YYModel.ModelKey("pages"))
+                        var container1 = container0.nestedContainer(keyedBy: YYModelCore._ModelKey.self, forKey: YYModelCore._ModelKey("ext"))
+                        try container1.encodeIfPresent(self.summary, forKey: YYModelCore._ModelKey("desc"))
+                        try container1.encode(self.pages, forKey: YYModelCore._ModelKey("pages"))
                     }
-                    try container0.encode(self.price, forKey: YYModel.ModelKey("price"))
+                    try container0.encode(self.price, forKey: YYModelCore._ModelKey("price"))
                 }
 
-                public func _encode(to writer: inout YYModel._ModelWriter) throws {
+                public func _encode(to writer: inout YYModelCore._ModelWriter) throws {
                     writer.beginObject()
                     writer.key("book_id")
                     try writer.value(self.id)
@@ -110,25 +110,25 @@ final class ModelMacroTests: XCTestCase {
                 var name: String?
 
                 init(from decoder: any Decoder) throws {
-                    let reader = try YYModel.ModelFieldReader(decoder)
+                    let reader = try YYModelCore._ModelFieldReader(decoder)
                     self.name = try reader.decode(String.self, paths: [["name"]])
                     try self.modelDidDecode()
                 }
 
-                init(_tape object: YYModel._TapeObject) throws {
+                init(_tape object: YYModelCore._TapeObject) throws {
                     var object = object
                     self.name = try object.decode(String.self, key: "name")
                     try self.modelDidDecode()
                 }
             }
 
-            extension User: YYModel.ModelCodable {
+            extension User: YYModelCore.ModelCodable {
                 func encode(to encoder: any Encoder) throws {
-                    var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)
-                    try container0.encodeIfPresent(self.name, forKey: YYModel.ModelKey("name"))
+                    var container0 = encoder.container(keyedBy: YYModelCore._ModelKey.self)
+                    try container0.encodeIfPresent(self.name, forKey: YYModelCore._ModelKey("name"))
                 }
 
-                func _encode(to writer: inout YYModel._ModelWriter) throws {
+                func _encode(to writer: inout YYModelCore._ModelWriter) throws {
                     writer.beginObject()
                     if let value = self.name {
                         writer.key("name")
@@ -157,15 +157,15 @@ final class ModelMacroTests: XCTestCase {
                 var c: Optional<String>
             }
 
-            extension A: YYModel.ModelCodable {
+            extension A: YYModelCore.ModelCodable {
                 init(from decoder: any Decoder) throws {
-                    let reader = try YYModel.ModelFieldReader(decoder)
+                    let reader = try YYModelCore._ModelFieldReader(decoder)
                     self.b = try reader.decode(Int.self, paths: [["a", "b"]])
                     self.c = try reader.decode(String.self, paths: [["a", "c"]])
                     try self.modelDidDecode()
                 }
 
-                init(_tape object: YYModel._TapeObject) throws {
+                init(_tape object: YYModelCore._TapeObject) throws {
                     var object = object
                     self.b = try object.decode(Int.self, paths: [["a", "b"]])
                     self.c = try object.decode(String.self, paths: [["a", "c"]])
@@ -173,15 +173,15 @@ final class ModelMacroTests: XCTestCase {
                 }
 
                 func encode(to encoder: any Encoder) throws {
-                    var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)
+                    var container0 = encoder.container(keyedBy: YYModelCore._ModelKey.self)
                     if self.b != nil || self.c != nil {
-                        var container1 = container0.nestedContainer(keyedBy: YYModel.ModelKey.self, forKey: YYModel.ModelKey("a"))
-                        try container1.encodeIfPresent(self.b, forKey: YYModel.ModelKey("b"))
-                        try container1.encodeIfPresent(self.c, forKey: YYModel.ModelKey("c"))
+                        var container1 = container0.nestedContainer(keyedBy: YYModelCore._ModelKey.self, forKey: YYModelCore._ModelKey("a"))
+                        try container1.encodeIfPresent(self.b, forKey: YYModelCore._ModelKey("b"))
+                        try container1.encodeIfPresent(self.c, forKey: YYModelCore._ModelKey("c"))
                     }
                 }
 
-                func _encode(to writer: inout YYModel._ModelWriter) throws {
+                func _encode(to writer: inout YYModelCore._ModelWriter) throws {
                     writer.beginObject()
                     if self.b != nil || self.c != nil {
                         writer.key("a")
@@ -223,21 +223,21 @@ final class ModelMacroTests: XCTestCase {
                 func modelDidEncode(_ object: inout JSONValue) throws {}
             }
 
-            extension H: YYModel.ModelCodable {
+            extension H: YYModelCore.ModelCodable {
                 init(from decoder: any Decoder) throws {
-                    let reader = try YYModel.ModelFieldReader(Self.modelWillDecode(YYModel.JSONValue(from: decoder)), like: decoder)
+                    let reader = try YYModelCore._ModelFieldReader(Self.modelWillDecode(YYModelCore.JSONValue(from: decoder)), like: decoder)
                     self.a = try reader.require(Int.self, paths: [["a"]])
                     try self.modelDidDecode()
                 }
 
-                init(_tape object: YYModel._TapeObject) throws {
+                init(_tape object: YYModelCore._TapeObject) throws {
                     try self.init(from: object.decoder)
                 }
 
                 func encode(to encoder: any Encoder) throws {
-                    var object = try YYModel.ModelFieldWriter.capture(like: encoder) { encoder in
-                        var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)
-                        try container0.encode(self.a, forKey: YYModel.ModelKey("a"))
+                    var object = try YYModelCore._ModelValueCapture.capture(like: encoder) { encoder in
+                        var container0 = encoder.container(keyedBy: YYModelCore._ModelKey.self)
+                        try container0.encode(self.a, forKey: YYModelCore._ModelKey("a"))
                     }
                     try self.modelDidEncode(&object)
                     try object.encode(to: encoder)
@@ -261,25 +261,25 @@ final class ModelMacroTests: XCTestCase {
                 var quoted: String
             }
 
-            extension Q: YYModel.ModelCodable {
+            extension Q: YYModelCore.ModelCodable {
                 init(from decoder: any Decoder) throws {
-                    let reader = try YYModel.ModelFieldReader(decoder)
+                    let reader = try YYModelCore._ModelFieldReader(decoder)
                     self.quoted = try reader.require(String.self, paths: [["j\"k"]])
                     try self.modelDidDecode()
                 }
 
-                init(_tape object: YYModel._TapeObject) throws {
+                init(_tape object: YYModelCore._TapeObject) throws {
                     var object = object
                     self.quoted = try object.require(String.self, key: "j\"k")
                     try self.modelDidDecode()
                 }
 
                 func encode(to encoder: any Encoder) throws {
-                    var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)
-                    try container0.encode(self.quoted, forKey: YYModel.ModelKey("j\"k"))
+                    var container0 = encoder.container(keyedBy: YYModelCore._ModelKey.self)
+                    try container0.encode(self.quoted, forKey: YYModelCore._ModelKey("j\"k"))
                 }
 
-                func _encode(to writer: inout YYModel._ModelWriter) throws {
+                func _encode(to writer: inout YYModelCore._ModelWriter) throws {
                     writer.beginObject()
                     writer.key("j\"k")
                     try writer.value(self.quoted)
@@ -306,15 +306,15 @@ final class ModelMacroTests: XCTestCase {
                 var b: Int
             }
 
-            extension R: YYModel.ModelCodable {
+            extension R: YYModelCore.ModelCodable {
                 init(from decoder: any Decoder) throws {
-                    let reader = try YYModel.ModelFieldReader(decoder)
+                    let reader = try YYModelCore._ModelFieldReader(decoder)
                     self.a = try reader.require(Int.self, paths: [["a"]], coercion: .strict)
                     self.b = try reader.require(Int.self, paths: [["b"]], coercion: .lenient)
                     try self.modelDidDecode()
                 }
 
-                init(_tape object: YYModel._TapeObject) throws {
+                init(_tape object: YYModelCore._TapeObject) throws {
                     var object = object
                     self.a = try object.require(Int.self, key: "a", coercion: .strict)
                     self.b = try object.require(Int.self, key: "b", coercion: .lenient)
@@ -322,12 +322,12 @@ final class ModelMacroTests: XCTestCase {
                 }
 
                 func encode(to encoder: any Encoder) throws {
-                    var container0 = encoder.container(keyedBy: YYModel.ModelKey.self)
-                    try container0.encode(self.a, forKey: YYModel.ModelKey("a"))
-                    try container0.encode(self.b, forKey: YYModel.ModelKey("b"))
+                    var container0 = encoder.container(keyedBy: YYModelCore._ModelKey.self)
+                    try container0.encode(self.a, forKey: YYModelCore._ModelKey("a"))
+                    try container0.encode(self.b, forKey: YYModelCore._ModelKey("b"))
                 }
 
-                func _encode(to writer: inout YYModel._ModelWriter) throws {
+                func _encode(to writer: inout YYModelCore._ModelWriter) throws {
                     writer.beginObject()
                     writer.key("a")
                     try writer.value(self.a)

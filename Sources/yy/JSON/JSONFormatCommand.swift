@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import YYModel
+import YYModelCore
 
 /// `yy json format FILE [--pretty]`: the file re-written compact or indented, member order kept.
 struct JSONFormatCommand: ParsableCommand {

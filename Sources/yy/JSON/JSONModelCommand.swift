@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import YYModel
+import YYModelCore
 
 /// `yy json model FILE --name TypeName`: `@Model` source that fits a JSON sample.
 struct JSONModelCommand: ParsableCommand {

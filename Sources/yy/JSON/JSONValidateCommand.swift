@@ -1,5 +1,5 @@
 import ArgumentParser
-import YYModel
+import YYModelCore
 
 /// `yy json validate FILE`: exit 0 when the file is valid JSON, 1 with the position when not.
 struct JSONValidateCommand: ParsableCommand {

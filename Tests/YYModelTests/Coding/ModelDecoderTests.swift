@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import YYModel
+@testable import YYModelCore
 
 @Suite struct ModelDecoderTests {
     struct Box<T: Decodable>: Decodable { var v: T }

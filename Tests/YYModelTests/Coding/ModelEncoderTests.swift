@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import YYModel
+@testable import YYModelCore
 
 @Suite struct ModelEncoderTests {
     struct Book: Codable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import YYModel
+@testable import YYModelCore
 
 @Suite struct UntypedEntryPointTests {
     struct Book: Codable, Equatable { var name: String; var pages: Int }

@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import YYModel
+@testable import YYModelCore
 
 @Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
 struct JSONCorpusTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import YYModel
+@testable import YYModelCore
 
 @Suite struct JSONParserTests {
     func parse(_ text: String, options: JSONParsingOptions = JSONParsingOptions()) throws(JSONError) -> JSONValue {

@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import YYModel
+@testable import YYModelCore
 
 /// nst/JSONTestSuite: every `y_` file accepted, every `n_` file rejected, no crash on `i_`.
 @Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))

@@ -1,5 +1,5 @@
 import Testing
-@testable import YYModel
+@testable import YYModelCore
 
 @Suite struct JSONWriterTests {
     @Test func writesCompactAndPretty() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import YYModel
+@testable import YYModelCore
 
 /// The parser's doubles against the standard library's correctly rounded reader, bit for bit.
 @Suite struct NumberParsingTests {

@@ -107,7 +107,7 @@ extension Dictionary: TapeDirectDecodable where Key == String, Value: Decodable 
             return try members(reader, index, path) { valueIndex, _ in try direct.decode(from: reader, at: valueIndex, path: path) as! Value }
         }
         return try members(reader, index, path, pathFree: false) { valueIndex, key in
-            try reader.decode(Value.self, at: valueIndex, path: path + [ModelKey(key)])
+            try reader.decode(Value.self, at: valueIndex, path: path + [_ModelKey(key)])
         }
     }
 
@@ -124,7 +124,7 @@ extension Dictionary: TapeDirectDecodable where Key == String, Value: Decodable 
             do {
                 result[key] = try read(valueIndex, key)
             } catch let error as DecodingError where pathFree {
-                throw error.addingKey(ModelKey(key), below: path, evenIfDeeper: true)
+                throw error.addingKey(_ModelKey(key), below: path, evenIfDeeper: true)
             }
         }
         return result

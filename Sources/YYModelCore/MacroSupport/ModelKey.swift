@@ -1,5 +1,6 @@
 /// A coding key made from any string: the keys `@Model` types read and write.
-public struct ModelKey: CodingKey, Hashable, Sendable, ExpressibleByStringLiteral {
+@_documentation(visibility: internal)
+public struct _ModelKey: CodingKey, Hashable, Sendable, ExpressibleByStringLiteral {
     public let stringValue: String
     public var intValue: Int? { nil }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import YYModel
+import YYModel
+@testable import yy
 
 // The output of `ModelSourceGenerator` for `sampleJSON` below, pasted as is: it must compile
 // with the macro and decode the sample it came from.

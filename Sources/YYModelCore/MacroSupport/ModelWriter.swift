@@ -3,11 +3,13 @@ import Foundation
 /// A model type ``ModelEncoder`` can write straight into its output, without building a tree.
 /// `@Model` implements it (except for types with a `modelDidEncode` hook, which keep the tree the
 /// hook edits); the name starts with `_` because generated code calls it.
+@_documentation(visibility: internal)
 public protocol _DirectEncodable: Encodable {
     func _encode(to writer: inout _ModelWriter) throws
 }
 
 /// The output `@Model`'s generated `_encode(to:)` writes members into.
+@_documentation(visibility: internal)
 public struct _ModelWriter {
     var output: JSONOutput
     let options: ModelEncoder

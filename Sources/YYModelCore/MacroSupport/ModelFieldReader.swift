@@ -4,12 +4,13 @@ import Foundation
 /// per-field coercion, over any `Decoder`.
 ///
 /// Not meant to be used by hand; the macro writes the calls.
-public struct ModelFieldReader {
-    private let container: KeyedDecodingContainer<ModelKey>
+@_documentation(visibility: internal)
+public struct _ModelFieldReader {
+    private let container: KeyedDecodingContainer<_ModelKey>
 
     /// Opens the decoder's keyed container.
     public init(_ decoder: any Decoder) throws {
-        container = try decoder.container(keyedBy: ModelKey.self)
+        container = try decoder.container(keyedBy: _ModelKey.self)
     }
 
     /// Reads from `object` (what `modelWillDecode` returned) with the settings of `decoder` when it is
@@ -55,23 +56,23 @@ public struct ModelFieldReader {
     public func require<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
                                       dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T {
         if let value = try decode(type, paths: paths, coercion: coercion, dates: dates) { return value }
-        let key = ModelKey(paths.first?.joined(separator: ".") ?? "")
+        let key = _ModelKey(paths.first?.joined(separator: ".") ?? "")
         throw DecodingError.keyNotFound(key, .init(codingPath: container.codingPath,
                                                    debugDescription: "No value for \(paths.map { $0.joined(separator: ".") }.joined(separator: " or "))."))
     }
 
     /// The container holding the last component of `path` and that key, when every step is
     /// present, not null, and (before the last) an object.
-    private func locate(_ path: [String]) throws -> (KeyedDecodingContainer<ModelKey>, ModelKey)? {
+    private func locate(_ path: [String]) throws -> (KeyedDecodingContainer<_ModelKey>, _ModelKey)? {
         guard let last = path.last else { return nil }
         var holder = container
         for component in path.dropLast() {
-            let key = ModelKey(component)
+            let key = _ModelKey(component)
             guard holder.contains(key), try !holder.decodeNil(forKey: key),
-                  let nested = try? holder.nestedContainer(keyedBy: ModelKey.self, forKey: key) else { return nil }
+                  let nested = try? holder.nestedContainer(keyedBy: _ModelKey.self, forKey: key) else { return nil }
             holder = nested
         }
-        let key = ModelKey(last)
+        let key = _ModelKey(last)
         guard holder.contains(key), try !holder.decodeNil(forKey: key) else { return nil }
         return (holder, key)
     }

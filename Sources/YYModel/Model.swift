@@ -1,3 +1,8 @@
+// `@Model` and its field attributes. Everything the generated code calls at run time lives in
+// YYModelCore, re-exported here so that `import YYModel` is all a model file needs; code that
+// only parses, writes or decodes JSON can depend on YYModelCore and never build swift-syntax.
+@_exported public import YYModelCore
+
 /// Generates YYModel-style JSON mapping for a struct or a final class: `Codable` conformance whose
 /// keys, key paths, fallback keys and per-field coercion come from attributes.
 ///
@@ -52,21 +57,3 @@ public macro Lenient() = #externalMacro(module: "YYModelMacros", type: "FieldAtt
 /// decoder's date strategy (decoding only; encoding follows the encoder).
 @attached(peer)
 public macro DateFormat(_ strategy: ModelDecoder.DateDecodingStrategy) = #externalMacro(module: "YYModelMacros", type: "FieldAttributeMacro")
-
-/// The conformance ``Model(allow:ignore:coercion:)`` adds: a `Codable` type whose mapping was generated.
-///
-/// The hooks have no-op defaults; the macro calls `modelWillDecode` and `modelDidEncode` only for
-/// types that declare them (they cost a trip through ``JSONValue``).
-public protocol ModelCodable: Codable, _TapeDecodable, _DirectEncodable {
-    /// Replaces or (by throwing) rejects the JSON object before it is decoded.
-    static func modelWillDecode(_ object: JSONValue) throws -> JSONValue
-    /// Edits or (by throwing) rejects the encoded object.
-    func modelDidEncode(_ object: inout JSONValue) throws
-}
-
-extension ModelCodable {
-    public static func modelWillDecode(_ object: JSONValue) throws -> JSONValue { object }
-    public func modelDidEncode(_ object: inout JSONValue) throws {}
-    /// Checks or finishes a decoded model; throwing rejects it. A no-op unless the type declares one.
-    public func modelDidDecode() throws {}
-}

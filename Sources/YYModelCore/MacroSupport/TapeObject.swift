@@ -4,6 +4,7 @@ import Foundation
 /// containers. `@Model` implements it; other `ModelCodable` types go through `init(from:)`.
 ///
 /// Not meant to be implemented by hand: the names start with `_` because generated code calls them.
+@_documentation(visibility: internal)
 public protocol _TapeDecodable: Decodable {
     init(_tape object: _TapeObject) throws
 }
@@ -13,6 +14,7 @@ public protocol _TapeDecodable: Decodable {
 /// Members are found as ``TapeMemberLookup`` describes: in objects of more than 8 members a
 /// repeated key resolves to the first occurrence after the previous match; in smaller ones to its
 /// last occurrence.
+@_documentation(visibility: internal)
 public struct _TapeObject {
     let reader: TapeReader
     let codingPath: [any CodingKey]
@@ -46,7 +48,7 @@ public struct _TapeObject {
             var found: Int?
             for (depth, component) in path.enumerated() {
                 let index = object.members.valueIndex(of: component)
-                codingPath.append(ModelKey(component))
+                codingPath.append(_ModelKey(component))
                 guard let index, !reader.isNull(at: index) else { found = nil; break }
                 if depth == path.count - 1 {
                     found = index
@@ -81,7 +83,7 @@ public struct _TapeObject {
     /// (The `require` methods read first and check after: calling a method of `self` with an
     /// argument that mutates `self` would copy the whole object for every member.)
     private func missing(_ name: String) -> DecodingError {
-        DecodingError.keyNotFound(ModelKey(name), .init(codingPath: codingPath, debugDescription: "No value for \(name)."))
+        DecodingError.keyNotFound(_ModelKey(name), .init(codingPath: codingPath, debugDescription: "No value for \(name)."))
     }
 
     /// Reads the value at `index` (of the member `key`) with `read`; `nil` when it is null.
@@ -94,7 +96,7 @@ public struct _TapeObject {
         do {
             return try read(reader(for: coercion), index, codingPath)
         } catch let error as DecodingError {
-            throw error.addingKey(ModelKey(key.description), below: codingPath)
+            throw error.addingKey(_ModelKey(key.description), below: codingPath)
         }
     }
 
@@ -107,7 +109,7 @@ public struct _TapeObject {
         do {
             return try read(reader(for: coercion, dates: dates), index, codingPath)
         } catch let error as DecodingError {
-            throw error.addingKey(ModelKey(key.description), below: codingPath, evenIfDeeper: true)
+            throw error.addingKey(_ModelKey(key.description), below: codingPath, evenIfDeeper: true)
         }
     }
 

@@ -1,23 +1,25 @@
+import YYModelCore
+
 /// Writes Swift source for `@Model` types that fit a JSON sample (`yy json model`).
 ///
 /// Objects become structs (nested objects get their own types, named after their key; array
 /// elements after the singular of theirs). Samples are merged: an integer that is a double
 /// elsewhere is `Double`, a member missing or `null` somewhere is optional, mixed kinds are
 /// `JSONValue`. Keys that are not Swift identifiers get a camelCase property and `@Key`.
-public struct ModelSourceGenerator: Sendable {
+struct ModelSourceGenerator: Sendable {
     /// Why no model can be made.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// The sample is not an object or an array of objects.
         case notAnObject
 
-        public var description: String { "a model needs a JSON object (or an array of objects) as sample" }
+        var description: String { "a model needs a JSON object (or an array of objects) as sample" }
     }
 
     /// Creates a generator.
-    public init() {}
+    init() {}
 
     /// The source of the root type `typeName` and the types it uses.
-    public func source(for sample: JSONValue, typeName: String) throws(Failure) -> String {
+    func source(for sample: JSONValue, typeName: String) throws(Failure) -> String {
         var root = Shape.null
         switch sample {
         case .object: root = Shape(sample)
