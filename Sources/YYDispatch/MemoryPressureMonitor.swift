@@ -122,7 +122,8 @@ public final class MemoryPressureMonitor: @unchecked Sendable {
 
     // MARK: Readings
 
-    /// The memory figures of this process's cgroup if it has a limit, else of the machine.
+    /// The memory figures of this process's cgroup if it has a limit, else of the machine
+    /// (`/proc/meminfo`); `nil` where none of those files exists (off Linux).
     public static let systemReading: @Sendable () -> Reading? = {
         cgroupV2Reading(root: "/sys/fs/cgroup") ?? cgroupV1Reading(root: "/sys/fs/cgroup/memory")
             ?? meminfoReading(path: "/proc/meminfo")

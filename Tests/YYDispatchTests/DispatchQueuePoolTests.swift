@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 import YYDispatch
@@ -26,7 +27,12 @@ import YYDispatch
         let pool = DispatchQueuePool.shared(for: .utility)
         #expect(pool === DispatchQueuePool.shared(for: .utility))
         #expect(pool !== DispatchQueuePool.shared(for: .background))
-        #expect(DispatchQueuePool.queueCountRange.contains(pool.queues.count))
+        // One queue per active processor, within the pool's range (this machine's count is
+        // read independently of the pool's own helper).
+        let processors = ProcessInfo.processInfo.activeProcessorCount
+        #expect(pool.queues.count == min(max(processors, 1), 32))
+        #expect(Set(pool.queues.map(\.label)).count == pool.queues.count, "one queue per label")
+        #expect(pool.queues.allSatisfy { $0.qos.qosClass == .utility })
     }
 
     @Test func runReturnsTheResultAndRethrows() async throws {

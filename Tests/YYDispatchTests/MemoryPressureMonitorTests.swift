@@ -23,12 +23,15 @@ import Testing
         #expect(MemoryPressureMonitor.parseMeminfo("garbage") == nil)
     }
 
-    @Test func readsThisMachine() {
-        // Some figure is always there on Linux: a cgroup limit or /proc/meminfo.
+    @Test func readsThisMachine() throws {
         #if os(Linux)
-        let reading = MemoryPressureMonitor.systemReading()
-        #expect(reading != nil)
-        #expect((reading?.limit ?? 0) > 0)
+        // A cgroup limit or /proc/meminfo is always there on Linux.
+        let reading = try #require(MemoryPressureMonitor.systemReading())
+        #expect(reading.limit > 0)
+        #expect(reading.available <= reading.limit)
+        #else
+        // Elsewhere none of those files exists: there is no reading.
+        #expect(MemoryPressureMonitor.systemReading() == nil)
         #endif
     }
 

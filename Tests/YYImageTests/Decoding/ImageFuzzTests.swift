@@ -61,7 +61,9 @@ struct ImageFuzzTests {
             }
         }
         print("image fuzz \(format): \(runs) inputs in \(seconds) s (seed \(seed)), \(decoded) decoded, no crash")
-        #expect(runs > 0)
+        // The mutations reached both outcomes: damaged files that still decode and refused ones.
+        #expect(decoded > 0, "some mutated files decoded")
+        #expect(decoded < runs, "some mutated files were refused")
     }
 
     /// Rewrites the CRC of every complete chunk of a PNG stream.

@@ -49,7 +49,11 @@ struct JSONFuzzTests {
             }
         }
         print("JSON fuzz: \(runs) inputs in \(seconds) s (seed \(seed)), \(accepted) accepted, \(decoded) model decodes, no crash")
-        #expect(runs > 0)
+        // The mutations reached every path: rejected input, input that parses, and input that
+        // also decodes into the models.
+        #expect(accepted < runs, "some inputs were rejected")
+        #expect(accepted > 0, "some inputs parsed")
+        #expect(decoded > 0, "some inputs decoded into models")
     }
 
     static let decoders: [ModelDecoder] = [ModelDecoder(), { var strict = ModelDecoder(); strict.coercion = .strict; return strict }()]

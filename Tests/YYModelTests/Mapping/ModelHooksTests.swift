@@ -66,7 +66,11 @@ struct IgnoreListed: Equatable {
         var encoder = ModelEncoder()
         encoder.sortedKeys = true
         #expect(try encoder.encodeToString(HookedOrder(id: 1, total: 2)) == #"{"currency":"EUR","id":1,"total":2.0,"version":2}"#)
-        #expect(try JSONEncoder().encode(HookedOrder(id: 1, total: 2)).count > 0)
+        // Through another encoder the hook edits the output too.
+        let foundation = try JSONValue(parsing: JSONEncoder().encode(HookedOrder(id: 1, total: 2)))
+        #expect(foundation["currency"] == "EUR")
+        #expect(foundation["version"] == 2)
+        #expect(foundation["id"] == 1)
     }
 
     @Test func allowAndIgnoreLists() throws {
