@@ -51,15 +51,22 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// - Parameters:
     ///   - inlineThreshold: passed to the disk cache (values above it are files). Default 20 KB.
     ///   - memoryCost: each value's cost in the memory cache (default: the byte count for `Data`, else 0).
-    public init(
+    public convenience init(
         path: String,
         inlineThreshold: Int = 20 * 1024,
         memoryCost: @escaping @Sendable (Value) -> Int = Cache.defaultMemoryCost,
         logger: Logger = Logger(label: "YYCache.Cache")
     ) throws(DiskCacheError) {
-        diskCache = try DiskCache(path: path, inlineThreshold: inlineThreshold, logger: logger)
+        let diskCache = try DiskCache(path: path, inlineThreshold: inlineThreshold, logger: logger)
+        let name = URL(fileURLWithPath: diskCache.path).lastPathComponent
+        self.init(memoryCache: MemoryCache(name: name), diskCache: diskCache, memoryCost: memoryCost)
+    }
+
+    /// Joins two levels; tests give them clocks they move by hand.
+    init(memoryCache: MemoryCache<String, Value>, diskCache: DiskCache, memoryCost: @escaping @Sendable (Value) -> Int) {
+        self.diskCache = diskCache
+        self.memoryCache = memoryCache
         name = URL(fileURLWithPath: diskCache.path).lastPathComponent
-        memoryCache = MemoryCache(name: name)
         self.memoryCost = memoryCost
     }
 
@@ -145,8 +152,11 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     }
 
     /// Puts a value read from disk into memory, keeping what is left of its time to live.
+    /// Puts a disk hit into memory with the time it has left on disk, measured on the disk
+    /// cache's own wall clock (the one that wrote the expiration).
     private func promote(_ value: Value, forKey key: String, expiration: Date?) {
-        let remaining = expiration.map { Duration.milliseconds(Int64(($0.timeIntervalSinceNow * 1000).rounded(.up))) }
+        let now = diskCache.core.environment.now()
+        let remaining = expiration.map { Duration.milliseconds(Int64(($0.timeIntervalSince1970 * 1000).rounded()) - now) }
         if let remaining, remaining <= .zero { return }
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: remaining)
     }

@@ -48,11 +48,20 @@ import Testing
 
     @Test func promotionKeepsTheRemainingTimeToLive() throws {
         let folder = TemporaryDirectory("ttlpromote")
-        let cache = try Cache<Data>(path: folder.path)
-        try cache.setValue(Data("x".utf8), forKey: "short", expiresAfter: .milliseconds(200))
+        let wallClock = DiskTestEnvironment(), monotonic = ManualClock()
+        let cache = Cache<Data>(memoryCache: MemoryCache(name: "ttl", clock: monotonic.cacheClock),
+                                diskCache: try DiskCache(path: folder.path, testEnvironment: wallClock),
+                                memoryCost: Cache.defaultMemoryCost)
+        try cache.setValue(Data("x".utf8), forKey: "short", expiresAfter: .seconds(10))
         cache.memoryCache.removeAll()
-        #expect(try cache.value(forKey: "short") != nil)
-        Thread.sleep(forTimeInterval: 0.3)
+        // 4 s later the disk hit is promoted with the 6 s it has left, not a fresh 10 s.
+        wallClock.advance(by: .seconds(4)); monotonic.advance(by: .seconds(4))
+        #expect(try cache.value(forKey: "short") == Data("x".utf8))
+        #expect(cache.memoryCache.contains("short"))
+        wallClock.advance(by: .milliseconds(5_990)); monotonic.advance(by: .milliseconds(5_990))
+        #expect(cache.memoryCache.contains("short"))
+        wallClock.advance(by: .milliseconds(20)); monotonic.advance(by: .milliseconds(20))
+        #expect(!cache.memoryCache.contains("short"), "gone from memory when its time on disk ran out")
         #expect(try cache.value(forKey: "short") == nil)
     }
 
