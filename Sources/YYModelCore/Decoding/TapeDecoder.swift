@@ -3,8 +3,8 @@ import Foundation
 /// The `Decoder` over one value of a JSON tape.
 ///
 /// Containers read members in place: an object's members are found by comparing key bytes in
-/// the input (no dictionary is built for objects of up to 16 members, nor any string for keys
-/// without escapes).
+/// the input (``TapeMemberLookup``); no dictionary is built, nor any string for keys without
+/// escapes.
 struct TapeDecoder: Decoder {
     let reader: TapeReader
     let index: Int
