@@ -147,6 +147,13 @@ let package = Package(
             path: "Tests/Tools/loopback-image-server",
             swiftSettings: strictSettings
         ),
+        // Writes the images scripts/demo uses when YYKit's samples are absent, with our own encoders.
+        .executableTarget(
+            name: "demo-image-writer",
+            dependencies: ["YYImage"],
+            path: "Tests/Tools/demo-image-writer",
+            swiftSettings: strictSettings
+        ),
         // YYDispatch's tools driven from many threads, for CI's ThreadSanitizer run (scripts/race-check).
         .executableTarget(
             name: "dispatch-race-check",
