@@ -27,6 +27,8 @@ let package = Package(
         // YYWebImage's network stage (and the tests' loopback server).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Documentation only: `swift package generate-documentation` (scripts/docs).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Tests only: a clock the player tests advance by hand.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
@@ -168,6 +170,14 @@ let package = Package(
             exclude: ["Reference/pillow_frames.py"],
             swiftSettings: strictSettings
         ),
+        // Swift Testing traits shared by the test targets (kept apart from TestSupport, which the
+        // helper executables link and which must not pull in the testing library).
+        .target(
+            name: "TestTraits",
+            dependencies: ["TestSupport"],
+            path: "Tests/TestTraits",
+            swiftSettings: strictSettings
+        ),
         // A loopback HTTP server for the tests and the demo that writes exactly the bytes it is told
         // (malformed responses included) and counts the requests it gets.
         .target(
@@ -194,14 +204,14 @@ let package = Package(
         ),
         .testTarget(
             name: "YYModelTests",
-            dependencies: ["YYModel", "YYModelCore", "TestSupport"],
+            dependencies: ["YYModel", "YYModelCore", "TestSupport", "TestTraits"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "YYModelMacrosTests",
             dependencies: [
                 "YYModelMacros",
-                .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
             ],
@@ -210,7 +220,7 @@ let package = Package(
         .testTarget(
             name: "YYImageTests",
             dependencies: [
-                "YYImage", "YYDispatch", "CPNG", "TestSupport",
+                "YYImage", "YYDispatch", "CPNG", "TestSupport", "TestTraits",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictSettings
@@ -223,14 +233,21 @@ let package = Package(
         .testTarget(
             name: "YYWebImageTests",
             dependencies: [
-                "YYWebImage", "YYCache", "YYImage", "LoopbackHTTPServer", "TestSupport",
+                "YYWebImage", "YYCache", "YYImage", "LoopbackHTTPServer", "TestSupport", "TestTraits",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "yyTests",
-            dependencies: ["yy", "YYImage", "YYModel", "TestSupport", "LoopbackHTTPServer"],
+            dependencies: ["yy", "YYImage", "YYModel", "TestSupport", "TestTraits", "LoopbackHTTPServer"],
+            swiftSettings: strictSettings
+        ),
+        // Every Swift snippet of the README and the DocC catalogs, compiled here; its one test checks
+        // that the documents show exactly this code.
+        .testTarget(
+            name: "SnippetTests",
+            dependencies: ["YYCache", "YYDispatch", "YYModel", "YYImage", "YYWebImage"],
             swiftSettings: strictSettings
         ),
     ],

@@ -49,8 +49,10 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// Opens the cache in the folder at `path`.
     ///
     /// - Parameters:
+    ///   - path: the folder; created if missing.
     ///   - inlineThreshold: passed to the disk cache (values above it are files). Default 20 KB.
     ///   - memoryCost: each value's cost in the memory cache (default: the byte count for `Data`, else 0).
+    ///   - logger: where the disk cache reports what it repairs or cannot do.
     public convenience init(
         path: String,
         inlineThreshold: Int = 20 * 1024,

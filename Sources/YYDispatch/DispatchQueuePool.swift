@@ -29,9 +29,10 @@ public final class DispatchQueuePool: Sendable {
 
     /// Creates a pool of `queueCount` serial queues.
     ///
-    /// - Throws: ``InvalidQueueCount`` when `queueCount` is outside ``queueCountRange``.
-    public init(name: String, queueCount: Int, qos: DispatchQoS = .default) throws(InvalidQueueCount) {
-        guard Self.queueCountRange.contains(queueCount) else { throw InvalidQueueCount(requested: queueCount) }
+    /// - Throws: ``DispatchQueuePoolError/invalidQueueCount(requested:)`` when `queueCount` is
+    ///   outside ``queueCountRange``.
+    public init(name: String, queueCount: Int, qos: DispatchQoS = .default) throws(DispatchQueuePoolError) {
+        guard Self.queueCountRange.contains(queueCount) else { throw .invalidQueueCount(requested: queueCount) }
         self.name = name
         self.qos = qos
         self.queues = (0..<queueCount).map { DispatchQueue(label: "\(name).\($0)", qos: qos) }
@@ -69,15 +70,6 @@ public final class DispatchQueuePool: Sendable {
         case .utility: SharedPools.utility
         case .background: SharedPools.background
         default: SharedPools.default
-        }
-    }
-
-    /// The error thrown for a queue count outside ``queueCountRange``.
-    public struct InvalidQueueCount: Error, Equatable, CustomStringConvertible {
-        /// The count that was asked for.
-        public let requested: Int
-        public var description: String {
-            "a dispatch queue pool takes 1...32 queues, not \(requested)"
         }
     }
 }

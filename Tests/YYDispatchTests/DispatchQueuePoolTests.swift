@@ -7,10 +7,9 @@ import YYDispatch
 @Suite struct DispatchQueuePoolTests {
     @Test func acceptsOneToThirtyTwoQueues() throws {
         for bad in [0, 33, -1] {
-            let error = #expect(throws: DispatchQueuePool.InvalidQueueCount.self) {
+            #expect(throws: DispatchQueuePoolError.invalidQueueCount(requested: bad)) {
                 try DispatchQueuePool(name: "p", queueCount: bad)
             }
-            #expect(error?.requested == bad)
         }
         let pool = try DispatchQueuePool(name: "p", queueCount: 32, qos: .utility)
         #expect(pool.queues.count == 32)

@@ -11,12 +11,15 @@ import YYDispatch
     @Test func addingAndRemovingAreIdempotentAndKeepOrder() {
         let table = WeakObserverTable<Listener>()
         let a = Listener(1), b = Listener(2), c = Listener(3)
-        #expect(table.add(a) && table.add(b) && table.add(c))
+        #expect(table.add(a))
+        #expect(table.add(b))
+        #expect(table.add(c))
         #expect(!table.add(a))
         #expect(table.allObservers.map(\.name) == [1, 2, 3])
         #expect(table.remove(b))
         #expect(!table.remove(b))
-        #expect(!table.contains(b) && table.contains(a))
+        #expect(!table.contains(b))
+        #expect(table.contains(a))
         #expect(table.allObservers.map(\.name) == [1, 3])
         #expect(table.count == 2)
     }

@@ -18,7 +18,9 @@ final class TimerTarget: Sendable {
         let timer = WeakTimer(interval: .milliseconds(5), target: target) { $0.ticks.wrappingAdd(1, ordering: .relaxed) }
         try await Self.waitUntil { target.ticks.load(ordering: .relaxed) >= 3 }
         #expect(target.ticks.load(ordering: .relaxed) >= 3)
-        #expect(timer.isValid && timer.repeats && timer.interval == .milliseconds(5))
+        #expect(timer.isValid)
+        #expect(timer.repeats)
+        #expect(timer.interval == .milliseconds(5))
         timer.invalidate()
         #expect(!timer.isValid)
     }

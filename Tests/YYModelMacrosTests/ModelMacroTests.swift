@@ -2,12 +2,20 @@ import SwiftParser
 import SwiftSyntax
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
-import SwiftSyntaxMacrosTestSupport
-import XCTest
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
 import YYModelMacros
 
+/// swift-syntax's `assertMacroExpansion`, reporting through Swift Testing at the caller's line.
+func expectExpansion(_ original: String, expandedSource: String, macroSpecs: [String: MacroSpec],
+                     sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    SwiftSyntaxMacrosGenericTestSupport.assertMacroExpansion(
+        original, expandedSource: expandedSource, macroSpecs: macroSpecs,
+        failureHandler: { failure in Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation) })
+}
+
 /// What `@Model` expands to, and what it rejects.
-final class ModelMacroTests: XCTestCase {
+@Suite struct ModelMacroTests {
     /// As the compiler sees them: `@Model` adds the `ModelCodable` conformance.
     let macros: [String: MacroSpec] = [
         "Model": MacroSpec(type: ModelMacro.self, conformances: ["ModelCodable"]),
@@ -15,8 +23,8 @@ final class ModelMacroTests: XCTestCase {
         "Strict": MacroSpec(type: FieldAttributeMacro.self), "Lenient": MacroSpec(type: FieldAttributeMacro.self),
     ]
 
-    func testStructGetsDecodingAndEncodingInAnExtension() {
-        assertMacroExpansion(
+    @Test func structGetsDecodingAndEncodingInAnExtension() {
+        expectExpansion(
             """
             @Model
             public struct Book {
@@ -97,8 +105,8 @@ final class ModelMacroTests: XCTestCase {
         )
     }
 
-    func testFinalClassGetsItsInitializerInTheBody() {
-        assertMacroExpansion(
+    @Test func finalClassGetsItsInitializerInTheBody() {
+        expectExpansion(
             """
             @Model
             final class User {
@@ -142,8 +150,8 @@ final class ModelMacroTests: XCTestCase {
         )
     }
 
-    func testOptionalOnlyGroupsAreWrittenWhenOneHasAValue() {
-        assertMacroExpansion(
+    @Test func optionalOnlyGroupsAreWrittenWhenOneHasAValue() {
+        expectExpansion(
             """
             @Model
             struct A {
@@ -204,8 +212,8 @@ final class ModelMacroTests: XCTestCase {
         )
     }
 
-    func testHooksTakeThePathThroughJSONValue() {
-        assertMacroExpansion(
+    @Test func hooksTakeThePathThroughJSONValue() {
+        expectExpansion(
             """
             @Model(ignore: ["b"])
             struct H {
@@ -248,8 +256,8 @@ final class ModelMacroTests: XCTestCase {
         )
     }
 
-    func testKeysAreTheLiteralsValues() {
-        assertMacroExpansion(
+    @Test func keysAreTheLiteralsValues() {
+        expectExpansion(
             #"""
             @Model
             struct Q {
@@ -291,8 +299,8 @@ final class ModelMacroTests: XCTestCase {
         )
     }
 
-    func testTypeCoercionGoesToPropertiesWithoutTheirOwn() {
-        assertMacroExpansion(
+    @Test func typeCoercionGoesToPropertiesWithoutTheirOwn() {
+        expectExpansion(
             #"""
             @Model(coercion: .strict)
             struct R {
@@ -341,7 +349,7 @@ final class ModelMacroTests: XCTestCase {
         )
     }
 
-    func testMisuseIsDiagnosed() {
+    @Test func misuseIsDiagnosed() {
         let cases: [(String, String)] = [
             ("@Model enum E { case a }", "@Model applies to a struct or a final class"),
             ("@Model class C { var a: Int = 0 }", "@Model classes must be final (subclasses would not be decoded as themselves)"),
@@ -360,7 +368,7 @@ final class ModelMacroTests: XCTestCase {
             let context = BasicMacroExpansionContext(sourceFiles: [file: .init(moduleName: "Test", fullFilePath: "test.swift")])
             _ = file.expand(macroSpecs: macros, contextGenerator: { _ in context })
             let messages = context.diagnostics.map(\.message)
-            XCTAssertTrue(messages.contains(message), "\(source): \(messages)")
+            #expect(messages.contains(message), "\(source): \(messages)")
         }
     }
 }

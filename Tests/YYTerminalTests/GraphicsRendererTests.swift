@@ -85,7 +85,8 @@ import YYImage
     func sixelOfAFewColoursDecodesBackWithinPercentRounding() throws {
         let frame = Self.frame()
         let decoded = try #require(try Self.decodeWithLibsixel(SixelRenderer.encode(frame)))
-        #expect(decoded.width == frame.width && decoded.height == frame.height)
+        #expect(decoded.width == frame.width)
+        #expect(decoded.height == frame.height)
         // Three colours fit the palette exactly; sixel stores percentages (±1.3 of 255).
         #expect(maximumChannelDifference(decoded, frame) <= 2)
     }

@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 import YYImage
 
 /// `yy image info|convert|frames` as scripts run them: outputs, files and exit codes.
-@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+@Suite(.needsSharedTestData)
 struct ImageCommandTests {
     let folder = TemporaryDirectory("cliimage")
 
@@ -33,8 +34,10 @@ struct ImageCommandTests {
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: result.standardOutput) as? [String: Any])
         #expect(object["type"] as? String == "webp")
-        #expect(object["width"] as? Int == 400 && object["height"] as? Int == 400)
-        #expect(object["frameCount"] as? Int == 12 && object["loopCount"] as? Int == 0)
+        #expect(object["width"] as? Int == 400)
+        #expect(object["height"] as? Int == 400)
+        #expect(object["frameCount"] as? Int == 12)
+        #expect(object["loopCount"] as? Int == 0)
         let frames = try #require(object["frames"] as? [[String: Any]])
         #expect(frames.count == 12)
         #expect(frames.allSatisfy { ($0["duration"] as? Double) == 0.07 })
@@ -59,7 +62,9 @@ struct ImageCommandTests {
         #expect(try yy("image", "convert", Self.sample("compare/ermilio.gif"), webp, "--lossless", "--loop", "3").status == 0)
         let decoder = try ImageDecoder(data: try Data(contentsOf: URL(fileURLWithPath: webp)))
         let original = try ImageDecoder(data: try Data(contentsOf: URL(fileURLWithPath: Self.sample("compare/ermilio.gif"))))
-        #expect(decoder.type == .webp && decoder.frameCount == 28 && decoder.loopCount == 3)
+        #expect(decoder.type == .webp)
+        #expect(decoder.frameCount == 28)
+        #expect(decoder.loopCount == 3)
         #expect(try decoder.frame(at: 27) == (try original.frame(at: 27)))
         let apng = folder.appending("out.bin")
         #expect(try yy("image", "convert", webp, apng, "--type", "apng").status == 0)
@@ -71,15 +76,18 @@ struct ImageCommandTests {
 
     @Test func errorsGoToStandardErrorWithNonZeroExits() throws {
         let missing = try yy("image", "info", folder.appending("missing.png"))
-        #expect(missing.status == 2 && !missing.standardError.isEmpty)
+        #expect(missing.status == 2)
+        #expect(!missing.standardError.isEmpty)
         let text = folder.appending("text.png")
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: text))
         let invalid = try yy("image", "info", text)
-        #expect(invalid.status == 1 && invalid.standardError.contains("unknown image format"))
+        #expect(invalid.status == 1)
+        #expect(invalid.standardError.contains("unknown image format"))
         #expect(try yy("image", "convert", Self.sample("demo/pia@2x.png"), folder.appending("x.tga")).status == 2)
         #expect(try yy("image", "convert", Self.sample("demo/pia@2x.png"), folder.appending("x.png"), "--quality", "7").status == 2)
         let unwritable = try yy("image", "convert", Self.sample("demo/pia@2x.png"), "/proc/nope/x.png")
-        #expect(unwritable.status == 3 && !unwritable.standardError.isEmpty)
+        #expect(unwritable.status == 3)
+        #expect(!unwritable.standardError.isEmpty)
         #expect(try yy("image", "frames").status == 2)
     }
 }

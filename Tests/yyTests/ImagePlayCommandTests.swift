@@ -59,7 +59,8 @@ import YYImage
         let text = folder.appending("text.gif")
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: text))
         let undecodable = try yy(["image", "play", text])
-        #expect(undecodable.status == 1 && undecodable.standardError.contains("unknown image format"))
+        #expect(undecodable.status == 1)
+        #expect(undecodable.standardError.contains("unknown image format"))
         let file = try animation([Self.red])
         for arguments in [["--speed", "0"], ["--loops", "-1"], ["--width", "0"], ["--protocol", "png"], ["--loops", "0"]] {
             #expect(try yy(["image", "play", file] + arguments).status == 2, "\(arguments)")
@@ -112,7 +113,8 @@ struct ImagePlayInTmuxTests {
         let screen = try tmux.screen()
         #expect((0..<3).map { width(screen, row: $0) } == [6, 6, 6])
         #expect(width(screen, row: 3) == 0)
-        #expect(screen.cell(5, 2)?.colors.background != nil && (screen.cell(6, 1)?.text ?? " ") == " ")
+        #expect(screen.cell(5, 2)?.colors.background != nil)
+        #expect((screen.cell(6, 1)?.text ?? " ") == " ")
         try tmux.run(["send-keys", "-t", Tmux.target, "C-c"])
     }
 

@@ -1,8 +1,11 @@
 public import Foundation
 import YYDispatch
 
-/// The `async` twins of every ``DiskCache`` call. They run the blocking work on a utility queue
-/// pool (``YYDispatch/DispatchQueuePool``), never on the caller's cooperative thread.
+/// The `async` twins of every ``DiskCache`` call but one. They run the blocking work on a utility
+/// queue pool (``YYDispatch/DispatchQueuePool``), never on the caller's cooperative thread.
+///
+/// ``DiskCache/lifetimeStatistics`` has no twin: a property cannot be overloaded on `async`. It
+/// reads one row of the manifest; from a task, read it inside `DispatchQueuePool.run`.
 extension DiskCache {
     /// Whether a live value is stored for `key`.
     public func contains(_ key: String) async throws(DiskCacheError) -> Bool {
@@ -81,5 +84,15 @@ extension DiskCache {
     /// Removes values whose time to live has passed.
     public func removeExpiredValues() async throws(DiskCacheError) {
         try await DispatchQueuePool.shared(for: .utility).run { () throws(DiskCacheError) in try self.removeExpiredValues() }
+    }
+
+    /// Writes batched access times and counters to the manifest now.
+    public func flush() async throws(DiskCacheError) {
+        try await DispatchQueuePool.shared(for: .utility).run { () throws(DiskCacheError) in try self.flush() }
+    }
+
+    /// Applies every limit and expiry now, as the periodic trim does.
+    public func trimToLimits() async {
+        await DispatchQueuePool.shared(for: .utility).run { self.trimToLimits() }
     }
 }

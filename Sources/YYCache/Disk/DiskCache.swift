@@ -36,7 +36,7 @@ public final class DiskCache: Sendable {
         var coder: any CacheValueCoder = JSONCacheValueCoder()
     }
 
-    /// What ``entry(forKey:)`` returns: a value with its metadata.
+    /// What `entry(forKey:)` returns: a value with its metadata.
     public struct Entry: Sendable, Equatable {
         /// The stored bytes.
         public var data: Data
@@ -86,7 +86,7 @@ public final class DiskCache: Sendable {
         set { options.withLock { $0.fileNameStem = newValue } }
     }
 
-    /// Encodes and decodes `Codable` values for ``value(_:forKey:)`` and ``setValue(_:forKey:extendedData:expiresAfter:)``.
+    /// Encodes and decodes `Codable` values for `value(_:forKey:)` and `setValue(_:forKey:extendedData:expiresAfter:)`.
     /// Default: ``JSONCacheValueCoder``.
     public var coder: any CacheValueCoder {
         get { options.withLock { $0.coder } }
@@ -254,8 +254,10 @@ public final class DiskCache: Sendable {
     /// Stores `data` for `key`, replacing any earlier value.
     ///
     /// - Parameters:
+    ///   - data: the bytes, stored as they are.
+    ///   - key: any string; it is never used as a path.
     ///   - extendedData: optional bytes kept beside the value (YYDiskCache's extended data), read
-    ///     back with ``extendedData(forKey:)`` or ``entry(forKey:)``.
+    ///     back with `extendedData(forKey:)` or `entry(forKey:)`.
     ///   - expiresAfter: a time to live; after it the value reads as absent and is swept.
     public func setData(_ data: Data, forKey key: String, extendedData: Data? = nil, expiresAfter: Duration? = nil) throws(DiskCacheError) {
         let now = core.environment.now()
@@ -318,7 +320,7 @@ public final class DiskCache: Sendable {
                 do throws(DiskCacheError) {
                     try core.files.moveDataToTrash()
                 } catch {
-                    throw SQLiteError(code: 10 /* SQLITE_IOERR */, message: error.description, context: "move data to trash")
+                    throw SQLiteError.ioError(error.description, context: "move data to trash")
                 }
             }
             manifest.connection.checkpoint()
@@ -347,7 +349,7 @@ public final class DiskCache: Sendable {
     }
 
     /// Hit, miss and eviction counters of every process that has used the folder, kept in the
-    /// manifest. Each process adds its counts with the periodic trim, on ``flush()`` and when its
+    /// manifest. Each process adds its counts with the periodic trim, on `flush()` and when its
     /// last `DiskCache` on the folder is released.
     public var lifetimeStatistics: CacheStatistics {
         get throws(DiskCacheError) { try core.lifetimeStatistics() }
@@ -361,16 +363,22 @@ public final class DiskCache: Sendable {
     // MARK: Trimming
 
     /// Evicts least recently used values until at most `count` remain.
+    ///
+    /// - Complexity: O(k log n) for the k values evicted: rows come in access-time order from an index.
     public func trim(toCount count: Int) throws(DiskCacheError) {
         try core.trim(toCount: count)
     }
 
     /// Evicts least recently used values until their total size is at most `cost` bytes.
+    ///
+    /// - Complexity: O(k log n) for the k values evicted.
     public func trim(toCost cost: Int) throws(DiskCacheError) {
         try core.trim(toCost: cost)
     }
 
     /// Evicts values not used for longer than `age`.
+    ///
+    /// - Complexity: O(k log n) for the k values evicted.
     public func trim(toAge age: Duration) throws(DiskCacheError) {
         try core.trim(toAge: age)
     }

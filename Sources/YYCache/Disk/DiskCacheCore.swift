@@ -117,7 +117,7 @@ final class DiskCacheCore: @unchecked Sendable {
             return try Manifest(path: path)
         } catch where error.isCorruption {
             logger.error("cache manifest is damaged; rebuilding it empty", metadata: ["path": "\(path)", "error": "\(error)"])
-            for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+            removeSQLiteDatabaseFiles(at: path)
             try files.moveDataToTrash()
             do {
                 return try Manifest(path: path)
@@ -131,7 +131,7 @@ final class DiskCacheCore: @unchecked Sendable {
 
     private static func mapOpenError(_ error: SQLiteError, path: String) -> DiskCacheError {
         // SQLite reports a folder or file it may not write as CANTOPEN or READONLY; say so plainly.
-        if access(path, W_OK) != 0 && errno == EACCES || error.code & 0xFF == 8 /* SQLITE_READONLY */ {
+        if access(path, W_OK) != 0 && errno == EACCES || error.isReadOnly {
             return .permissionDenied(path: path)
         }
         return .fromSQLite(error, path: path)
@@ -156,7 +156,7 @@ final class DiskCacheCore: @unchecked Sendable {
                                  metadata: ["path": "\(path)", "error": "\(error)"])
                     current.connection.close()
                     slot = nil
-                    for suffix in ["", "-wal", "-shm"] { unlink(manifestPath + suffix) }
+                    removeSQLiteDatabaseFiles(at: manifestPath)
                     try? files.moveDataToTrash()
                 } else {
                     logger.warning("cache manifest operation failed", metadata: ["path": "\(path)", "error": "\(error)"])

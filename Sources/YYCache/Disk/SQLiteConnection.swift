@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// An error reported by SQLite: its result code and message.
 struct SQLiteError: Error, CustomStringConvertible {
@@ -6,22 +7,33 @@ struct SQLiteError: Error, CustomStringConvertible {
     let message: String
     let context: String
 
+    /// The primary result code: extended codes keep it in their low byte.
+    var primaryCode: Int32 { code & 0xFF }
+
     /// Whether the database file is damaged or not a database at all.
-    var isCorruption: Bool {
-        let primary = code & 0xFF
-        return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB
-    }
+    var isCorruption: Bool { primaryCode == SQLITE_CORRUPT || primaryCode == SQLITE_NOTADB }
 
     /// Whether another connection holds a lock that did not clear within the busy timeout.
-    var isBusy: Bool {
-        let primary = code & 0xFF
-        return primary == SQLITE_BUSY || primary == SQLITE_LOCKED
-    }
+    var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
 
     /// Whether the disk (or a quota) is full.
-    var isDiskFull: Bool { code & 0xFF == SQLITE_FULL }
+    var isDiskFull: Bool { primaryCode == SQLITE_FULL }
+
+    /// Whether SQLite may not write the database (a read-only file or folder).
+    var isReadOnly: Bool { primaryCode == SQLITE_READONLY }
+
+    /// A file operation around the database failed (reported as SQLite's `SQLITE_IOERR`, so that
+    /// it rolls the surrounding transaction back like any other I/O error).
+    static func ioError(_ message: String, context: String) -> SQLiteError {
+        SQLiteError(code: SQLITE_IOERR, message: message, context: context)
+    }
 
     var description: String { "\(context): SQLite error \(code): \(message)" }
+}
+
+/// Deletes a database and its write-ahead log and shared-memory files (`-wal`, `-shm`).
+func removeSQLiteDatabaseFiles(at path: String) {
+    for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
 }
 
 /// One SQLite connection with a cache of prepared statements.

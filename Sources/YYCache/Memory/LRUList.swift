@@ -1,4 +1,7 @@
-/// A hash map plus a doubly linked list in recency order: O(1) lookup, insert, touch and eviction.
+/// A hash map plus a doubly linked list in recency order.
+///
+/// - Complexity: O(1) lookup, insert, touch and eviction; ``expiredPositions(at:)`` and
+///   ``invariantViolations()`` are O(n).
 ///
 /// The list lives in arrays indexed by 32-bit slot numbers instead of one heap object per entry
 /// (YYMemoryCache's `_YYLinkedMapNode`): no allocation and no reference counting per node, and
@@ -68,6 +71,11 @@ struct LRUList<Key: Hashable, Value> {
     @usableFromInline var totalCost = 0
     /// How many live entries carry an expiry; when zero, hits skip the expiry check entirely.
     @usableFromInline var expiringCount = 0
+    #if DEBUG
+    /// Set by tests: ``invariantViolations()`` walks the whole list after every mutation (O(n)
+    /// each time) and a violation stops the process.
+    @usableFromInline var verifiesEveryMutation = false
+    #endif
 
     @inlinable var count: Int { index.count }
 
@@ -105,6 +113,7 @@ struct LRUList<Key: Hashable, Value> {
         guard position != head else { return }
         unlink(position)
         linkAtHead(position)
+        afterMutation()
     }
 
     /// Stores `value` for `key` as the most recently used entry, with one hash lookup; returns the
@@ -121,6 +130,7 @@ struct LRUList<Key: Hashable, Value> {
             entries[i].cost = cost
             entries[i].expiry = expiry
             touch(position, at: time)
+            afterMutation()
             return old
         }
         let entry = Entry(key: key, cost: cost, expiry: expiry)
@@ -139,6 +149,7 @@ struct LRUList<Key: Hashable, Value> {
         totalCost += cost
         if expiry != .max { expiringCount += 1 }
         linkAtHead(position)
+        afterMutation()
         return nil
     }
 
@@ -153,6 +164,7 @@ struct LRUList<Key: Hashable, Value> {
         entries[i] = Entry(key: nil, cost: 0, expiry: .max)
         freeSlots.append(position)
         checkInvariants()
+        afterMutation()
         return value
     }
 
@@ -206,5 +218,52 @@ struct LRUList<Key: Hashable, Value> {
         assert((head == Self.none) == (tail == Self.none), "head and tail must be empty together")
         assert(index.count + freeSlots.count == entries.count, "every slot is either live or free")
         assert(entries.count == links.count, "one link per slot")
+    }
+
+    /// Runs the full check when a test asked for it (debug builds only; nothing in release).
+    @inlinable
+    func afterMutation() {
+        #if DEBUG
+        if verifiesEveryMutation {
+            let violations = invariantViolations()
+            precondition(violations.isEmpty, "LRUList invariants broken: \(violations)")
+        }
+        #endif
+    }
+
+    /// Every invariant, checked by walking the whole list: the links run both ways from `head` to
+    /// `tail` through every live slot and nothing else, access times never increase along the way,
+    /// the index points at the slots holding its keys, and `totalCost` and `expiringCount` are the
+    /// sums they cache. Empty when all hold. O(n).
+    @usableFromInline
+    func invariantViolations() -> [String] {
+        var violations: [String] = []
+        var walked = 0, cost = 0, expiring = 0
+        var previous = Self.none
+        var position = head
+        var lastTime = UInt64.max
+        while position != Self.none, walked <= entries.count {
+            let i = Int(position)
+            if links[i].previous != previous { violations.append("slot \(i): previous is \(links[i].previous), not \(previous)") }
+            if links[i].accessTime > lastTime { violations.append("slot \(i): used later than the slot before it") }
+            if let key = entries[i].key {
+                if index[key]?.position != position { violations.append("slot \(i): its key points elsewhere in the index") }
+            } else {
+                violations.append("slot \(i): free but linked")
+            }
+            cost += entries[i].cost
+            if entries[i].expiry != .max { expiring += 1 }
+            lastTime = links[i].accessTime
+            walked += 1
+            previous = position
+            position = links[i].next
+        }
+        if previous != tail { violations.append("the walk ends at \(previous), not at tail \(tail)") }
+        if walked != index.count { violations.append("\(walked) linked slots for \(index.count) keys") }
+        if cost != totalCost { violations.append("costs add up to \(cost), not totalCost \(totalCost)") }
+        if expiring != expiringCount { violations.append("\(expiring) expiring entries, not expiringCount \(expiringCount)") }
+        if Set(freeSlots).count != freeSlots.count { violations.append("a free slot is listed twice") }
+        if freeSlots.contains(where: { entries[Int($0)].key != nil }) { violations.append("a free slot holds a key") }
+        return violations
     }
 }

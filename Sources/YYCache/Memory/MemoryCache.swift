@@ -124,6 +124,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     // MARK: Reading
 
     /// The value for `key`, or `nil`. A hit makes the entry the most recently used.
+    ///
+    /// - Complexity: O(1): one hash lookup and three link updates.
     @inlinable
     public func value(forKey key: Key) -> Value? {
         var expired: Value?
@@ -152,6 +154,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     }
 
     /// Whether a live (unexpired) value is stored for `key`. Does not change the recency order.
+    ///
+    /// - Complexity: O(1).
     @inlinable
     public func contains(_ key: Key) -> Bool {
         locked { state in state.list.containsLive(key, now: clock.now) }
@@ -171,10 +175,14 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     /// Stores `value` for `key`, replacing any earlier value, as the most recently used entry.
     ///
     /// - Parameters:
+    ///   - value: what to store.
+    ///   - key: where; an existing entry for it is replaced.
     ///   - cost: the entry's share of ``costLimit`` (for example its size in bytes); negative counts as 0.
     ///     A value whose cost alone exceeds the cost limit is not stored, and an earlier value for the
     ///     key is removed.
     ///   - expiresAfter: a time to live for this entry; after it the entry reads as absent.
+    ///
+    /// - Complexity: O(1), plus O(k) for the k entries evicted to stay within the limits.
     @inlinable
     public func setValue(_ value: Value, forKey key: Key, cost: Int = 0, expiresAfter: Duration? = nil) {
         let now = clock.now()
@@ -200,6 +208,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     }
 
     /// Removes the value for `key` and returns it, or `nil` when there was none.
+    ///
+    /// - Complexity: O(1).
     @discardableResult
     @inlinable
     public func removeValue(forKey key: Key) -> Value? {
@@ -246,16 +256,22 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     // MARK: Trimming
 
     /// Evicts least recently used entries until at most `count` remain.
+    ///
+    /// - Complexity: O(k) for the k entries evicted.
     public func trim(toCount count: Int) {
         trim { state in state.list.count > max(count, 0) }
     }
 
     /// Evicts least recently used entries until the total cost is at most `cost`.
+    ///
+    /// - Complexity: O(k) for the k entries evicted.
     public func trim(toCost cost: Int) {
         trim { state in state.list.totalCost > max(cost, 0) }
     }
 
     /// Evicts entries that have not been read or written for longer than `age`.
+    ///
+    /// - Complexity: O(k) for the k entries evicted: they are taken from the least recently used end.
     public func trim(toAge age: Duration) {
         let now = clock.now()
         let maximumAge = age.clampedNanoseconds
@@ -267,6 +283,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     }
 
     /// Drops entries whose expiry has passed.
+    ///
+    /// - Complexity: O(n) over every slot when any entry carries an expiry; O(1) otherwise.
     public func removeExpiredValues() {
         let now = clock.now()
         var released: [Value] = []

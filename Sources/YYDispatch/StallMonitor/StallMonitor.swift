@@ -88,6 +88,8 @@ public final class StallMonitor: Sendable {
 
     /// A monitor of `probes`; call ``start()``.
     /// - Parameters:
+    ///   - probes: what to ping; each has at most one ping outstanding.
+    ///   - configuration: the ping rate, the stall threshold and the reminder back-off.
     ///   - clock: the time it reads and sleeps by (the real one by default).
     ///   - logger: where events are logged too (warnings for stalls and oversleeping).
     ///   - onEvent: called on the monitor's thread; keep it short.

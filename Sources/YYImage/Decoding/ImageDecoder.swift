@@ -63,7 +63,9 @@ public final class ImageDecoder: Sendable {
     }
 
     /// Feeds all bytes received so far (each call passes the whole prefix, not just new bytes).
-    /// - Parameter final: whether `data` is the complete file.
+    /// - Parameters:
+    ///   - data: every byte received so far, from the start of the file.
+    ///   - final: whether `data` is the complete file.
     /// - Returns: whether the image's size and frames are known yet.
     /// - Throws: `ImageError` for data that cannot become a valid image, for data shorter than
     ///   before or whose type changed, and for calls after the data was final.

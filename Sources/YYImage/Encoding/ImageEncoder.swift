@@ -52,7 +52,7 @@ public struct ImageEncoder: Sendable {
 
     /// Adds the first frame of an image file.
     public mutating func addFrame(contentsOf url: URL, duration: Double = 0) throws(ImageError) {
-        guard let data = try? Data(contentsOf: url) else { throw .invalidInput("cannot read \(url.path)") }
+        let data = try ImageError.readFile(atPath: url.path)
         try addFrame(data: data, duration: duration)
     }
 
@@ -102,12 +102,7 @@ public struct ImageEncoder: Sendable {
 
     /// Encodes and writes the file atomically.
     public func encode(to url: URL) throws(ImageError) {
-        let data = try encode()
-        do {
-            try data.write(to: url, options: .atomic)
-        } catch {
-            throw .invalidInput("cannot write \(url.path): \(error.localizedDescription)")
-        }
+        try ImageError.writeFile(try encode(), to: url)
     }
 
     /// One image as `type`.

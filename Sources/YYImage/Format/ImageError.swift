@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why an image could not be decoded or encoded.
 public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The bytes are no image type YYImage decodes.
@@ -21,6 +23,8 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidInput(String)
     /// The C codec reported an error.
     case codec(ImageType, String)
+    /// A file could not be read or written; the text is the system's reason.
+    case fileSystem(path: String, String)
 
     /// A plain-language account of the error.
     public var description: String {
@@ -35,6 +39,35 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidUpdate(let detail): "invalid update: \(detail)"
         case .invalidInput(let detail): "invalid input: \(detail)"
         case .codec(let type, let detail): "\(type.rawValue) codec error: \(detail)"
+        case .fileSystem(let path, let detail): "\(path): \(detail)"
         }
+    }
+}
+
+extension ImageError {
+    /// The bytes of the file at `path`, or ``fileSystem(path:_:)`` with the system's reason.
+    static func readFile(atPath path: String) throws(ImageError) -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .fileSystem(path: path, "cannot read: \(reason(for: path, access: R_OK, error))")
+        }
+    }
+
+    /// Writes `data` to `url` atomically, or throws ``fileSystem(path:_:)`` with the system's reason.
+    static func writeFile(_ data: Data, to url: URL) throws(ImageError) {
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            let folder = url.deletingLastPathComponent().path
+            throw .fileSystem(path: url.path, "cannot write: \(reason(for: folder, access: W_OK, error))")
+        }
+    }
+
+    /// Why `path` could not be used: the system's words for what `access(2)` finds ("No such
+    /// file or directory", "Permission denied"), else Foundation's description of `error`.
+    private static func reason(for path: String, access mode: Int32, _ error: any Error) -> String {
+        if access(path, mode) != 0, let message = strerror(errno) { return String(cString: message) }
+        return error.localizedDescription
     }
 }

@@ -65,7 +65,7 @@ public final class FrameImage: AnimatedImage {
         let data: Data
         switch source {
         case .file(let path):
-            guard let contents = FileManager.default.contents(atPath: path) else { throw .invalidInput("cannot read \(path)") }
+            let contents = try ImageError.readFile(atPath: path)
             data = contents
         case .data(let bytes):
             data = bytes

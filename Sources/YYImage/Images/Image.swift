@@ -32,6 +32,7 @@ public final class Image: AnimatedImage {
 
     /// Decodes `data`.
     /// - Parameters:
+    ///   - data: a complete file of any type ``ImageDecoder`` reads.
     ///   - scale: pixels per point (values ≤ 0 mean 1).
     ///   - options: limits and output choices for every frame.
     ///   - durationRule: how too-short frame durations are lengthened.
@@ -61,7 +62,10 @@ public final class Image: AnimatedImage {
     }
 
     /// A still image made from a bitmap, such as the result of a processor.
-    /// - Parameter type: the format the pixels came from (reported as ``type``).
+    /// - Parameters:
+    ///   - bitmap: the pixels.
+    ///   - type: the format the pixels came from (reported as ``type``).
+    ///   - scale: pixels per point (values ≤ 0 mean 1).
     public init(bitmap: Bitmap, type: ImageType = .png, scale: Double = 1) {
         self.decoder = nil
         self.type = type
@@ -78,7 +82,7 @@ public final class Image: AnimatedImage {
     /// Decodes a file; the scale comes from its name (`icon@2x.png` → 2, `icon.png` → 1).
     public convenience init(contentsOfFile path: String, options: ImageDecoder.Options = ImageDecoder.Options(),
                             durationRule: FrameDurationRule = .default) throws(ImageError) {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .invalidInput("cannot read \(path)") }
+        let data = try ImageError.readFile(atPath: path)
         try self.init(data: data, scale: Self.scale(fromFileName: path), options: options, durationRule: durationRule)
     }
 

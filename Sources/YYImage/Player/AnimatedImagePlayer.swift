@@ -135,10 +135,12 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
 
     /// A player of `image` timed by `clock`.
     /// - Parameters:
+    ///   - image: any animated image: ``Image``, ``FrameImage``, ``SpriteSheetImage``.
+    ///   - clock: what the player reads and sleeps by (a test clock in tests).
     ///   - latenessPolicy: `.hold` (YYKit's: a late frame delays the rest) or `.skip` (keep to the
     ///     clock, skipping frames whose time has passed).
     ///   - bufferBudget: bytes of decoded frames to keep; `nil` for the automatic budget
-    ///     (``FrameBufferBudget/automatic``). Players of one image share one buffer, sized by the
+    ///     (``FrameBufferBudget/automatic()``). Players of one image share one buffer, sized by the
     ///     largest of their budgets.
     ///   - lateTolerance: see ``lateTolerance``.
     public init(image: any AnimatedImage, clock: C, latenessPolicy: PlayerLatenessPolicy = .hold,

@@ -1,4 +1,4 @@
-/// A parsed JSON text: the input bytes and their ``JSONTape``.
+/// A parsed JSON text: the input bytes and their tape (one 64-bit word per value and container end).
 ///
 /// Parsing validates the whole text in one pass; values are materialised only when asked for
 /// (``value``), and strings without escapes are read straight from the input.

@@ -10,12 +10,6 @@ public struct JSONWriter: Sendable {
     /// Write object members in key order (for stable output).
     public var sortedKeys: Bool
 
-    /// Why a value cannot be written.
-    public enum Failure: Error, Sendable, Equatable {
-        /// Infinity or NaN, which JSON cannot represent.
-        case nonFiniteNumber(Double)
-    }
-
     /// Creates a writer; compact and in dictionary order by default.
     public init(pretty: Bool = false, sortedKeys: Bool = false) {
         self.pretty = pretty
@@ -23,18 +17,18 @@ public struct JSONWriter: Sendable {
     }
 
     /// The UTF-8 JSON text of `value`.
-    public func bytes(for value: JSONValue) throws(Failure) -> [UInt8] {
+    public func bytes(for value: JSONValue) throws(JSONWriterError) -> [UInt8] {
         var output = JSONOutput(pretty: pretty)
         try write(value, to: &output)
         return output.bytes
     }
 
     /// The JSON text of `value`.
-    public func string(for value: JSONValue) throws(Failure) -> String {
+    public func string(for value: JSONValue) throws(JSONWriterError) -> String {
         String(decoding: try bytes(for: value), as: UTF8.self)
     }
 
-    private func write(_ value: JSONValue, to output: inout JSONOutput) throws(Failure) {
+    private func write(_ value: JSONValue, to output: inout JSONOutput) throws(JSONWriterError) {
         switch value {
         case .null: output.append("null")
         case .bool(let flag): output.append(flag ? "true" : "false")
@@ -43,10 +37,10 @@ public struct JSONWriter: Sendable {
         case .double(let number): try output.appendDouble(number)
         case .string(let text): output.appendString(text)
         case .array(let elements):
-            try output.writeArray(elements) { (output, element) throws(Failure) in try write(element, to: &output) }
+            try output.writeArray(elements) { (output, element) throws(JSONWriterError) in try write(element, to: &output) }
         case .object(let members):
             let ordered = sortedKeys ? members.sorted { $0.key < $1.key } : Array(members)
-            try output.writeObject(ordered, key: \.key) { (output, member) throws(Failure) in try write(member.value, to: &output) }
+            try output.writeObject(ordered, key: \.key) { (output, member) throws(JSONWriterError) in try write(member.value, to: &output) }
         }
     }
 }
@@ -201,7 +195,7 @@ struct JSONOutput {
         bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
     }
 
-    mutating func appendDouble(_ number: Double) throws(JSONWriter.Failure) {
+    mutating func appendDouble(_ number: Double) throws(JSONWriterError) {
         guard number.isFinite else { throw .nonFiniteNumber(number) }
         // Swift's description is the shortest text that round-trips ("1.0", "0.1", "1e-07").
         bytes.append(contentsOf: number.description.utf8)

@@ -59,7 +59,9 @@ final class Tracked: Sendable {
         _ = cache.value(forKey: 0)          // order now 0, 2, 1 (most to least recent)
         cache.setValue(3, forKey: 3)        // evicts 1
         #expect(!cache.contains(1))
-        #expect(cache.contains(0) && cache.contains(2) && cache.contains(3))
+        #expect(cache.contains(0))
+        #expect(cache.contains(2))
+        #expect(cache.contains(3))
         cache.setValue(20, forKey: 2)       // overwrite refreshes 2; order 2, 3, 0
         cache.setValue(4, forKey: 4)        // evicts 0
         #expect(!cache.contains(0))
@@ -83,7 +85,9 @@ final class Tracked: Sendable {
         for i in 0..<10 { cache.setValue(i, forKey: i, cost: 30) }
         #expect(cache.totalCost <= 100)
         #expect(cache.totalCount == 3)
-        #expect(cache.contains(9) && cache.contains(8) && cache.contains(7))
+        #expect(cache.contains(9))
+        #expect(cache.contains(8))
+        #expect(cache.contains(7))
     }
 
     @Test func valueCostlierThanTheLimitIsNotStoredAndDropsTheOldValue() {
@@ -102,7 +106,8 @@ final class Tracked: Sendable {
         #expect(cache.totalCount == 50)
         cache.costLimit = 20
         #expect(cache.totalCount == 10)
-        #expect(cache.contains(99) && !cache.contains(89))
+        #expect(cache.contains(99))
+        #expect(!cache.contains(89))
     }
 
     @Test func trimsToCountCostAndAge() {
@@ -113,14 +118,21 @@ final class Tracked: Sendable {
             clock.advance(by: .seconds(1))
         }
         cache.trim(toCount: 8)
-        #expect(cache.totalCount == 8 && !cache.contains(1) && cache.contains(2))
+        #expect(cache.totalCount == 8)
+        #expect(!cache.contains(1))
+        #expect(cache.contains(2))
         cache.trim(toCost: 55)
-        #expect(cache.totalCost == 50 && cache.contains(5) && !cache.contains(4))
+        #expect(cache.totalCost == 50)
+        #expect(cache.contains(5))
+        #expect(!cache.contains(4))
         // Entries 5...9 were written 5, 4, 3, 2 and 1 seconds ago.
         cache.trim(toAge: .milliseconds(2500))
-        #expect(cache.totalCount == 2 && cache.contains(8) && cache.contains(9))
+        #expect(cache.totalCount == 2)
+        #expect(cache.contains(8))
+        #expect(cache.contains(9))
         cache.trim(toCount: 0)
-        #expect(cache.totalCount == 0 && cache.totalCost == 0)
+        #expect(cache.totalCount == 0)
+        #expect(cache.totalCost == 0)
     }
 
     @Test func ageCountsFromTheLastRead() {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import YYImage
 
-/// PngSuite (Willem van Schaik's conformance images, shipped in Debian's golang-1.19-src) decodes
+/// PngSuite (Willem van Schaik's conformance images, shipped in Debian's golang-1.N-src) decodes
 /// to exactly what libpng's own simplified API gives, for every file: YYImage returns the stored
 /// samples (no gamma conversion, like Pillow and browsers without colour management), so the
 /// reference reads each file with its colour-space chunks replaced by an sRGB gAMA, for which
@@ -28,11 +28,17 @@ struct PNGSuiteTests {
     }
 }
 
-/// Where PngSuite lives on Debian.
+/// Where PngSuite lives on Debian: in Go's sources, `/usr/share/go-1.N/src/…`, whichever Go
+/// release the system has (1.19 on Debian 12; the newest is taken).
 enum PNGSuite {
-    static let folder = "/usr/share/go-1.19/src/image/png/testdata/pngsuite"
+    static let folder: String = {
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/share")) ?? []
+        let newest = versions.filter { $0.hasPrefix("go-1.") }
+            .max { $0.dropFirst(5).compare($1.dropFirst(5), options: .numeric) == .orderedAscending }
+        return "/usr/share/\(newest ?? "go-1.19")/src/image/png/testdata/pngsuite"
+    }()
     static var isAvailable: Bool { FileManager.default.fileExists(atPath: folder) }
-    static let missingReason = "PngSuite is absent: run scripts/setup --reference (Debian package golang-1.19-src)"
+    static let missingReason = "PngSuite is absent: run scripts/setup --reference (Debian package golang-1.N-src)"
     static var files: [URL] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".png") }.sorted()
             .map { URL(fileURLWithPath: folder).appendingPathComponent($0) }

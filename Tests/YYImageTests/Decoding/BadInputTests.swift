@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 @testable import YYImage
 
 /// Hostile and damaged input: typed errors or limited results, never a crash, a hang or
@@ -34,7 +35,7 @@ struct BadInputTests {
     }
 
     @Test("every sample cut at each sixteenth of its length gives a typed error or a limited result",
-          .enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+          .needsSharedTestData)
     func truncatedSamples() throws {
         var errors = 0, limited = 0
         for file in Self.sampleFiles {
@@ -56,7 +57,7 @@ struct BadInputTests {
     }
 
     @Test("random byte flips in the samples give a typed error or frames within the limits, the same each time",
-          .enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+          .needsSharedTestData)
     func flippedBytes() throws {
         var random = SplitMix64(seed: 4)
         var refused = 0, decoded = 0
@@ -85,6 +86,25 @@ struct BadInputTests {
         // The flips reached both outcomes: some files broke, some survived damage to pixel data.
         #expect(refused > 0)
         #expect(decoded > 0)
+    }
+
+    @Test("files that cannot be read or written are file-system errors with the system's reason")
+    func fileSystemErrors() throws {
+        let missing = "/nonexistent-yykit-folder/missing.png"
+        #expect(throws: ImageError.fileSystem(path: missing, "cannot read: No such file or directory")) {
+            try Image(contentsOfFile: missing)
+        }
+        var encoder = ImageEncoder(type: .png)
+        #expect(throws: ImageError.fileSystem(path: missing, "cannot read: No such file or directory")) {
+            try encoder.addFrame(contentsOf: URL(fileURLWithPath: missing))
+        }
+        encoder.addFrame(Bitmap(width: 1, height: 1, pixels: [0, 0, 0, 255])!)
+        #expect {
+            try encoder.encode(to: URL(fileURLWithPath: missing))
+        } throws: { error in
+            guard case .fileSystem(let path, let reason) = error as? ImageError else { return false }
+            return path == missing && reason.hasPrefix("cannot write")
+        }
     }
 
     @Test("a PNG claiming 1,000,000 x 1,000,000 pixels is refused before allocation")

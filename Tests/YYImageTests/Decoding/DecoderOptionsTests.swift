@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 @testable import YYImage
 
 /// Output options (downsampling, premultiplication, orientation), random access, and sharing a
@@ -20,7 +21,8 @@ struct DecoderOptionsTests {
         var options = ImageDecoder.Options()
         options.maxPixelSize = 16
         let frame = try ImageDecoder(data: try ImageEncoder.encode(Self.quadrants, as: type), options: options).frame(at: 0)
-        #expect(frame.width == 16 && frame.height == 8)
+        #expect(frame.width == 16)
+        #expect(frame.height == 8)
         #expect(Self.close(frame[2, 2], RGBA(255, 0, 0)))
         #expect(Self.close(frame[13, 6], RGBA(255, 255, 255)))
     }
@@ -35,7 +37,8 @@ struct DecoderOptionsTests {
         var options = ImageDecoder.Options()
         options.maxPixelSize = 150
         let frame = try ImageDecoder(data: data, options: options).frame(at: 0)
-        #expect(frame.width == 150 && frame.height == 113)
+        #expect(frame.width == 150)
+        #expect(frame.height == 113)
         #expect(try TurboJPEG.decode(bytes, width: 200, height: 150, final: true).width == 200)
     }
 
@@ -72,7 +75,8 @@ struct DecoderOptionsTests {
         options.appliesOrientation = true
         let upright = try ImageDecoder(data: data, options: options).frame(at: 0)
         let expected = Self.quadrants.oriented(orientation)
-        #expect(upright.width == expected.width && upright.height == expected.height)
+        #expect(upright.width == expected.width)
+        #expect(upright.height == expected.height)
         for (x, y) in [(2, 2), (upright.width - 3, 2), (2, upright.height - 3), (upright.width - 3, upright.height - 3)] {
             #expect(Self.close(upright[x, y], expected[x, y]), "\(orientation) at \(x),\(y)")
         }
@@ -82,7 +86,8 @@ struct DecoderOptionsTests {
     func orientationGeometry() {
         let image = TestImages.bitmap(3, 2) { x, y in RGBA(UInt8(x), UInt8(y), 0) }  // (x, y) encoded in the pixel
         let right = image.oriented(.right)  // 90° clockwise: the bottom-left pixel goes to the top-left
-        #expect(right.width == 2 && right.height == 3)
+        #expect(right.width == 2)
+        #expect(right.height == 3)
         #expect(right[0, 0] == RGBA(0, 1, 0))
         #expect(right[1, 0] == RGBA(0, 0, 0))
         #expect(image.oriented(.left)[0, 0] == RGBA(2, 0, 0))
@@ -91,7 +96,7 @@ struct DecoderOptionsTests {
         #expect(image.oriented(.leftMirrored)[1, 2] == RGBA(2, 1, 0))
     }
 
-    @Test("random access equals sequential decoding", .enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)),
+    @Test("random access equals sequential decoding", .needsSharedTestData,
           arguments: ["demo/pia@2x.png", "demo/nyancat@2x.webp", "demo/wall-e@2x.webp", "compare/ermilio.gif", "misc/Demo.gif"])
     func randomAccess(_ file: String) throws {
         let data = try Samples.data(file)
@@ -106,7 +111,7 @@ struct DecoderOptionsTests {
         for index in (0..<frames.count).reversed() { #expect(try random.frame(at: index) == frames[index]) }
     }
 
-    @Test("one decoder shared by many tasks gives the same frames", .enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+    @Test("one decoder shared by many tasks gives the same frames", .needsSharedTestData)
     func concurrentUse() async throws {
         let decoder = try ImageDecoder(data: try Samples.data("demo/pia@2x.png"))
         let expected = try (0..<decoder.frameCount).map { try ImageDecoder(data: try Samples.data("demo/pia@2x.png")).frame(at: $0) }

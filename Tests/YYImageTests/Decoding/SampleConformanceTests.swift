@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 @testable import YYImage
 
 /// Every composited frame of the YYKit samples equals a reference decoder no one here wrote:
@@ -10,7 +11,7 @@ import TestSupport
 ///
 /// Pillow disagrees with apngdis on pia@2x.png frame 5: frame 4 disposes to "previous" and
 /// Pillow restores the wrong region. We follow apngdis and the APNG spec; the test pins both.
-@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)),
+@Suite(.needsSharedTestData,
        .enabled(if: PillowReference.isAvailable, Comment(rawValue: PillowReference.missingReason)))
 struct SampleConformanceTests {
     struct Case: Sendable, CustomTestStringConvertible {

@@ -71,7 +71,8 @@ struct ImageEncoderTests {
         encoder.addFrame(TestImages.solid(4, 4, RGBA(255, 0, 0)), duration: 0.1)
         encoder.addFrame(TestImages.solid(8, 2, RGBA(0, 255, 0)), duration: 0.1)
         let decoder = try ImageDecoder(data: try encoder.encode())
-        #expect(decoder.canvasWidth == 8 && decoder.canvasHeight == 4)
+        #expect(decoder.canvasWidth == 8)
+        #expect(decoder.canvasHeight == 4)
         #expect(try decoder.frame(at: 0)[7, 3] == RGBA(0, 0, 0, 0))
         #expect(try decoder.frame(at: 1)[7, 1] == RGBA(0, 255, 0))
     }
@@ -83,7 +84,8 @@ struct ImageEncoderTests {
         for frame in frames { encoder.addFrame(frame, duration: 0.3) }
         let webp = try ImageEncoder.reencode(try ImageDecoder(data: try encoder.encode()), as: .webp, lossless: true)
         let decoder = try ImageDecoder(data: webp)
-        #expect(decoder.type == .webp && decoder.frameCount == 2)
+        #expect(decoder.type == .webp)
+        #expect(decoder.frameCount == 2)
         #expect(try decoder.frame(at: 1)[0, 0] == RGBA(4, 5, 6))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 @testable import YYImage
 
 struct ImageTypeTests {
@@ -24,7 +25,7 @@ struct ImageTypeTests {
     }
 
     @Test("every YYKit sample is recognised by content, whatever its name says",
-          .enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+          .needsSharedTestData)
     func samples() throws {
         #expect(ImageType(sniffing: try Samples.data("misc/Weibo@3x.jpg")) == .png)  // PNG bytes named .jpg
         #expect(ImageType(sniffing: try Samples.data("misc/Twitter@3x.jpg")) == .jpeg)

@@ -1,23 +1,27 @@
 import Foundation
 import Testing
 import TestSupport
+import TestTraits
 @testable import YYImage
 
 struct AnimatedImageTests {
     @Test("Image: scale from the file name, size in points, frames, loop count and memory size",
-          .enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+          .needsSharedTestData)
     func imageFromFile() throws {
         let image = try Image(contentsOfFile: Samples.path("demo/pia@2x.png"))
         #expect(image.type == .png)
         #expect(image.scale == 2)
         #expect(image.size == (110, 110))
-        #expect(image.frameCount == 6 && image.loopCount == 0)
+        #expect(image.frameCount == 6)
+        #expect(image.loopCount == 0)
         #expect(image.bytesPerFrame == 220 * 220 * 4)
         #expect(image.memorySize == 220 * 220 * 4 * 6)
         #expect(image.animatedImageData != nil)
         #expect(image.duration(at: 0) == 0.15)
         let still = try Image(contentsOfFile: Samples.path("demo/mew_baseline.jpg"))
-        #expect(still.scale == 1 && still.memorySize == 0 && still.animatedImageData == nil)
+        #expect(still.scale == 1)
+        #expect(still.memorySize == 0)
+        #expect(still.animatedImageData == nil)
     }
 
     @Test("scale suffixes", arguments: [("a@2x.png", 2.0), ("a@3x", 3), ("dir/b@2.5x.gif", 2.5), ("c.png", 1), ("d@x.png", 1), ("e@2x@3x.png", 3), ("f@-2x.png", 1)])
@@ -26,7 +30,7 @@ struct AnimatedImageTests {
     }
 
     @Test("preloading keeps every frame, equal to on-demand decoding",
-          .enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+          .needsSharedTestData)
     func preload() throws {
         let image = try Image(data: try Samples.data("demo/wall-e@2x.webp"))
         let onDemand = try (0..<image.frameCount).map { try image.frame(at: $0) }
@@ -45,7 +49,9 @@ struct AnimatedImageTests {
         let data = try encoder.encode()
         let fromData = try Image(data: data)
         let fromDecoder = try Image(decoder: ImageDecoder(data: data))
-        #expect(fromDecoder.type == .gif && fromDecoder.frameCount == 3 && fromDecoder.loopCount == fromData.loopCount)
+        #expect(fromDecoder.type == .gif)
+        #expect(fromDecoder.frameCount == 3)
+        #expect(fromDecoder.loopCount == fromData.loopCount)
         #expect((0..<3).map(fromDecoder.duration(at:)) == (0..<3).map(fromData.duration(at:)))
         for index in 0..<3 { #expect(try fromDecoder.frame(at: index) == fromData.frame(at: index)) }
 
@@ -65,7 +71,8 @@ struct AnimatedImageTests {
         let custom = FrameDurationRule(threshold: 0.03, replacement: 0.05)
         #expect((0..<4).map(try Image(data: data, durationRule: custom).duration(at:)) == [0.05, 0.05, 0.05, 0.5])
         let frames = try FrameImage(sources: [.data(data), .data(data)], frameDurations: [0.005, 0.2])
-        #expect(frames.duration(at: 0) == 0.1 && frames.duration(at: 1) == 0.2)
+        #expect(frames.duration(at: 0) == 0.1)
+        #expect(frames.duration(at: 1) == 0.2)
         let sprites = try SpriteSheetImage(sheet: TestImages.solid(4, 4, RGBA(0, 0, 0)), contentRects: [PixelRect(x: 0, y: 0, width: 2, height: 2)], frameDurations: [0])
         #expect(sprites.duration(at: 0) == 0.1)
     }
@@ -77,7 +84,9 @@ struct AnimatedImageTests {
         let path = folder.appending("red.png")
         try ImageEncoder.encode(red, as: .png).write(to: URL(fileURLWithPath: path))
         let image = try FrameImage(sources: [.file(path), .data(try ImageEncoder.encode(blue, as: .bmp))], oneFrameDuration: 0.25, loopCount: 2)
-        #expect(image.frameCount == 2 && image.loopCount == 2 && image.bytesPerFrame == 60)
+        #expect(image.frameCount == 2)
+        #expect(image.loopCount == 2)
+        #expect(image.bytesPerFrame == 60)
         #expect(try image.frame(at: 0) == red)
         #expect(try image.frame(at: 1) == blue)
         #expect(image.duration(at: 1) == 0.25)
@@ -93,7 +102,8 @@ struct AnimatedImageTests {
         let image = try SpriteSheetImage(sheet: sheet, contentRects: [PixelRect(x: 0, y: 0, width: 4, height: 4), PixelRect(x: 4, y: 0, width: 4, height: 4),
                                                                        PixelRect(x: 6, y: -2, width: 4, height: 4)],
                                          frameDurations: [0.1, 0.1, 0.1], loopCount: 1)
-        #expect(image.frameCount == 3 && image.bytesPerFrame == 0)
+        #expect(image.frameCount == 3)
+        #expect(image.bytesPerFrame == 0)
         #expect(try image.frame(at: 1)[0, 0] == RGBA(0, 255, 0))
         #expect(image.contentsRect(at: 1) == UnitRect(x: 0.5, y: 0, width: 0.5, height: 1))
         #expect(image.contentsRect(at: 2) == UnitRect(x: 0.75, y: 0, width: 0.25, height: 0.5))

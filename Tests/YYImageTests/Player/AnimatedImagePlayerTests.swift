@@ -15,7 +15,8 @@ import YYDispatch
         var harness = PlayerHarness(image: image, budget: 64 * image.bytesPerFrame)
         harness.player.play()
         let first = try await harness.nextFrame()
-        #expect(first.index == 0 && first.shownAt == harness.start)
+        #expect(first.index == 0)
+        #expect(first.shownAt == harness.start)
         var cumulative: Int64 = 0   // nanoseconds, added up here independently of the player
         for index in 1..<durations.count {
             cumulative += Int64((durations[index - 1] * 1e9).rounded())
@@ -51,12 +52,17 @@ import YYDispatch
     @Test func holdShowsEveryFrameAndALateFrameDelaysTheRest() async throws {
         var harness = try await playWithALateSecondFrame(.hold)
         let late = try await harness.nextFrame()
-        #expect(late.index == 1 && late.dueAt == harness.at(.milliseconds(100)) && late.shownAt == harness.at(.milliseconds(350)))
+        #expect(late.index == 1)
+        #expect(late.dueAt == harness.at(.milliseconds(100)))
+        #expect(late.shownAt == harness.at(.milliseconds(350)))
         let next = try await harness.frame(at: .milliseconds(450))
-        #expect(next.index == 2 && next.dueAt == harness.at(.milliseconds(450)) && next.shownAt == next.dueAt)
+        #expect(next.index == 2)
+        #expect(next.dueAt == harness.at(.milliseconds(450)))
+        #expect(next.shownAt == next.dueAt)
         #expect(try await harness.frame(at: .milliseconds(550)).index == 3)
         let statistics = harness.player.statistics
-        #expect(statistics.lateFrames == 1 && statistics.framesSkipped == 0)
+        #expect(statistics.lateFrames == 1)
+        #expect(statistics.framesSkipped == 0)
         #expect(statistics.maximumLateness == .milliseconds(250))
     }
 
@@ -65,10 +71,12 @@ import YYDispatch
         // When frame 1 is ready at 350 ms, frames 1 and 2 have had their time: frame 3 shows,
         // as due at 300 ms, and the schedule is not moved.
         let caughtUp = try await harness.nextFrame()
-        #expect(caughtUp.index == 3 && caughtUp.dueAt == harness.at(.milliseconds(300))
+        #expect(caughtUp.index == 3)
+        #expect(caughtUp.dueAt == harness.at(.milliseconds(300))
                 && caughtUp.shownAt == harness.at(.milliseconds(350)))
         let next = try await harness.frame(at: .milliseconds(400))
-        #expect(next.index == 4 && next.shownAt == harness.at(.milliseconds(400)))
+        #expect(next.index == 4)
+        #expect(next.shownAt == harness.at(.milliseconds(400)))
         #expect(harness.player.statistics.framesSkipped == 2)
         #expect(harness.player.statistics.lateFrames == 1)
     }
@@ -113,7 +121,8 @@ import YYDispatch
         await harness.clock.advance(to: harness.at(.milliseconds(125)))
         harness.player.rate = 1
         let next = try await harness.frame(at: .milliseconds(175))
-        #expect(next.index == 3 && next.dueAt == harness.at(.milliseconds(175)))
+        #expect(next.index == 3)
+        #expect(next.dueAt == harness.at(.milliseconds(175)))
     }
 
     @Test func pauseAndResumeContinueTheFrameWithNoJump() async throws {
@@ -128,7 +137,8 @@ import YYDispatch
         harness.player.play()
         // 70 ms of frame 0 were left.
         let next = try await harness.frame(at: .seconds(10) + .milliseconds(70))
-        #expect(next.index == 1 && next.dueAt == harness.at(.seconds(10) + .milliseconds(70)))
+        #expect(next.index == 1)
+        #expect(next.dueAt == harness.at(.seconds(10) + .milliseconds(70)))
     }
 
     @Test func seekingShowsTheFrameNowAndContinuesFromIt() async throws {
@@ -138,7 +148,8 @@ import YYDispatch
         await harness.clock.advance(to: harness.at(.milliseconds(40)))
         harness.player.currentFrameIndex = 7
         let sought = try await harness.nextFrame()
-        #expect(sought.index == 7 && sought.shownAt == harness.at(.milliseconds(40)))
+        #expect(sought.index == 7)
+        #expect(sought.shownAt == harness.at(.milliseconds(40)))
         #expect(harness.player.currentFrameIndex == 7)
         let next = try await harness.frame(at: .milliseconds(140))
         #expect(next.index == 8)
@@ -183,7 +194,9 @@ import YYDispatch
         #expect(change.contents.bitmap == sheet)
         #expect(change.contents.contentsRect == UnitRect(x: 0.5, y: 0, width: 0.25, height: 1))
         let visible = change.contents.visibleBitmap()
-        #expect(visible.width == 1 && visible.height == 2 && visible[0, 1] == CountingAnimation.color(of: 2))
+        #expect(visible.width == 1)
+        #expect(visible.height == 2)
+        #expect(visible[0, 1] == CountingAnimation.color(of: 2))
         #expect(harness.player.statistics.buffer.bytesHeld == 0)   // the sheet belongs to the image
     }
 }

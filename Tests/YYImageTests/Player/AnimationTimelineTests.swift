@@ -15,7 +15,8 @@ import Testing
             let start = Duration.nanoseconds(cumulative)
             #expect(timeline.start(ofFrame: index) == start)
             let atStart = timeline.position(at: start)
-            #expect(atStart.frameIndex == index && atStart.loop == 0)
+            #expect(atStart.frameIndex == index)
+            #expect(atStart.loop == 0)
             if index > 0 { #expect(timeline.position(at: start - .nanoseconds(1)).frameIndex == index - 1) }
             cumulative += Int64((durations[index] * 1e9).rounded())
             #expect(atStart.nextChange == .nanoseconds(cumulative))
@@ -23,7 +24,8 @@ import Testing
         #expect(timeline.loopDuration == .nanoseconds(cumulative))
         // The second loop starts exactly one loop duration later.
         let second = timeline.position(at: .nanoseconds(cumulative + 1))
-        #expect(second.frameIndex == 0 && second.loop == 1)
+        #expect(second.frameIndex == 0)
+        #expect(second.loop == 1)
     }
 
     @Test func finishesOnTheLastFrameAfterItsLoops() {
@@ -37,7 +39,9 @@ import Testing
     @Test func zeroLoopsPlayForever() {
         let timeline = AnimationTimeline(durations: [0.1, 0.1], loopCount: 0)
         let far = timeline.position(at: .seconds(1_000_000) + .milliseconds(150))
-        #expect(far.frameIndex == 1 && far.loop == 5_000_000 && !far.isFinished)
+        #expect(far.frameIndex == 1)
+        #expect(far.loop == 5_000_000)
+        #expect(!far.isFinished)
     }
 
     @Test func rateScalesElapsedTime() {

@@ -1,9 +1,10 @@
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 @testable import YYModelCore
 
-@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+@Suite(.needsSharedTestData)
 struct JSONCorpusTests {
     static let corpus = TestData.files(in: "json/corpus").filter { $0.pathExtension == "json" }
 

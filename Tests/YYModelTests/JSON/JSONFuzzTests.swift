@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 import YYModel
 
@@ -15,7 +16,7 @@ import YYModel
 ///     YYKIT_FUZZ_SECONDS=600 scripts/sanitize address --filter JSONFuzzTests    # with AddressSanitizer
 ///
 /// `YYKIT_FUZZ_SEED` replays a run.
-@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+@Suite(.needsSharedTestData)
 struct JSONFuzzTests {
     static let seeds: [[UInt8]] = {
         let suite = TestData.files(in: "json/jsontestsuite/test_parsing")

@@ -192,7 +192,8 @@ import Testing
         let document = try JSONDocument(parsing: text)
         #expect(document.tape.count == 2 * count + 2)
         guard case .array(let elements) = document.value else { Issue.record("not an array"); return }
-        #expect(elements.count == count && elements.allSatisfy { $0 == 7 })
+        #expect(elements.count == count)
+        #expect(elements.allSatisfy { $0 == 7 })
     }
 
     @Test func everyTapeTagReadsBackFromItsWord() {

@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 @testable import YYModelCore
 
 /// nst/JSONTestSuite: every `y_` file accepted, every `n_` file rejected, no crash on `i_`.
-@Suite(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)))
+@Suite(.needsSharedTestData)
 struct JSONTestSuiteTests {
     static let cases = TestData.files(in: "json/jsontestsuite/test_parsing")
 

@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func rejectsNonFiniteNumbers() {
-        #expect(throws: JSONWriter.Failure.nonFiniteNumber(.infinity)) { try JSONWriter().string(for: .double(.infinity)) }
+        #expect(throws: JSONWriterError.nonFiniteNumber(.infinity)) { try JSONWriter().string(for: .double(.infinity)) }
         #expect(JSONValue.array([.double(.nan)]).jsonString() == "[null]")
     }
 

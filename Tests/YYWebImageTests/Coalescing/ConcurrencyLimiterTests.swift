@@ -116,6 +116,7 @@ import YYDispatch
             }
         }
         #expect(ran == 40_000)
-        #expect(limiter.runningCount == 0 && limiter.queuedCount == 0)
+        #expect(limiter.runningCount == 0)
+        #expect(limiter.queuedCount == 0)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 import TestSupport
+import TestTraits
 import YYImage
 @testable import YYWebImage
 
@@ -54,7 +55,7 @@ import YYImage
 
     /// YYKit's own sample pictures in the three formats that show a whole picture early: each
     /// preview is full size, they change as data arrives, and the first is not yet the final image.
-    @Test(.enabled(if: TestData.isAvailable, Comment(rawValue: TestData.missingReason)),
+    @Test(.needsSharedTestData,
           arguments: ["mew_interlaced.png", "mew_interlaced.gif", "mew_progressive.jpg"])
     func interlacedAndProgressiveFilesGivePreviewsThatImprove(_ name: String) async throws {
         let bytes = try [UInt8](Data(contentsOf: TestData.url("yykit/images/demo/" + name)))

@@ -1,3 +1,4 @@
+// Helpers of the image benchmarks: heap sampling, a sink for results, number formatting.
 import Foundation
 #if canImport(Glibc)
 import CMallocInfo

@@ -1,0 +1,65 @@
+import Foundation
+import YYImage
+
+// The README's YYImage examples, compiled. Never called.
+
+/// Puts a frame on the screen (here: nowhere).
+func show(_ bitmap: Bitmap, part: UnitRect?) {}
+
+func imageSnippet(data: Data, received: Data) throws {
+    // snippet.begin image
+    // Decode: any supported type, still or animated; frames come composited at canvas size.
+    let decoder = try ImageDecoder(data: data)
+    print(decoder.type!, decoder.canvasWidth, decoder.canvasHeight, decoder.frameCount, decoder.loopCount)
+    for index in 0..<decoder.frameCount {
+        let canvas: Bitmap = try decoder.frame(at: index)      // RGBA8, straight alpha by default
+        let info = try decoder.frameInfo(at: index)             // x, y, size, duration, disposal, blend
+        print(canvas.width, canvas.height, info.duration)
+    }
+
+    // Incremental: pass all bytes so far; before `final` only frame 0, decoded from what arrived.
+    let progressive = ImageDecoder()
+    try progressive.update(data: received, final: false)
+    let preview = try progressive.frame(at: 0)
+
+    // Options: decompression-bomb limits, downsampling (JPEG through DCT scaling), premultiplied
+    // output, EXIF orientation applied.
+    var options = ImageDecoder.Options()
+    options.maxPixelCount = 50_000_000
+    options.maxPixelSize = 512
+    options.alphaMode = .premultiplied
+    options.appliesOrientation = true
+
+    // Encode: stills and animations.
+    var encoder = ImageEncoder(type: .webp)   // .png (APNG when animated), .gif, .jpeg, .webp, .bmp, .ico
+    encoder.quality = 0.8; encoder.lossless = false; encoder.loopCount = 0
+    encoder.addFrame(try decoder.frame(at: 0), duration: 0.1)
+    let webp = try encoder.encode()
+    let gif = try ImageEncoder.reencode(decoder, as: .gif)
+
+    // Images: frame 0 decoded at once, the rest on demand; `@2x` scale from the file name.
+    let image = try Image(contentsOfFile: "cube@2x.png")
+    let shown = image.duration(at: 3)         // the 100 ms rule applied
+    // snippet.end
+    _ = (preview, options, webp, gif, shown)
+}
+
+func playerSnippet() async throws {
+    // snippet.begin player
+    let image = try Image(contentsOfFile: "cube@2x.png")          // or FrameImage, SpriteSheetImage
+    let player = AnimatedImagePlayer(image: image)                // ContinuousClock; or (image:clock:) with any Clock
+    player.rate = 1.5                                             // keeps the current position
+    player.loopCountOverride = 3                                  // nil: the file's count; 0 = forever
+    let events = player.events()                                  // AsyncStream: .frame(FrameChange), .finished
+    player.addObserver { event in /* on the player's timer thread */ }
+    player.play()
+    for await event in events {
+        guard case .frame(let change) = event else { break }      // .finished: stays on the last frame
+        show(change.contents.bitmap, part: change.contents.contentsRect)   // sprite sheets: the sheet + its rectangle
+    }
+    player.pause(); player.play()                                 // continues mid-frame, no jump
+    player.currentFrameIndex = 10                                 // shows frame 10 now
+    player.stop()                                                 // rewinds, gives up its share of the buffer
+    print(player.statistics)                                      // shown, skipped, late, decodes, hits, misses, bytes, peak
+    // snippet.end
+}
