@@ -99,6 +99,13 @@ let package = Package(
             dependencies: ["YYModelCore", "YYModelMacros"],
             swiftSettings: strictSettings
         ),
+        // `yy json model`'s generator of @Model source from a JSON sample: a tool's code, kept out
+        // of the runtime.
+        .target(
+            name: "YYModelCodegen",
+            dependencies: ["YYModelCore"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "YYImage",
             dependencies: ["YYDispatch", "CPNG", "CTurboJPEG", "CWebP", "CYYImageShims"],
@@ -127,6 +134,7 @@ let package = Package(
             dependencies: [
                 "YYCache",
                 "YYModelCore",
+                "YYModelCodegen",
                 "YYImage",
                 "YYDispatch",
                 "YYTerminal",
@@ -240,7 +248,12 @@ let package = Package(
         ),
         .testTarget(
             name: "yyTests",
-            dependencies: ["yy", "YYImage", "YYModel", "TestSupport", "TestTraits", "LoopbackHTTPServer"],
+            dependencies: ["yy", "YYImage", "TestSupport", "TestTraits", "LoopbackHTTPServer"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "YYModelCodegenTests",
+            dependencies: ["YYModelCodegen", "YYModel"],
             swiftSettings: strictSettings
         ),
         // Every Swift snippet of the README and the DocC catalogs, compiled here; its one test checks

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import YYModelCodegen
 import YYModelCore
 
 /// `yy json model FILE --name TypeName`: `@Model` source that fits a JSON sample.

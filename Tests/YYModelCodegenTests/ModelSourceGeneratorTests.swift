@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import YYModel
-@testable import yy
+@testable import YYModelCodegen
 
 // The output of `ModelSourceGenerator` for `sampleJSON` below, pasted as is: it must compile
 // with the macro and decode the sample it came from.
@@ -83,7 +83,7 @@ struct GeneratedUser {
 
     @Test func rejectsSamplesThatAreNotObjects() {
         for text in ["1", "[1, 2]", "\"x\"", "[]"] {
-            #expect(throws: ModelSourceGenerator.Failure.notAnObject, "\(text)") {
+            #expect(throws: ModelSourceGeneratorError.notAnObject, "\(text)") {
                 try ModelSourceGenerator().source(for: JSONValue(parsing: text), typeName: "T")
             }
         }

@@ -1,4 +1,4 @@
-import YYModelCore
+public import YYModelCore
 
 /// Writes Swift source for `@Model` types that fit a JSON sample (`yy json model`).
 ///
@@ -6,20 +6,14 @@ import YYModelCore
 /// elements after the singular of theirs). Samples are merged: an integer that is a double
 /// elsewhere is `Double`, a member missing or `null` somewhere is optional, mixed kinds are
 /// `JSONValue`. Keys that are not Swift identifiers get a camelCase property and `@Key`.
-struct ModelSourceGenerator: Sendable {
-    /// Why no model can be made.
-    enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
-        /// The sample is not an object or an array of objects.
-        case notAnObject
-
-        var description: String { "a model needs a JSON object (or an array of objects) as sample" }
-    }
-
+///
+/// Its own module, apart from the runtime (YYModelCore), because only tools need it.
+public struct ModelSourceGenerator: Sendable {
     /// Creates a generator.
-    init() {}
+    public init() {}
 
     /// The source of the root type `typeName` and the types it uses.
-    func source(for sample: JSONValue, typeName: String) throws(Failure) -> String {
+    public func source(for sample: JSONValue, typeName: String) throws(ModelSourceGeneratorError) -> String {
         var root = Shape.null
         switch sample {
         case .object: root = Shape(sample)
@@ -208,4 +202,13 @@ struct ModelSourceGenerator: Sendable {
         }
         return "\"\(escaped)\""
     }
+}
+
+/// Why ``ModelSourceGenerator`` can make no model.
+public enum ModelSourceGeneratorError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The sample is not an object or an array of objects.
+    case notAnObject
+
+    /// A plain-language account of the error.
+    public var description: String { "a model needs a JSON object (or an array of objects) as sample" }
 }
