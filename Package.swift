@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "YYCache", targets: ["YYCache"]),
+        .library(name: "YYCacheRedis", targets: ["YYCacheRedis"]),
         .library(name: "YYDispatch", targets: ["YYDispatch"]),
         .library(name: "YYModel", targets: ["YYModel"]),
         .library(name: "YYModelCore", targets: ["YYModelCore"]),
@@ -74,6 +75,18 @@ let package = Package(
             dependencies: [
                 "YYDispatch",
                 "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // YYCache's shared tier on Redis: a RESP client on swift-nio (its own product, so that
+        // YYCache users who do not want Redis never build swift-nio).
+        .target(
+            name: "YYCacheRedis",
+            dependencies: [
+                "YYCache", "YYDispatch",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -206,6 +219,16 @@ let package = Package(
             name: "YYCacheTests",
             dependencies: [
                 "YYCache", "YYDispatch", "CSQLite", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "YYCacheRedisTests",
+            dependencies: [
+                "YYCacheRedis", "YYCache", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

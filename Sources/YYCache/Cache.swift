@@ -1,11 +1,18 @@
 import Foundation
 public import Logging
 
-/// A two-level cache: a fast ``MemoryCache`` in front of a persistent ``DiskCache``.
+/// A two-level cache: a fast ``MemoryCache`` in front of a persistent ``DiskCache``, with an
+/// optional ``SharedCacheTier`` (Redis, say) behind them that several machines share.
 ///
-/// Reads try memory first, then disk; a disk hit is decoded and promoted into memory. Writes and
-/// removals go to both. Values are `Codable`; `Data` is stored on disk as is, anything else through
-/// the disk cache's ``DiskCache/coder``.
+/// Reads try memory first, then disk, then the shared tier; a hit is decoded and promoted into the
+/// levels in front of it with the time it has left. Writes and removals go to every level. Values
+/// are `Codable`; `Data` is stored on disk as is, anything else through the disk cache's
+/// ``DiskCache/coder`` (the shared tier stores the same bytes as the disk).
+///
+/// The async methods wait for the shared tier; the synchronous ones read only the local levels and
+/// queue their writes and removals to the tier, which sends them in order in the background. An
+/// error of the shared tier never fails a call: it is a miss or a skipped write, counted in
+/// ``sharedTierStatistics`` and logged.
 ///
 /// ```swift
 /// let cache = try Cache<Data>(name: "avatars")          // ~/.cache/avatars on Linux
@@ -19,6 +26,10 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     public let memoryCache: MemoryCache<String, Value>
     /// The disk level, holding encoded bytes.
     public let diskCache: DiskCache
+    /// The level behind disk that several processes or machines share, if any.
+    public var sharedTier: (any SharedCacheTier)? { tierLink?.tier }
+    let tierLink: SharedTierLink?
+    let fills = FillCoalescer<Value>()
     private let memoryCost: @Sendable (Value) -> Int
 
     /// The folder under which ``init(name:rootDirectory:memoryCost:logger:)`` creates caches:
@@ -37,13 +48,14 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
         name: String,
         rootDirectory: String? = nil,
         memoryCost: @escaping @Sendable (Value) -> Int = Cache.defaultMemoryCost,
+        sharedTier: (any SharedCacheTier)? = nil,
         logger: Logger = Logger(label: "YYCache.Cache")
     ) throws(DiskCacheError) {
         if name.isEmpty || name == "." || name == ".." || name.contains("/") || name.utf8.contains(0) {
             throw .invalidPath(name, reason: "a cache name must be a plain folder name")
         }
         let root = rootDirectory ?? Self.defaultRootDirectory
-        try self.init(path: root + "/" + name, memoryCost: memoryCost, logger: logger)
+        try self.init(path: root + "/" + name, memoryCost: memoryCost, sharedTier: sharedTier, logger: logger)
     }
 
     /// Opens the cache in the folder at `path`.
@@ -52,25 +64,45 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     ///   - path: the folder; created if missing.
     ///   - inlineThreshold: passed to the disk cache (values above it are files). Default 20 KB.
     ///   - memoryCost: each value's cost in the memory cache (default: the byte count for `Data`, else 0).
-    ///   - logger: where the disk cache reports what it repairs or cannot do.
+    ///   - sharedTier: a third level that several processes or machines share (default none).
+    ///   - logger: where the disk cache reports what it repairs or cannot do, and where failures of
+    ///     the shared tier are reported.
     public convenience init(
         path: String,
         inlineThreshold: Int = 20 * 1024,
         memoryCost: @escaping @Sendable (Value) -> Int = Cache.defaultMemoryCost,
+        sharedTier: (any SharedCacheTier)? = nil,
         logger: Logger = Logger(label: "YYCache.Cache")
     ) throws(DiskCacheError) {
         let diskCache = try DiskCache(path: path, inlineThreshold: inlineThreshold, logger: logger)
         let name = URL(fileURLWithPath: diskCache.path).lastPathComponent
-        self.init(memoryCache: MemoryCache(name: name), diskCache: diskCache, memoryCost: memoryCost)
+        self.init(memoryCache: MemoryCache(name: name), diskCache: diskCache, memoryCost: memoryCost,
+                  sharedTier: sharedTier, logger: logger)
     }
 
-    /// Joins two levels; tests give them clocks they move by hand.
-    init(memoryCache: MemoryCache<String, Value>, diskCache: DiskCache, memoryCost: @escaping @Sendable (Value) -> Int) {
+    /// Joins the levels; tests give them clocks they move by hand.
+    init(
+        memoryCache: MemoryCache<String, Value>,
+        diskCache: DiskCache,
+        memoryCost: @escaping @Sendable (Value) -> Int,
+        sharedTier: (any SharedCacheTier)? = nil,
+        logger: Logger = Logger(label: "YYCache.Cache")
+    ) {
         self.diskCache = diskCache
         self.memoryCache = memoryCache
         name = URL(fileURLWithPath: diskCache.path).lastPathComponent
         self.memoryCost = memoryCost
+        tierLink = sharedTier.map { SharedTierLink(tier: $0, logger: logger) }
     }
+
+    deinit {
+        // Writes the synchronous API queued for the shared tier are still sent.
+        tierLink?.finish()
+    }
+
+    /// What the cache saw of its shared tier: hits, misses, errors, skipped writes (all zero
+    /// without one).
+    public var sharedTierStatistics: SharedTierStatistics { tierLink?.statistics ?? SharedTierStatistics() }
 
     /// The default memory cost: the byte count of `Data` values, 0 for other types.
     public static var defaultMemoryCost: @Sendable (Value) -> Int {
@@ -92,19 +124,23 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
         return value
     }
 
-    /// Stores `value` in both levels.
+    /// Stores `value` in both local levels, and queues it for the shared tier.
     public func setValue(_ value: Value, forKey key: String, expiresAfter: Duration? = nil) throws(DiskCacheError) {
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: expiresAfter)
-        try diskCache.setValue(value, forKey: key, expiresAfter: expiresAfter)
+        let data = try diskCache.coder.encodeForCache(value, key: key)
+        try diskCache.setData(data, forKey: key, expiresAfter: expiresAfter)
+        tierLink?.enqueue(.set(data, key: key, timeToLive: expiresAfter))
     }
 
-    /// Removes the value for `key` from both levels.
+    /// Removes the value for `key` from both local levels, and queues its removal from the shared tier.
     public func removeValue(forKey key: String) throws(DiskCacheError) {
         memoryCache.removeValue(forKey: key)
         try diskCache.removeValue(forKey: key)
+        tierLink?.enqueue(.remove(key: key))
     }
 
-    /// Removes every value from both levels (disk files are deleted in the background).
+    /// Removes every value from both local levels (disk files are deleted in the background).
+    /// The shared tier is left as it is: other machines' values are not this cache's to clear.
     public func removeAll() throws(DiskCacheError) {
         memoryCache.removeAll()
         try diskCache.removeAll()
@@ -125,35 +161,41 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
         return try await diskCache.contains(key)
     }
 
-    /// The value for `key` from memory, or else from disk (then kept in memory), or `nil`.
+    /// The value for `key` from memory, or else from disk (then kept in memory), or else from the
+    /// shared tier (then kept on disk and in memory for the time it has left), or `nil`.
     /// A memory hit returns without leaving the caller's task.
     public func value(forKey key: String) async throws(DiskCacheError) -> Value? {
         if let value = memoryCache.value(forKey: key) { return value }
-        guard let entry = try await diskCache.entry(forKey: key) else { return nil }
-        let value = try diskCache.coder.decodeFromCache(Value.self, from: entry.data, key: key)
-        promote(value, forKey: key, expiration: entry.expirationDate)
-        return value
+        if let entry = try await diskCache.entry(forKey: key) {
+            let value = try diskCache.coder.decodeFromCache(Value.self, from: entry.data, key: key)
+            promote(value, forKey: key, expiration: entry.expirationDate)
+            return value
+        }
+        guard let tierLink, let entry = await tierLink.entry(forKey: key) else { return nil }
+        return try await promoteFromSharedTier(entry, forKey: key, link: tierLink)
     }
 
-    /// Stores `value` in both levels.
+    /// Stores `value` in every level.
     public func setValue(_ value: Value, forKey key: String, expiresAfter: Duration? = nil) async throws(DiskCacheError) {
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: expiresAfter)
-        try await diskCache.setValue(value, forKey: key, expiresAfter: expiresAfter)
+        let data = try diskCache.coder.encodeForCache(value, key: key)
+        try await diskCache.setData(data, forKey: key, expiresAfter: expiresAfter)
+        await tierLink?.setData(data, forKey: key, timeToLive: expiresAfter)
     }
 
-    /// Removes the value for `key` from both levels.
+    /// Removes the value for `key` from every level.
     public func removeValue(forKey key: String) async throws(DiskCacheError) {
         memoryCache.removeValue(forKey: key)
         try await diskCache.removeValue(forKey: key)
+        await tierLink?.removeData(forKey: key)
     }
 
-    /// Removes every value from both levels.
+    /// Removes every value from both local levels (the shared tier is left as it is).
     public func removeAll() async throws(DiskCacheError) {
         memoryCache.removeAll()
         try await diskCache.removeAll()
     }
 
-    /// Puts a value read from disk into memory, keeping what is left of its time to live.
     /// Puts a disk hit into memory with the time it has left on disk, measured on the disk
     /// cache's own wall clock (the one that wrote the expiration).
     private func promote(_ value: Value, forKey key: String, expiration: Date?) {
@@ -161,6 +203,24 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
         let remaining = expiration.map { Duration.milliseconds(Int64(($0.timeIntervalSince1970 * 1000).rounded()) - now) }
         if let remaining, remaining <= .zero { return }
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: remaining)
+    }
+
+    /// Decodes a shared-tier hit and keeps it on disk and in memory for the time it has left
+    /// (measured on the wall clock, which the machine that wrote it shares up to clock skew).
+    /// A value the coder cannot read is a miss.
+    func promoteFromSharedTier(_ entry: SharedCacheEntry, forKey key: String, link: SharedTierLink) async throws(DiskCacheError) -> Value? {
+        let value: Value
+        do {
+            value = try diskCache.coder.decodeFromCache(Value.self, from: entry.data, key: key)
+        } catch {
+            link.recordUndecodable(key: key, error: error)
+            return nil
+        }
+        let remaining = entry.expirationDate.map { Duration.milliseconds(Int64(($0.timeIntervalSinceNow * 1000).rounded(.down))) }
+        if let remaining, remaining <= .zero { return nil }
+        try await diskCache.setData(entry.data, forKey: key, expiresAfter: remaining)
+        memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: remaining)
+        return value
     }
 }
 

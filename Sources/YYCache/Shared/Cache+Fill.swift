@@ -1,0 +1,94 @@
+import Foundation
+
+extension Cache {
+    /// The value for `key` from any level, or else the result of `fill`, which is then stored in
+    /// every level. However many callers miss the same key at once, `fill` runs once:
+    ///
+    /// - In this process, concurrent callers share one fill.
+    /// - With a ``sharedTier``, processes on any machine share one fill: the first to take the
+    ///   tier's fill lock runs it; the others wait, with back-off, for its result to appear in the
+    ///   tier. The lock expires after `fillLockTimeToLive`, so a filler that dies holds the others
+    ///   up at most that long; a filler whose `fill` throws releases it at once. When the tier is
+    ///   down, each process fills on its own.
+    ///
+    /// ```swift
+    /// let profile = try await cache.value(forKey: "user/42") {
+    ///     try await fetchProfile(42)     // runs once across every replica that misses at once
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - expiresAfter: the time to live of the filled value in every level.
+    ///   - fillLockTimeToLive: how long the fill lock lives; choose it above the time a fill takes.
+    ///   - fill: computes the value; its error is rethrown to every caller waiting on it.
+    public func value(
+        forKey key: String,
+        expiresAfter: Duration? = nil,
+        fillLockTimeToLive: Duration = .seconds(10),
+        orFill fill: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        if let value = try await value(forKey: key) { return value }
+        return try await fills.value(forKey: key) {
+            try await self.fillOnce(forKey: key, expiresAfter: expiresAfter, lockTimeToLive: fillLockTimeToLive, fill: fill)
+        }
+    }
+
+    /// The fill of one process: looks again (another caller may have filled meanwhile), then fills
+    /// under the shared tier's lock or waits for whoever holds it.
+    private func fillOnce(
+        forKey key: String,
+        expiresAfter: Duration?,
+        lockTimeToLive: Duration,
+        fill: @Sendable () async throws -> Value
+    ) async throws -> Value {
+        guard let tierLink else {
+            if let value = try await value(forKey: key) { return value }
+            return try await fillAndStore(key: key, expiresAfter: expiresAfter, fill: fill)
+        }
+        let owner = UUID().uuidString
+        var pause = FillWait.first
+        while true {
+            if let value = try await value(forKey: key) { return value }
+            switch await tierLink.acquireFillLock(forKey: key, owner: owner, timeToLive: lockTimeToLive) {
+            case .unavailable:
+                return try await fillAndStore(key: key, expiresAfter: expiresAfter, fill: fill)
+            case .acquired:
+                do {
+                    // The previous holder may have stored its result just before releasing the lock.
+                    let value: Value
+                    if let entry = await tierLink.entry(forKey: key),
+                       let stored = try await promoteFromSharedTier(entry, forKey: key, link: tierLink) {
+                        value = stored
+                    } else {
+                        value = try await fillAndStore(key: key, expiresAfter: expiresAfter, fill: fill)
+                    }
+                    await tierLink.releaseFillLock(forKey: key, owner: owner)
+                    return value
+                } catch {
+                    await tierLink.releaseFillLock(forKey: key, owner: owner)
+                    throw error
+                }
+            case .heldByOther:
+                // The holder's result will appear in the tier; the loop looks again, and takes the
+                // lock itself once the holder released it or it expired.
+                try await Task.sleep(for: pause)
+                pause = FillWait.next(after: pause)
+            }
+        }
+    }
+
+    private func fillAndStore(key: String, expiresAfter: Duration?, fill: @Sendable () async throws -> Value) async throws -> Value {
+        let value = try await fill()
+        try await setValue(value, forKey: key, expiresAfter: expiresAfter)
+        return value
+    }
+}
+
+/// The pauses of a process waiting for another's fill: short at first (most fills are quick),
+/// doubling up to a bound so that many waiters do not hammer the tier.
+enum FillWait {
+    static let first = Duration.milliseconds(5)
+    static let longest = Duration.milliseconds(200)
+
+    static func next(after pause: Duration) -> Duration { min(pause * 2, longest) }
+}

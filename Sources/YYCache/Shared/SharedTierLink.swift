@@ -1,0 +1,120 @@
+import Foundation
+import Logging
+import YYDispatch
+
+/// `Cache`'s connection to its ``SharedCacheTier``: turns every error of the tier into a miss or a
+/// skipped write (counted and logged), and sends the synchronous API's writes in order.
+///
+/// The synchronous `Cache` methods cannot wait for a remote tier, so their writes and removals go
+/// into one ordered stream that a background task sends; the async methods send their own and wait.
+final class SharedTierLink: Sendable {
+    /// A write of the synchronous API, sent later in the order it was made.
+    enum Write: Sendable {
+        case set(Data, key: String, timeToLive: Duration?)
+        case remove(key: String)
+    }
+
+    /// What an attempt to take a fill lock found.
+    enum FillLock: Sendable {
+        /// This caller holds the lock.
+        case acquired
+        /// Another process holds it.
+        case heldByOther
+        /// The tier failed: fill without a lock.
+        case unavailable
+    }
+
+    let tier: any SharedCacheTier
+    private let logger: Logger
+    private let counters = Locked(SharedTierStatistics())
+    private let pending: AsyncStream<Write>.Continuation
+
+    init(tier: any SharedCacheTier, logger: Logger) {
+        self.tier = tier
+        self.logger = logger
+        let (stream, continuation) = AsyncStream.makeStream(of: Write.self)
+        pending = continuation
+        // The task holds the link until the stream ends (`finish()`), so queued writes are sent
+        // even after the cache is released.
+        Task { [self] in
+            for await write in stream {
+                switch write {
+                case .set(let data, let key, let timeToLive): await setData(data, forKey: key, timeToLive: timeToLive)
+                case .remove(let key): await removeData(forKey: key)
+                }
+            }
+        }
+    }
+
+    var statistics: SharedTierStatistics { counters.withLock { $0 } }
+
+    /// Queues a write of the synchronous API.
+    func enqueue(_ write: Write) { pending.yield(write) }
+
+    /// Lets the background task end once it has sent what is queued.
+    func finish() { pending.finish() }
+
+    /// The tier's entry for `key`; `nil` on a miss, an expired entry or an error.
+    func entry(forKey key: String) async -> SharedCacheEntry? {
+        do {
+            guard let entry = try await tier.entry(forKey: key),
+                  (entry.expirationDate.map { $0 > Date() } ?? true)
+            else {
+                counters.withLock { $0.misses += 1 }
+                return nil
+            }
+            counters.withLock { $0.hits += 1 }
+            return entry
+        } catch {
+            counters.withLock { $0.misses += 1; $0.errors += 1 }
+            logger.warning("shared tier read failed; treated as a miss", metadata: ["key": "\(key)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    func setData(_ data: Data, forKey key: String, timeToLive: Duration?) async {
+        do {
+            if try await tier.setData(data, forKey: key, timeToLive: timeToLive) == .skipped {
+                counters.withLock { $0.skippedWrites += 1 }
+            }
+        } catch {
+            counters.withLock { $0.skippedWrites += 1; $0.errors += 1 }
+            logger.warning("shared tier write failed; skipped", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+    }
+
+    func removeData(forKey key: String) async {
+        do {
+            try await tier.removeData(forKey: key)
+        } catch {
+            counters.withLock { $0.errors += 1 }
+            logger.warning("shared tier removal failed", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+    }
+
+    func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async -> FillLock {
+        do {
+            return try await tier.acquireFillLock(forKey: key, owner: owner, timeToLive: timeToLive) ? .acquired : .heldByOther
+        } catch {
+            counters.withLock { $0.errors += 1 }
+            logger.warning("shared tier fill lock failed; filling without it", metadata: ["key": "\(key)", "error": "\(error)"])
+            return .unavailable
+        }
+    }
+
+    func releaseFillLock(forKey key: String, owner: String) async {
+        do {
+            try await tier.releaseFillLock(forKey: key, owner: owner)
+        } catch {
+            // The lock expires by itself; others wait at most its time to live.
+            counters.withLock { $0.errors += 1 }
+            logger.warning("shared tier fill lock release failed", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+    }
+
+    /// Counts a tier value the cache's coder could not decode.
+    func recordUndecodable(key: String, error: DiskCacheError) {
+        counters.withLock { $0.undecodableValues += 1 }
+        logger.warning("shared tier value could not be decoded; treated as a miss", metadata: ["key": "\(key)", "error": "\(error)"])
+    }
+}

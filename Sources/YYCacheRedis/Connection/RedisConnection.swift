@@ -1,0 +1,90 @@
+import NIOCore
+import NIOPosix
+
+/// One TCP connection to a Redis server, logged in and on the right database, on which any number
+/// of commands may be in flight at once.
+final class RedisConnection: Sendable {
+    private let channel: any Channel
+    private let node: String
+
+    private init(channel: any Channel, node: String) {
+        self.channel = channel
+        self.node = node
+    }
+
+    /// Whether the connection is still open.
+    var isActive: Bool { channel.isActive }
+
+    /// Connects to `address`, then sends `AUTH` and `SELECT` when the address asks for them.
+    static func connect(
+        to address: RedisNodeAddress,
+        timeout: Duration,
+        maximumReplySize: Int,
+        group: any EventLoopGroup
+    ) async throws(RedisError) -> RedisConnection {
+        let node = address.description
+        let parser = RESPParser(maximumBulkLength: maximumReplySize)
+        let channel: any Channel
+        do {
+            channel = try await ClientBootstrap(group: group)
+                .connectTimeout(.nanoseconds(timeout.nanoseconds))
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandlers(
+                            ByteToMessageHandler(RESPReplyDecoder(parser: parser)),
+                            RedisConnectionHandler(node: node)
+                        )
+                    }
+                }
+                .connect(host: address.host, port: address.port)
+                .get()
+        } catch {
+            throw .connectionFailed(node: node, message: "\(error)")
+        }
+        let connection = RedisConnection(channel: channel, node: node)
+        do {
+            try await connection.logIn(address, timeout: timeout)
+        } catch {
+            connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    /// Sends `command` and waits for its reply, at most `timeout`. A `-ERR` reply throws
+    /// ``RedisError/server(node:message:)``.
+    func send(_ command: RedisCommand, timeout: Duration) async throws(RedisError) -> RESPValue {
+        let promise = channel.eventLoop.makePromise(of: RESPValue.self)
+        channel.writeAndFlush(RedisRequest(command: command, promise: promise, timeout: timeout), promise: nil)
+        let reply: RESPValue
+        do {
+            reply = try await promise.futureResult.get()
+        } catch let error as RedisError {
+            throw error
+        } catch {
+            throw .connectionClosed(node: node)
+        }
+        if case .error(let message) = reply { throw .server(node: node, message: message) }
+        return reply
+    }
+
+    /// Closes the connection; requests in flight fail with ``RedisError/connectionClosed(node:)``.
+    func close() {
+        channel.close(promise: nil)
+    }
+
+    private func logIn(_ address: RedisNodeAddress, timeout: Duration) async throws(RedisError) {
+        do {
+            if let password = address.password {
+                let arguments = address.user.map { [$0, password] } ?? [password]
+                _ = try await send(RedisCommand("AUTH", arguments), timeout: timeout)
+            }
+            if address.database != 0 {
+                _ = try await send(RedisCommand("SELECT", [String(address.database)]), timeout: timeout)
+            }
+        } catch .server(_, let message) {
+            throw .authenticationFailed(node: node, message: message)
+        }
+    }
+}

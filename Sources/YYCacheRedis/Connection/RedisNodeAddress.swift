@@ -1,0 +1,54 @@
+import Foundation
+
+/// Where one Redis server is and how to log in: `redis://[user:password@]host[:port][/db]`.
+public struct RedisNodeAddress: Sendable, Hashable, CustomStringConvertible {
+    /// The host name or IP address.
+    public var host: String
+    /// The TCP port (default 6379).
+    public var port: Int
+    /// The ACL user for `AUTH` (Redis 6+), or `nil` for the default user.
+    public var user: String?
+    /// The password for `AUTH`, or `nil` to skip it.
+    public var password: String?
+    /// The database `SELECT`ed on each connection (default 0).
+    public var database: Int
+
+    /// An address from its parts.
+    public init(host: String, port: Int = 6379, user: String? = nil, password: String? = nil, database: Int = 0) {
+        self.host = host
+        self.port = port
+        self.user = user
+        self.password = password
+        self.database = database
+    }
+
+    /// Parses `redis://[user:password@]host[:port][/db]`; user and password may be percent-encoded.
+    ///
+    /// - Throws: ``RedisError/invalidURL(_:reason:)`` for another scheme (`rediss://`: TLS is not
+    ///   supported), a missing host, a port out of range or a database that is not a number.
+    public init(url: String) throws(RedisError) {
+        guard let components = URLComponents(string: url) else { throw .invalidURL(url, reason: "not a URL") }
+        guard components.scheme?.lowercased() == "redis" else {
+            throw .invalidURL(url, reason: "the scheme must be redis:// (TLS, rediss://, is not supported)")
+        }
+        guard let host = components.host, !host.isEmpty else { throw .invalidURL(url, reason: "no host") }
+        let port = components.port ?? 6379
+        guard (1...65535).contains(port) else { throw .invalidURL(url, reason: "port \(port) is out of range") }
+        var database = 0
+        let path = components.path.drop { $0 == "/" }
+        if !path.isEmpty {
+            guard let number = Int(path), number >= 0 else {
+                throw .invalidURL(url, reason: "the path must be a database number, not '\(path)'")
+            }
+            database = number
+        }
+        let user = components.user.flatMap { $0.isEmpty ? nil : $0 }
+        self.init(host: host, port: port, user: user, password: components.password, database: database)
+    }
+
+    /// `host:port`, and `/db` when it is not 0. Never the password.
+    public var description: String {
+        let hostPart = host.contains(":") ? "[\(host)]" : host
+        return database == 0 ? "\(hostPart):\(port)" : "\(hostPart):\(port)/\(database)"
+    }
+}

@@ -1,0 +1,69 @@
+public import NIOCore
+import NIOPosix
+
+/// A small Redis client for caches: a connection pool per node with pipelining, a timeout on every
+/// request, a circuit breaker per node, and keys spread over independent servers by consistent
+/// hashing.
+///
+/// It speaks RESP2 and sends any command; ``RedisCacheTier`` uses `GET`, `SET … PX`, `SET … NX PX`,
+/// `DEL` and `EVAL`. Not supported: TLS, Redis Cluster's redirections, pub/sub.
+///
+/// ```swift
+/// let client = try RedisClient(urls: ["redis://127.0.0.1:6379"])
+/// let reply = try await client.send(RedisCommand("PING"))     // .simpleString("PONG")
+/// await client.close()
+/// ```
+public final class RedisClient: Sendable {
+    /// The configuration the client was made with.
+    public let configuration: RedisConfiguration
+    let nodes: [RedisNode]
+    private let ring: HashRing
+
+    /// A client for `configuration.nodes`; nothing connects until the first request.
+    public convenience init(configuration: RedisConfiguration) {
+        let origin = ContinuousClock.now
+        self.init(configuration: configuration, now: { ContinuousClock.now - origin })
+    }
+
+    /// A client for servers given as `redis://` URLs, with the default settings.
+    public convenience init(urls: [String]) throws(RedisError) {
+        self.init(configuration: try RedisConfiguration(urls: urls))
+    }
+
+    /// A client whose circuit breakers read `now` (tests move it by hand).
+    init(configuration: RedisConfiguration, now: @escaping @Sendable () -> Duration) {
+        precondition(!configuration.nodes.isEmpty, "a Redis client needs at least one node")
+        self.configuration = configuration
+        let group = MultiThreadedEventLoopGroup.singleton
+        nodes = configuration.nodes.map { RedisNode(address: $0, configuration: configuration, group: group, now: now) }
+        ring = HashRing(names: configuration.nodes.map(\.description))
+    }
+
+    /// Sends `command` to the node that owns `key` (the first node when `key` is `nil`).
+    ///
+    /// - Throws: ``RedisError``: the server's refusal as ``RedisError/server(node:message:)``, and
+    ///   ``RedisError/circuitOpen(node:)`` without sending when the node failed recently.
+    @discardableResult
+    public func send(_ command: RedisCommand, key: ByteBuffer? = nil) async throws(RedisError) -> RESPValue {
+        try await node(forKey: key).send(command)
+    }
+
+    /// The address of the node that owns `key`.
+    public func nodeAddress(forKey key: ByteBuffer) -> RedisNodeAddress {
+        node(forKey: key).address
+    }
+
+    /// Per-node counters and circuit states.
+    public var nodeStatistics: [RedisNodeStatistics] { nodes.map(\.statistics) }
+
+    /// Closes every connection. Requests after this fail.
+    public func close() async {
+        for node in nodes { node.close() }
+    }
+
+    private func node(forKey key: ByteBuffer?) -> RedisNode {
+        guard nodes.count > 1, let key else { return nodes[0] }
+        let hash = key.withUnsafeReadableBytes { XXHash64.hash($0) }
+        return nodes[ring.owner(ofHash: hash)]
+    }
+}

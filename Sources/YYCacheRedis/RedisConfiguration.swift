@@ -1,0 +1,42 @@
+/// How a ``RedisClient`` reaches its servers and how long it waits for them.
+///
+/// The defaults suit a cache: a Redis on the local network answers in well under a millisecond, so
+/// a request that takes 250 ms means the node is in trouble, and waiting longer would make the
+/// cache slower than no cache.
+public struct RedisConfiguration: Sendable {
+    /// The servers. With several, keys are spread over them by consistent hashing; every process
+    /// must list the same addresses (the same spelling: `localhost` is not `127.0.0.1`).
+    public var nodes: [RedisNodeAddress]
+    /// Connections per node, opened when first needed; requests are pipelined on them. Default 2.
+    public var connectionsPerNode = 2
+    /// How long one request may wait for its reply before it fails. Default 250 ms.
+    public var operationTimeout: Duration = .milliseconds(250)
+    /// How long opening a connection may take. Default 250 ms.
+    public var connectTimeout: Duration = .milliseconds(250)
+    /// How long a node that failed is skipped before one request tries it again. Default 1 s; it
+    /// doubles while the node keeps failing, up to ``maximumCircuitBackoff``.
+    public var circuitBackoff: Duration = .seconds(1)
+    /// The longest a failing node is skipped between tries. Default 30 s.
+    public var maximumCircuitBackoff: Duration = .seconds(30)
+    /// The largest bulk reply accepted; a server announcing a larger one is treated as broken.
+    /// Default 64 MB.
+    public var maximumReplySize = 64 << 20
+
+    /// A configuration for `nodes`.
+    public init(nodes: [RedisNodeAddress]) {
+        self.nodes = nodes
+    }
+
+    /// A configuration for servers given as `redis://[user:password@]host[:port][/db]` URLs.
+    ///
+    /// - Throws: ``RedisError/invalidURL(_:reason:)`` for a URL that cannot be used, or no URL.
+    public init(urls: [String]) throws(RedisError) {
+        guard !urls.isEmpty else { throw .invalidURL("", reason: "no Redis URL given") }
+        var nodes: [RedisNodeAddress] = []
+        for url in urls { nodes.append(try RedisNodeAddress(url: url)) }
+        guard Set(nodes.map(\.description)).count == nodes.count else {
+            throw .invalidURL(urls.joined(separator: ","), reason: "a node is listed twice")
+        }
+        self.init(nodes: nodes)
+    }
+}

@@ -1,0 +1,186 @@
+public import Foundation
+public import Logging
+public import YYCache
+import NIOCore
+import YYDispatch
+
+/// ``YYCache/SharedCacheTier`` on Redis: what one machine stores, the others read.
+///
+/// - Keys are stored under ``namespace`` (default `yycache:`), so several caches and other data can
+///   share a server. Keys and values are binary-safe.
+/// - Each value carries a small header (format version, expiration, length, XXH64 checksum): a value
+///   some other program wrote, one cut short or one corrupted reads as a miss, never as a value.
+/// - Values over ``maximumValueSize`` (default 16 MB) are not sent; the local levels keep them.
+/// - Time to live is Redis's own (`SET … PX`), so Redis drops expired values by itself.
+/// - Fill locks are `SET lock NX PX`, released only by their owner (a small Lua script), so one
+///   process fills a missing key while the others wait for its result.
+/// - Every request is bounded by the client's operation timeout, and a node that fails is skipped
+///   for a while (its circuit opens): the tier then reads as a miss and skips writes, and the cache
+///   goes on with its local levels.
+///
+/// ```swift
+/// let tier = try RedisCacheTier(urls: ["redis://10.0.0.5:6379", "redis://10.0.0.6:6379"])
+/// let cache = try Cache<Data>(name: "thumbnails", sharedTier: tier)
+/// ```
+public final class RedisCacheTier: SharedCacheTier {
+    /// The client, shared with anyone else who wants it.
+    public let client: RedisClient
+    /// The prefix of every key this tier stores.
+    public let namespace: String
+    /// The largest value sent to Redis; larger ones stay local.
+    public let maximumValueSize: Int
+    private let logger: Logger
+    private let counters = Locked(RedisTierStatistics())
+    /// Deletes the lock only if it still holds the caller's token: a lock that expired and was
+    /// taken by another process must not be released by the first.
+    private static let releaseScript = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+
+    /// A tier on `client`.
+    public init(
+        client: RedisClient,
+        namespace: String = "yycache:",
+        maximumValueSize: Int = 16 << 20,
+        logger: Logger = Logger(label: "YYCacheRedis")
+    ) {
+        self.client = client
+        self.namespace = namespace
+        self.maximumValueSize = maximumValueSize
+        self.logger = logger
+    }
+
+    /// A tier on servers given as `redis://[user:password@]host[:port][/db]` URLs, with the
+    /// client's default settings.
+    public convenience init(urls: [String], namespace: String = "yycache:", logger: Logger = Logger(label: "YYCacheRedis")) throws(RedisError) {
+        self.init(client: try RedisClient(urls: urls), namespace: namespace, logger: logger)
+    }
+
+    /// Counters of this tier and of each node.
+    public var statistics: RedisTierStatistics {
+        var statistics = counters.withLock { $0 }
+        statistics.nodes = client.nodeStatistics
+        return statistics
+    }
+
+    public func entry(forKey key: String) async throws -> SharedCacheEntry? {
+        let storedKey = storageKey(key)
+        let reply: RESPValue
+        do {
+            reply = try await client.send(RedisCommand("GET", arguments: [storedKey]), key: storedKey)
+        } catch .circuitOpen {
+            counters.withLock { $0.skippedReads += 1; $0.misses += 1 }
+            return nil
+        } catch {
+            counters.withLock { $0.errors += 1 }
+            throw error
+        }
+        switch reply {
+        case .bulkString(nil):
+            counters.withLock { $0.misses += 1 }
+            return nil
+        case .bulkString(let stored?):
+            do {
+                let (payload, expiration) = try StoredValueFrame.decode(stored)
+                let expirationDate = expiration.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+                if let expirationDate, expirationDate <= Date() {
+                    counters.withLock { $0.misses += 1 }
+                    return nil
+                }
+                counters.withLock { $0.hits += 1 }
+                return SharedCacheEntry(data: payload, expirationDate: expirationDate)
+            } catch {
+                counters.withLock { $0.invalidValues += 1; $0.misses += 1 }
+                logger.warning("Redis value refused; read as a miss", metadata: ["key": "\(key)", "reason": "\(error)"])
+                return nil
+            }
+        default:
+            counters.withLock { $0.errors += 1 }
+            throw RedisError.unexpectedReply(node: client.nodeAddress(forKey: storedKey).description, command: "GET", reply: "\(reply)")
+        }
+    }
+
+    @discardableResult
+    public func setData(_ data: Data, forKey key: String, timeToLive: Duration?) async throws -> SharedCacheWriteOutcome {
+        guard data.count <= maximumValueSize else {
+            counters.withLock { $0.skippedWrites += 1 }
+            return .skipped
+        }
+        let storedKey = storageKey(key)
+        var arguments = [storedKey, ByteBuffer()]
+        var expiresAt: Int64?
+        if let timeToLive {
+            let milliseconds = max(1, timeToLive.roundedUpMilliseconds)
+            expiresAt = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) + milliseconds
+            arguments += [ByteBuffer(string: "PX"), ByteBuffer(string: String(milliseconds))]
+        }
+        arguments[1] = StoredValueFrame.encode(data, expiresAtMilliseconds: expiresAt)
+        do {
+            try await client.send(RedisCommand("SET", arguments: arguments), key: storedKey)
+            return .stored
+        } catch .circuitOpen {
+            counters.withLock { $0.skippedWrites += 1 }
+            return .skipped
+        } catch {
+            counters.withLock { $0.errors += 1 }
+            throw error
+        }
+    }
+
+    public func removeData(forKey key: String) async throws {
+        let storedKey = storageKey(key)
+        do {
+            try await client.send(RedisCommand("DEL", arguments: [storedKey]), key: storedKey)
+        } catch {
+            counters.withLock { $0.errors += 1 }
+            throw error
+        }
+    }
+
+    public func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async throws -> Bool {
+        let lockKey = storageKey(key, prefix: "lock:")
+        let milliseconds = String(max(1, timeToLive.roundedUpMilliseconds))
+        let command = RedisCommand("SET", arguments: [lockKey, ByteBuffer(string: owner), ByteBuffer(string: "NX"),
+                                                      ByteBuffer(string: "PX"), ByteBuffer(string: milliseconds)])
+        do {
+            switch try await client.send(command, key: storageKey(key)) {
+            case .simpleString("OK"): return true
+            case .bulkString(nil): return false
+            case let reply:
+                throw RedisError.unexpectedReply(node: client.nodeAddress(forKey: storageKey(key)).description, command: "SET NX", reply: "\(reply)")
+            }
+        } catch {
+            counters.withLock { $0.errors += 1 }
+            throw error
+        }
+    }
+
+    public func releaseFillLock(forKey key: String, owner: String) async throws {
+        let lockKey = storageKey(key, prefix: "lock:")
+        let command = RedisCommand("EVAL", arguments: [ByteBuffer(string: Self.releaseScript), ByteBuffer(string: "1"),
+                                                       lockKey, ByteBuffer(string: owner)])
+        do {
+            try await client.send(command, key: storageKey(key))
+        } catch {
+            counters.withLock { $0.errors += 1 }
+            throw error
+        }
+    }
+
+    /// `namespace + prefix + key`, as bytes. The lock of a key lives on the key's own node (both
+    /// are routed by the value's key).
+    private func storageKey(_ key: String, prefix: String = "") -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(namespace.utf8.count + prefix.utf8.count + key.utf8.count)
+        buffer.writeString(namespace)
+        buffer.writeString(prefix)
+        buffer.writeString(key)
+        return buffer
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up (a time to live never shortens), clamped to `0...Int64.max`.
+    var roundedUpMilliseconds: Int64 {
+        let nanoseconds = self.nanoseconds
+        return nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 == 0 ? 0 : 1)
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A `redis-server` of the test's own on a loopback port, persistence off, stopped when released.
+///
+/// Readiness is read from the server's log ("Ready to accept connections"), not waited for.
+public final class RedisServer: @unchecked Sendable {
+    /// The loopback port it listens on.
+    public let port: Int
+    private let extraArguments: [String]
+    private let lock = NSLock()
+    private var process: Process?
+
+    /// The path of `redis-server`, or `nil` when it is not installed.
+    public static let executable: String? = ["/usr/bin/redis-server", "/usr/local/bin/redis-server", "/opt/homebrew/bin/redis-server"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Why Redis tests are skipped when it is missing.
+    public static let missingReason = "redis-server is not installed (scripts/setup --reference installs it)"
+
+    /// Starts a server on a free loopback port with `arguments` added to its command line
+    /// (e.g. `["--requirepass", "secret"]`).
+    public init(arguments: [String] = []) throws {
+        extraArguments = arguments
+        var lastError: (any Error)?
+        // A port found free can be taken by someone else before the server binds it: try again.
+        for _ in 0..<5 {
+            let port = try Self.freeLoopbackPort()
+            do {
+                process = try Self.launch(port: port, arguments: arguments)
+                self.port = port
+                return
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError!
+    }
+
+    deinit { stop() }
+
+    /// `redis://127.0.0.1:PORT`.
+    public var url: String { "redis://127.0.0.1:\(port)" }
+
+    /// Ends the server with SIGKILL (no shutdown, as a crash) and waits until it is gone.
+    public func kill() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let process else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    /// Stops the server and waits until it is gone.
+    public func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let process else { return }
+        process.terminate()
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    /// Starts the server again on the same port (after ``kill()`` or ``stop()``), empty.
+    public func restart() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        precondition(process == nil, "restart a stopped server only")
+        process = try Self.launch(port: port, arguments: extraArguments)
+    }
+
+    private struct StartFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Runs redis-server and returns once its log says it accepts connections (or throws with the
+    /// log when it exits first, or says nothing for 20 s).
+    private static func launch(port: Int, arguments: [String]) throws -> Process {
+        guard let executable else { throw StartFailure(description: missingReason) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                             "--protected-mode", "no", "--daemonize", "no", "--loglevel", "notice"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let ready = DispatchSemaphore(value: 0)
+        let log = LogCollector()
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            if chunk.isEmpty {
+                handle.readabilityHandler = nil
+                ready.signal()
+                return
+            }
+            if log.append(chunk).contains("Ready to accept connections") { ready.signal() }
+        }
+        try process.run()
+        let signalled = ready.wait(timeout: .now() + 20) == .success
+        let text = log.text
+        guard signalled, text.contains("Ready to accept connections"), process.isRunning else {
+            process.terminate()
+            process.waitUntilExit()
+            throw StartFailure(description: "redis-server on port \(port) did not start: \(text)")
+        }
+        // Keep draining the log so the server never blocks on a full pipe.
+        output.fileHandleForReading.readabilityHandler = { handle in
+            if handle.availableData.isEmpty { handle.readabilityHandler = nil }
+        }
+        return process
+    }
+
+    /// Accumulates the server's log while it starts.
+    private final class LogCollector: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data = Data()
+
+        func append(_ chunk: Data) -> String {
+            lock.lock()
+            defer { lock.unlock() }
+            data.append(chunk)
+            return String(decoding: data, as: UTF8.self)
+        }
+
+        var text: String {
+            lock.lock()
+            defer { lock.unlock() }
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    /// A port no one listens on now: bind port 0 on loopback, read the port, close.
+    public static func freeLoopbackPort() throws -> Int {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw StartFailure(description: "socket() failed: errno \(errno)") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw StartFailure(description: "bind() failed: errno \(errno)") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard named == 0 else { throw StartFailure(description: "getsockname() failed: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
