@@ -187,6 +187,7 @@ let package = Package(
         // Helpers shared by the test targets: temporary folders, built products, child processes.
         .target(
             name: "TestSupport",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
             exclude: ["Reference/pillow_frames.py"],
             swiftSettings: strictSettings

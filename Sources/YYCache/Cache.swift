@@ -100,6 +100,12 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
         tierLink?.finish()
     }
 
+    /// Returns once the writes and removals that the synchronous methods queued for the shared
+    /// tier have been sent (at once without a tier).
+    public func flushSharedTierWrites() async {
+        await tierLink?.flush()
+    }
+
     /// What the cache saw of its shared tier: hits, misses, errors, skipped writes (all zero
     /// without one).
     public var sharedTierStatistics: SharedTierStatistics { tierLink?.statistics ?? SharedTierStatistics() }

@@ -41,12 +41,14 @@ public final class RedisServer: @unchecked Sendable {
         throw lastError!
     }
 
-    deinit { stop() }
+    deinit { kill() }
 
     /// `redis://127.0.0.1:PORT`.
     public var url: String { "redis://127.0.0.1:\(port)" }
 
-    /// Ends the server with SIGKILL (no shutdown, as a crash) and waits until it is gone.
+    /// Ends the server with SIGKILL and waits until it is gone: as a crash, and the only signal
+    /// sure to arrive (a child inherits the test runner's blocked signals, SIGTERM among them).
+    /// Persistence is off, so nothing is lost that a test would keep.
     public func kill() {
         lock.lock()
         defer { lock.unlock() }
@@ -56,17 +58,7 @@ public final class RedisServer: @unchecked Sendable {
         self.process = nil
     }
 
-    /// Stops the server and waits until it is gone.
-    public func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let process else { return }
-        process.terminate()
-        process.waitUntilExit()
-        self.process = nil
-    }
-
-    /// Starts the server again on the same port (after ``kill()`` or ``stop()``), empty.
+    /// Starts the server again on the same port (after ``kill()``), empty.
     public func restart() throws {
         lock.lock()
         defer { lock.unlock() }
@@ -104,7 +96,7 @@ public final class RedisServer: @unchecked Sendable {
         let signalled = ready.wait(timeout: .now() + 20) == .success
         let text = log.text
         guard signalled, text.contains("Ready to accept connections"), process.isRunning else {
-            process.terminate()
+            Foundation.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             throw StartFailure(description: "redis-server on port \(port) did not start: \(text)")
         }

@@ -12,6 +12,8 @@ final class SharedTierLink: Sendable {
     enum Write: Sendable {
         case set(Data, key: String, timeToLive: Duration?)
         case remove(key: String)
+        /// Resumes its continuation once every write queued before it was sent.
+        case barrier(CheckedContinuation<Void, Never>)
     }
 
     /// What an attempt to take a fill lock found.
@@ -41,6 +43,7 @@ final class SharedTierLink: Sendable {
                 switch write {
                 case .set(let data, let key, let timeToLive): await setData(data, forKey: key, timeToLive: timeToLive)
                 case .remove(let key): await removeData(forKey: key)
+                case .barrier(let continuation): continuation.resume()
                 }
             }
         }
@@ -50,6 +53,14 @@ final class SharedTierLink: Sendable {
 
     /// Queues a write of the synchronous API.
     func enqueue(_ write: Write) { pending.yield(write) }
+
+    /// Returns once the writes queued so far have been sent.
+    func flush() async {
+        await withCheckedContinuation { continuation in
+            // After `finish()` the stream drops what it is given; the barrier must not wait forever.
+            if case .dropped = pending.yield(.barrier(continuation)) { continuation.resume() }
+        }
+    }
 
     /// Lets the background task end once it has sent what is queued.
     func finish() { pending.finish() }

@@ -5,35 +5,6 @@ import YYDispatch
 import TestSupport
 @testable import YYCache
 
-/// Collects log messages so tests can check what the cache reported.
-struct CapturingLogHandler: LogHandler {
-    final class Store: Sendable {
-        let entries = Locked<[(level: Logger.Level, message: String)]>([])
-        var messages: [String] { entries.withLock { $0.map(\.message) } }
-        func contains(level: Logger.Level, _ fragment: String) -> Bool {
-            entries.withLock { $0.contains { $0.level == level && $0.message.contains(fragment) } }
-        }
-    }
-
-    let store: Store
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        store.entries.withLock { $0.append((event.level, event.message.description)) }
-    }
-
-    static func logger() -> (Logger, Store) {
-        let store = Store()
-        return (Logger(label: "test") { _ in CapturingLogHandler(store: store) }, store)
-    }
-}
-
 /// A manual wall clock and free-space figure for disk-cache tests.
 final class DiskTestEnvironment: Sendable {
     let milliseconds = Atomic<Int64>(1_700_000_000_000)

@@ -1,0 +1,119 @@
+import Foundation
+import NIOCore
+import Testing
+import TestSupport
+@testable import YYCacheRedis
+
+@Suite(.needsRedisServer, .timeLimit(.minutes(1))) struct RedisClientTests {
+    @Test func pipelinesAThousandConcurrentRequestsOnOneConnectionAndPairsEachReplyWithItsRequest() async throws {
+        let server = try RedisServer()
+        let client = try makeClient([server.url], connections: 1)
+        let mismatches = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<1_000 {
+                group.addTask {
+                    let reply = try await client.send(RedisCommand("ECHO", ["message \(index)"]))
+                    return reply != .bulkString(ByteBuffer(string: "message \(index)"))
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(mismatches == 0)
+        #expect(client.nodeStatistics[0].requests == 1_000)
+        await client.close()
+    }
+
+    @Test func logsInWithAUserAndPasswordAndSelectsTheDatabase() async throws {
+        let server = try RedisServer(arguments: ["--requirepass", "root"])
+        let onDatabase0 = try makeClient(["redis://:root@127.0.0.1:\(server.port)"])
+        try await onDatabase0.send(RedisCommand("ACL", ["SETUSER", "cache", "on", ">s3cret", "~*", "&*", "+@all"]))
+        let onDatabase3 = try makeClient(["redis://cache:s3cret@127.0.0.1:\(server.port)/3"])
+        try await onDatabase3.send(RedisCommand("SET", ["k", "on 3"]))
+        #expect(try await onDatabase0.send(RedisCommand("GET", ["k"])) == .bulkString(nil))
+        #expect(try await onDatabase3.send(RedisCommand("GET", ["k"])) == .bulkString(ByteBuffer(string: "on 3")))
+
+        let wrongPassword = try makeClient(["redis://cache:wrong@127.0.0.1:\(server.port)"])
+        await #expect { try await wrongPassword.send(RedisCommand("PING")) } throws: { error in
+            guard case .authenticationFailed(_, let message) = error as? RedisError else { return false }
+            return message.contains("WRONGPASS")
+        }
+        let noPassword = try makeClient([server.url])
+        await #expect { try await noPassword.send(RedisCommand("GET", ["k"])) } throws: { ($0 as? RedisError)?.serverErrorCode == "NOAUTH" }
+        for client in [onDatabase3, onDatabase0, wrongPassword, noPassword] { await client.close() }
+    }
+
+    @Test func aServerErrorIsTypedAndLeavesTheCircuitClosed() async throws {
+        let server = try RedisServer()
+        let client = try makeClient([server.url])
+        try await client.send(RedisCommand("LPUSH", ["list", "x"]))
+        await #expect { try await client.send(RedisCommand("GET", ["list"])) } throws: { ($0 as? RedisError)?.serverErrorCode == "WRONGTYPE" }
+        #expect(!client.nodeStatistics[0].isCircuitOpen)
+        #expect(try await client.send(RedisCommand("PING")) == .simpleString("PONG"))
+        await client.close()
+    }
+
+    @Test func aConnectionClosedInTheMiddleOfABulkReplyIsAnErrorNeverAValue() async throws {
+        let server = try await FakeRedisServer(.reply("$10\r\nabc", close: true))
+        let client = try makeClient([server.url])
+        await #expect(throws: RedisError.connectionClosed(node: "127.0.0.1:\(server.port)")) {
+            try await client.send(RedisCommand("GET", ["k"]))
+        }
+        #expect(client.nodeStatistics[0].isCircuitOpen)
+        await client.close()
+        await server.close()
+    }
+
+    @Test func garbageFromTheServerIsAProtocolError() async throws {
+        let server = try await FakeRedisServer(.reply("HTTP/1.1 400 Bad Request\r\n\r\n", close: false))
+        let client = try makeClient([server.url])
+        await #expect { try await client.send(RedisCommand("GET", ["k"])) } throws: { error in
+            guard case .protocolError(_, let message) = error as? RedisError else { return false }
+            return message.contains("0x48")
+        }
+        await client.close()
+        await server.close()
+    }
+
+    @Test func aHugeAnnouncedBulkReplyIsRefusedBeforeItIsRead() async throws {
+        let server = try await FakeRedisServer(.reply("$9999999999\r\n", close: false))
+        let client = try makeClient([server.url])
+        await #expect { try await client.send(RedisCommand("GET", ["k"])) } throws: { error in
+            guard case .protocolError(_, let message) = error as? RedisError else { return false }
+            return message.contains("over the limit")
+        }
+        await client.close()
+        await server.close()
+    }
+
+    @Test func aServerThatNeverAnswersTimesOutAndIsSkippedUntilTheBackoffEnds() async throws {
+        let server = try await FakeRedisServer(.silent)
+        let time = ManualTime()
+        var configuration = try RedisConfiguration(urls: [server.url])
+        configuration.operationTimeout = .milliseconds(200)
+        let client = RedisClient(configuration: configuration, now: time.now)
+        await #expect(throws: RedisError.timeout(node: "127.0.0.1:\(server.port)", after: .milliseconds(200))) {
+            try await client.send(RedisCommand("GET", ["k"]))
+        }
+        await #expect(throws: RedisError.circuitOpen(node: "127.0.0.1:\(server.port)")) {
+            try await client.send(RedisCommand("GET", ["k"]))
+        }
+        time.advance(by: configuration.circuitBackoff)
+        await #expect(throws: RedisError.timeout(node: "127.0.0.1:\(server.port)", after: .milliseconds(200)), "the probe goes out") {
+            try await client.send(RedisCommand("GET", ["k"]))
+        }
+        let statistics = client.nodeStatistics[0]
+        #expect(statistics.requests == 2 && statistics.skippedWhileOpen == 1 && statistics.circuitOpenings == 2)
+        await client.close()
+        await server.close()
+    }
+
+    @Test func aNodeThatRefusesConnectionsFailsFastAndOpensItsCircuit() async throws {
+        let port = try RedisServer.freeLoopbackPort()
+        let client = try makeClient(["redis://127.0.0.1:\(port)"])
+        await #expect { try await client.send(RedisCommand("PING")) } throws: { error in
+            if case .connectionFailed = error as? RedisError { return true }
+            return false
+        }
+        #expect(client.nodeStatistics[0].isCircuitOpen)
+        await client.close()
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+import TestSupport
+import YYDispatch
+@testable import YYCacheRedis
+
+extension Trait where Self == ConditionTrait {
+    /// Skips a test when `redis-server` is not installed (CI installs it through scripts/setup).
+    static var needsRedisServer: Self {
+        .enabled(if: RedisServer.executable != nil, Comment(rawValue: RedisServer.missingReason))
+    }
+}
+
+/// A clock the circuit breakers read, moved by hand.
+final class ManualTime: Sendable {
+    private let elapsed = Locked(Duration.zero)
+    var now: @Sendable () -> Duration { { [elapsed] in elapsed.withLock { $0 } } }
+    func advance(by duration: Duration) { elapsed.withLock { $0 += duration } }
+}
+
+/// A client for `urls` with short timeouts and a hand-moved breaker clock.
+func makeClient(_ urls: [String], time: ManualTime = ManualTime(), connections: Int = 2) throws -> RedisClient {
+    var configuration = try RedisConfiguration(urls: urls)
+    configuration.connectionsPerNode = connections
+    // Loopback answers in microseconds; a generous timeout keeps a loaded CI machine from tripping it.
+    configuration.operationTimeout = .seconds(2)
+    configuration.connectTimeout = .seconds(2)
+    return RedisClient(configuration: configuration, now: time.now)
+}

@@ -1,0 +1,111 @@
+import Foundation
+import NIOCore
+import Testing
+import TestSupport
+import YYCache
+@testable import YYCacheRedis
+
+@Suite(.needsRedisServer, .timeLimit(.minutes(1))) struct RedisCacheTierTests {
+    let folder = TemporaryDirectory("redis-tier")
+    let server: RedisServer
+    let client: RedisClient
+
+    init() throws {
+        server = try RedisServer()
+        client = try makeClient([server.url])
+    }
+
+    private func makeCache(_ name: String, tier: RedisCacheTier? = nil) throws -> Cache<Data> {
+        try Cache<Data>(path: folder.appending(name), sharedTier: tier ?? RedisCacheTier(client: client))
+    }
+
+    @Test func cachesWithSeparateFoldersShareValuesThroughRedisKeepingTheirTimeToLive() async throws {
+        let writer = try makeCache("a")
+        let reader = try makeCache("b")
+        let value = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0) })
+        try await writer.setValue(value, forKey: "image/1", expiresAfter: .seconds(60))
+        #expect(try await reader.value(forKey: "image/1") == value)
+        let expiration = try #require(try await reader.diskCache.entry(forKey: "image/1")?.expirationDate)
+        #expect(expiration.timeIntervalSinceNow > 55 && expiration.timeIntervalSinceNow <= 60)
+        let remaining = try await client.send(RedisCommand("PTTL", ["yycache:image/1"]))
+        guard case .integer(let milliseconds) = remaining else { Issue.record("PTTL answered \(remaining)"); return }
+        #expect(milliseconds > 55_000 && milliseconds <= 60_000, "Redis expires it by itself")
+        #expect(reader.sharedTierStatistics.hits == 1)
+    }
+
+    @Test func aRemovalReachesRedis() async throws {
+        let writer = try makeCache("a")
+        try await writer.setValue(Data("v".utf8), forKey: "k")
+        try await writer.removeValue(forKey: "k")
+        #expect(try await makeCache("b").value(forKey: "k") == nil)
+        #expect(try await client.send(RedisCommand("EXISTS", ["yycache:k"])) == .integer(0))
+    }
+
+    @Test func valuesAtTheSizeLimitAreStoredAndLargerOnesStayLocal() async throws {
+        let tier = RedisCacheTier(client: client, maximumValueSize: 1_000)
+        let cache = try makeCache("a", tier: tier)
+        try await cache.setValue(Data(count: 1_000), forKey: "at")
+        try await cache.setValue(Data(count: 1_001), forKey: "over")
+        #expect(try await cache.value(forKey: "over") == Data(count: 1_001), "kept locally")
+        let other = try makeCache("b", tier: tier)
+        #expect(try await other.value(forKey: "at") == Data(count: 1_000))
+        #expect(try await other.value(forKey: "over") == nil)
+        #expect(tier.statistics.skippedWrites == 1)
+        #expect(cache.sharedTierStatistics.skippedWrites == 1)
+    }
+
+    @Test(arguments: ["", "\u{0}\r\n*3\r\n$3\r\n", "*", "$", "../../etc/passwd", "ключ 🔑", String(repeating: "k", count: 1 << 20)])
+    func hostileKeysRoundTrip(key: String) async throws {
+        let writer = try makeCache("a")
+        try await writer.setValue(Data("value of \(key.count)".utf8), forKey: key)
+        #expect(try await makeCache("b").value(forKey: key) == Data("value of \(key.count)".utf8))
+    }
+
+    @Test func foreignTruncatedAndCorruptValuesReadAsMissesNeverAsValues() async throws {
+        let (logger, log) = CapturingLogHandler.logger()
+        let tier = RedisCacheTier(client: client, logger: logger)
+        var frame = StoredValueFrame.encode(Data("genuine".utf8), expiresAtMilliseconds: nil)
+        let truncated = frame.getSlice(at: 0, length: frame.readableBytes - 2)!
+        frame.setInteger(UInt8(ascii: "X"), at: frame.writerIndex - 1)
+        let stored: [(String, ByteBuffer)] = [
+            ("foreign", ByteBuffer(string: "written by another program")),
+            ("truncated", truncated),
+            ("corrupt", frame),
+        ]
+        for (key, bytes) in stored {
+            try await client.send(RedisCommand("SET", arguments: [ByteBuffer(string: "yycache:" + key), bytes]))
+        }
+        let cache = try makeCache("a", tier: tier)
+        for (key, _) in stored {
+            #expect(try await cache.value(forKey: key) == nil, "\(key)")
+        }
+        #expect(tier.statistics.invalidValues == 3)
+        #expect(log.contains(level: .warning, "not a value this tier wrote"))
+        #expect(log.contains(level: .warning, "the header says"))
+        #expect(log.contains(level: .warning, "checksum"))
+    }
+
+    @Test func aFullRedisOrAKeyOfTheWrongTypeIsLoggedAndAMissNotAFailure() async throws {
+        let (logger, log) = CapturingLogHandler.logger()
+        let cache = try Cache<Data>(path: folder.appending("a"), sharedTier: RedisCacheTier(client: client), logger: logger)
+        try await client.send(RedisCommand("LPUSH", ["yycache:list", "x"]))
+        #expect(try await cache.value(forKey: "list") == nil)
+        #expect(log.contains(level: .warning, "WRONGTYPE"))
+
+        try await client.send(RedisCommand("CONFIG", ["SET", "maxmemory-policy", "noeviction"]))
+        try await client.send(RedisCommand("CONFIG", ["SET", "maxmemory", "1"]))
+        await #expect { try await client.send(RedisCommand("SET", ["x", "y"])) } throws: { ($0 as? RedisError)?.serverErrorCode == "OOM" }
+        try await cache.setValue(Data("local only".utf8), forKey: "k")
+        #expect(try await cache.value(forKey: "k") == Data("local only".utf8))
+        #expect(log.contains(level: .warning, "OOM"))
+        #expect(cache.sharedTierStatistics == SharedTierStatistics(hits: 0, misses: 1, errors: 2, skippedWrites: 1))
+    }
+
+    @Test func namespacesKeepCachesApart() async throws {
+        let first = try makeCache("a", tier: RedisCacheTier(client: client, namespace: "one:"))
+        let second = try makeCache("b", tier: RedisCacheTier(client: client, namespace: "two:"))
+        try await first.setValue(Data("1".utf8), forKey: "k")
+        #expect(try await second.value(forKey: "k") == nil)
+        #expect(try await client.send(RedisCommand("EXISTS", ["one:k"])) == .integer(1))
+    }
+}

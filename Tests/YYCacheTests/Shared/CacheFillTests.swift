@@ -1,0 +1,84 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+import YYDispatch
+@testable import YYCache
+
+@Suite struct CacheFillTests {
+    let folder = TemporaryDirectory("fill")
+
+    /// A fill that waits until released, so that every caller arrives while it runs.
+    final class GatedFill: Sendable {
+        let runs = Atomic<Int>(0)
+        let gate = AsyncStream<Void>.makeStream()
+
+        func run(_ value: String) async throws -> String {
+            runs.add(1, ordering: .relaxed)
+            for await _ in gate.stream { break }
+            return value
+        }
+    }
+
+    @Test func concurrentCallersInOneProcessShareOneFill() async throws {
+        let cache = try Cache<String>(path: folder.appending("a"))
+        let fill = GatedFill()
+        let values = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<50 { group.addTask { try await cache.value(forKey: "k") { try await fill.run("filled") } } }
+            // Every caller is waiting on the one running fill before it is let go.
+            while cache.fills.runningCount == 0 { await Task.yield() }
+            fill.gate.continuation.yield()
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(values == Array(repeating: "filled", count: 50))
+        #expect(fill.runs.load(ordering: .relaxed) == 1)
+        #expect(try await cache.value(forKey: "k") == "filled", "the result is stored")
+    }
+
+    @Test func aStoredValueIsReturnedWithoutFilling() async throws {
+        let cache = try Cache<String>(path: folder.appending("a"))
+        try await cache.setValue("stored", forKey: "k")
+        let value = try await cache.value(forKey: "k") { Issue.record("filled"); return "filled" }
+        #expect(value == "stored")
+    }
+
+    @Test func aFailedFillIsRethrownToEveryWaiterAndTheNextCallFillsAgain() async throws {
+        struct Refused: Error {}
+        let cache = try Cache<String>(path: folder.appending("a"))
+        await #expect(throws: Refused.self) { try await cache.value(forKey: "k") { throw Refused() } }
+        #expect(cache.fills.runningCount == 0)
+        #expect(try await cache.value(forKey: "k") { "second" } == "second")
+    }
+
+    @Test func withATierTheFillRunsUnderItsLockAndReleasesIt() async throws {
+        let tier = InMemorySharedTier()
+        let cache = try Cache<String>(path: folder.appending("a"), sharedTier: tier)
+        let value = try await cache.value(forKey: "k") {
+            #expect(tier.state.withLock { $0.locks["k"] } != nil, "the lock is held while filling")
+            return "filled"
+        }
+        #expect(value == "filled")
+        #expect(tier.state.withLock { $0.locks.isEmpty })
+        #expect(tier.state.withLock { $0.entries["k"] }?.data == Data("\"filled\"".utf8))
+    }
+
+    @Test func aProcessThatFindsTheLockHeldWaitsForTheHoldersResult() async throws {
+        let tier = InMemorySharedTier()
+        tier.state.withLock { $0.locks["k"] = "another process" }
+        let cache = try Cache<String>(path: folder.appending("a"), sharedTier: tier)
+        let waiter = Task { try await cache.value(forKey: "k") { "filled here" } }
+        // The other process stores its result and releases its lock once this one is waiting.
+        while tier.state.withLock({ $0.reads }) < 2 { await Task.yield() }
+        try await Cache<String>(path: folder.appending("other"), sharedTier: tier).setValue("filled there", forKey: "k")
+        tier.state.withLock { $0.locks["k"] = nil }
+        #expect(try await waiter.value == "filled there")
+    }
+
+    @Test func aDownTierMeansEachProcessFillsOnItsOwn() async throws {
+        let tier = InMemorySharedTier()
+        tier.state.withLock { $0.failing = true }
+        let cache = try Cache<String>(path: folder.appending("a"), sharedTier: tier)
+        #expect(try await cache.value(forKey: "k") { "filled" } == "filled")
+        #expect(cache.sharedTierStatistics.errors >= 2)
+    }
+}

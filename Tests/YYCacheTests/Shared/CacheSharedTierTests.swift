@@ -1,0 +1,88 @@
+import Foundation
+import Logging
+import Testing
+import TestSupport
+import YYDispatch
+@testable import YYCache
+
+@Suite struct CacheSharedTierTests {
+    let folder = TemporaryDirectory("shared-tier")
+    let tier = InMemorySharedTier()
+
+    private func makeCache(_ name: String, logger: Logger? = nil) throws -> Cache<String> {
+        if let logger { return try Cache<String>(path: folder.appending(name), sharedTier: tier, logger: logger) }
+        return try Cache<String>(path: folder.appending(name), sharedTier: tier)
+    }
+
+    @Test func aValueWrittenByOneCacheIsReadByAnotherThroughTheTierAndPromoted() async throws {
+        let writer = try makeCache("a")
+        let reader = try makeCache("b")
+        try await writer.setValue("hello", forKey: "k", expiresAfter: .seconds(60))
+        #expect(try await reader.value(forKey: "k") == "hello")
+        #expect(reader.sharedTierStatistics.hits == 1)
+        // Promoted with the time it had left: on disk (a new cache on b's folder has it) and in memory.
+        let expiration = try #require(try await reader.diskCache.entry(forKey: "k")?.expirationDate)
+        #expect(expiration.timeIntervalSinceNow > 55 && expiration.timeIntervalSinceNow <= 60)
+        #expect(reader.memoryCache.value(forKey: "k") == "hello")
+        #expect(try await reader.value(forKey: "k") == "hello")
+        #expect(tier.state.withLock(\.reads) == 1, "the second read is a memory hit")
+    }
+
+    @Test func removalsReachTheTier() async throws {
+        let writer = try makeCache("a")
+        try await writer.setValue("v", forKey: "k")
+        try await writer.removeValue(forKey: "k")
+        #expect(try await makeCache("b").value(forKey: "k") == nil)
+    }
+
+    @Test func theSynchronousAPIQueuesItsWritesInOrder() async throws {
+        let writer = try makeCache("a")
+        // A synchronous context, so that the synchronous methods are the ones called.
+        let writeSynchronously = { () throws in
+            for index in 0..<50 { try writer.setValue("\(index)", forKey: "k\(index % 5)") }
+            try writer.removeValue(forKey: "k0")
+        }
+        try writeSynchronously()
+        await writer.flushSharedTierWrites()
+        #expect(tier.state.withLock(\.writes) == (0..<50).map { "k\($0 % 5)" } + ["-k0"])
+        #expect(try await makeCache("b").value(forKey: "k4") == "49")
+    }
+
+    @Test func aFailingTierIsAMissAndASkippedWriteNeverAnError() async throws {
+        let (logger, log) = CapturingLogHandler.logger()
+        let cache = try makeCache("a", logger: logger)
+        tier.state.withLock { $0.failing = true }
+        try await cache.setValue("local", forKey: "k")
+        #expect(try await cache.value(forKey: "k") == "local", "the local levels still work")
+        #expect(try await cache.value(forKey: "missing") == nil)
+        try await cache.removeValue(forKey: "k")
+        let statistics = cache.sharedTierStatistics
+        #expect(statistics == SharedTierStatistics(hits: 0, misses: 1, errors: 3, skippedWrites: 1))
+        #expect(log.contains(level: .warning, "shared tier read failed"))
+        #expect(log.contains(level: .warning, "shared tier write failed"))
+    }
+
+    @Test func aTierValueTheCoderCannotReadIsAMiss() async throws {
+        let cache = try makeCache("a")
+        tier.state.withLock { $0.entries["k"] = SharedCacheEntry(data: Data("not json".utf8), expirationDate: nil) }
+        #expect(try await cache.value(forKey: "k") == nil)
+        #expect(cache.sharedTierStatistics.undecodableValues == 1)
+    }
+
+    @Test func anExpiredTierEntryIsAMiss() async throws {
+        let cache = try makeCache("a")
+        tier.state.withLock {
+            $0.entries["k"] = SharedCacheEntry(data: Data("\"old\"".utf8), expirationDate: Date().addingTimeInterval(-1))
+        }
+        #expect(try await cache.value(forKey: "k") == nil)
+        #expect(cache.sharedTierStatistics.misses == 1)
+    }
+
+    @Test func withoutATierTheCountersStayZero() async throws {
+        let cache = try Cache<String>(path: folder.appending("plain"))
+        try await cache.setValue("v", forKey: "k")
+        await cache.flushSharedTierWrites()
+        #expect(cache.sharedTier == nil)
+        #expect(cache.sharedTierStatistics == SharedTierStatistics())
+    }
+}
