@@ -177,6 +177,13 @@ let package = Package(
             path: "Tests/Tools/demo-image-writer",
             swiftSettings: strictSettings
         ),
+        // A process of the cross-process fill tests: many callers of Cache.value(forKey:orFill:) on a Redis tier.
+        .executableTarget(
+            name: "redis-fill-worker",
+            dependencies: ["YYCache", "YYCacheRedis"],
+            path: "Tests/Tools/redis-fill-worker",
+            swiftSettings: strictSettings
+        ),
         // YYDispatch's tools driven from many threads, for CI's ThreadSanitizer run (scripts/race-check).
         .executableTarget(
             name: "dispatch-race-check",
