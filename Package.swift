@@ -146,12 +146,14 @@ let package = Package(
             name: "yy",
             dependencies: [
                 "YYCache",
+                "YYCacheRedis",
                 "YYModelCore",
                 "YYModelCodegen",
                 "YYImage",
                 "YYDispatch",
                 "YYTerminal",
                 "YYWebImage",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -234,7 +236,7 @@ let package = Package(
         .testTarget(
             name: "YYCacheRedisTests",
             dependencies: [
-                "YYCacheRedis", "YYCache", "TestSupport",
+                "YYCacheRedis", "YYCache", "TestSupport", "TestTraits",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

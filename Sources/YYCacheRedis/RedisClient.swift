@@ -48,6 +48,25 @@ public final class RedisClient: Sendable {
         try await node(forKey: key).send(command)
     }
 
+    /// Sends `command` to every node at once (`PING`, `INFO`), with each node's reply or error, in
+    /// the order of ``RedisConfiguration/nodes``.
+    public func sendToEachNode(_ command: RedisCommand) async -> [(node: RedisNodeAddress, reply: Result<RESPValue, RedisError>)] {
+        await withTaskGroup(of: (Int, Result<RESPValue, RedisError>).self) { group in
+            for (index, node) in nodes.enumerated() {
+                group.addTask {
+                    do throws(RedisError) {
+                        return (index, .success(try await node.send(command)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            var replies = [Result<RESPValue, RedisError>?](repeating: nil, count: nodes.count)
+            for await (index, reply) in group { replies[index] = reply }
+            return zip(nodes, replies).map { ($0.address, $1!) }
+        }
+    }
+
     /// The address of the node that owns `key`.
     public func nodeAddress(forKey key: ByteBuffer) -> RedisNodeAddress {
         node(forKey: key).address

@@ -8,7 +8,9 @@ struct CacheCommand: ParsableCommand {
         abstract: "Store, read and manage values in a YYCache disk cache folder.",
         discussion: """
             Every subcommand takes --path DIR, the cache folder (created if missing). Several \
-            processes may use one folder at once.
+            processes may use one folder at once. With --redis URL[,URL…], get, set and remove also \
+            use Redis servers that other machines share (a server that is down makes them slower, \
+            never fail); trim and clear act on the folder only.
             Exit codes: 0 success, 1 key not found (get), 2 usage error, 3 failure.
             """,
         subcommands: [
@@ -16,19 +18,4 @@ struct CacheCommand: ParsableCommand {
             CacheStatsCommand.self, CacheTrimCommand.self, CacheClearCommand.self,
         ]
     )
-}
-
-/// The option every cache subcommand shares.
-struct CacheLocation: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The cache folder.", valueName: "DIR"))
-    var path: String
-
-    /// Opens the disk cache, reporting a failure with exit code 3.
-    func open() throws(ToolFailure) -> DiskCache {
-        do {
-            return try DiskCache(path: path)
-        } catch {
-            throw .failure("cannot open the cache at '\(path)': \(error)")
-        }
-    }
 }

@@ -1,8 +1,10 @@
 import ArgumentParser
+import Foundation
 import YYCache
 
-/// `yy cache get KEY`: writes the exact stored bytes to standard output.
-struct CacheGetCommand: ParsableCommand {
+/// `yy cache get KEY`: writes the exact stored bytes to standard output. With `--redis`, a value
+/// found only in Redis is also kept in the folder for the time it has left.
+struct CacheGetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
         abstract: "Write the value's exact bytes to standard output; exit 1 when the key is missing."
@@ -13,9 +15,15 @@ struct CacheGetCommand: ParsableCommand {
     @Argument(help: "The key.")
     var key: String
 
-    func run() throws {
-        let cache = try location.open()
-        let data = try ToolFailure.reporting { try cache.data(forKey: key) }
+    func run() async throws {
+        let (cache, tier) = try location.openTiered()
+        let data: Data?
+        do {
+            data = try await cache.value(forKey: key)
+        } catch {
+            throw ToolFailure.failure("\(error)")
+        }
+        if let tier { await RedisRunCounters.record(tier) }
         guard let data else { throw ToolFailure.notFound("no value for key '\(key)'") }
         StandardStreams.writeStandardOutput(data)
     }

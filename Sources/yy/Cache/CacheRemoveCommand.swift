@@ -2,7 +2,7 @@ import ArgumentParser
 import YYCache
 
 /// `yy cache remove KEY…`: removes values.
-struct CacheRemoveCommand: ParsableCommand {
+struct CacheRemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
         abstract: "Remove the values of one or more keys (missing keys are not an error)."
@@ -17,10 +17,13 @@ struct CacheRemoveCommand: ParsableCommand {
         if keys.isEmpty { throw ValidationError("give at least one key") }
     }
 
-    func run() throws {
-        let cache = try location.open()
-        try ToolFailure.reporting {
-            for key in keys { try cache.removeValue(forKey: key) }
+    func run() async throws {
+        let (cache, tier) = try location.openTiered()
+        do {
+            for key in keys { try await cache.removeValue(forKey: key) }
+        } catch {
+            throw ToolFailure.failure("\(error)")
         }
+        if let tier { await RedisRunCounters.record(tier) }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import YYCache
 
 /// `yy cache set KEY [FILE]`: stores a file's bytes, or standard input, under a key.
-struct CacheSetCommand: ParsableCommand {
+struct CacheSetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
         abstract: "Store a value: the bytes of FILE, or of standard input when FILE is omitted."
@@ -24,12 +24,16 @@ struct CacheSetCommand: ParsableCommand {
         if let ttl, !(ttl > 0) { throw ValidationError("--ttl must be a positive number of seconds") }
     }
 
-    func run() throws {
+    func run() async throws {
         let data = try file.map { path throws(ToolFailure) in try StandardStreams.readFile(path) }
             ?? StandardStreams.readStandardInput()
-        let cache = try location.open()
-        try ToolFailure.reporting {
-            try cache.setData(data, forKey: key, expiresAfter: ttl.map { .milliseconds(Int64($0 * 1000)) })
+        let expiresAfter = ttl.map { Duration.milliseconds(Int64($0 * 1000)) }
+        let (cache, tier) = try location.openTiered()
+        do {
+            try await cache.setValue(data, forKey: key, expiresAfter: expiresAfter)
+        } catch {
+            throw ToolFailure.failure("\(error)")
         }
+        if let tier { await RedisRunCounters.record(tier) }
     }
 }

@@ -1,15 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
 import YYDispatch
 @testable import YYCacheRedis
-
-extension Trait where Self == ConditionTrait {
-    /// Skips a test when `redis-server` is not installed (CI installs it through scripts/setup).
-    static var needsRedisServer: Self {
-        .enabled(if: RedisServer.executable != nil, Comment(rawValue: RedisServer.missingReason))
-    }
-}
 
 /// A clock the circuit breakers read, moved by hand.
 final class ManualTime: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import Testing
 import TestSupport
+import TestTraits
 @testable import YYCacheRedis
 
 @Suite(.needsRedisServer, .timeLimit(.minutes(2))) struct CrossProcessFillTests {

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import Testing
 import TestSupport
+import TestTraits
 import YYCache
 @testable import YYCacheRedis
 

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import YYCache
+import YYCacheRedis
+
+/// The options every cache subcommand shares: the folder, and optionally the Redis tier.
+struct CacheLocation: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The cache folder.", valueName: "DIR"))
+    var path: String
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Redis servers shared with other machines, as redis://[user:password@]host:port[/db], comma-separated. "
+            + "get, set and remove then use them as a third level; stats reports them.",
+        valueName: "URL[,URL…]"))
+    var redis: String?
+
+    @Option(name: .customLong("redis-namespace"), help: ArgumentHelp("The prefix of every key stored in Redis.", valueName: "PREFIX"))
+    var redisNamespace = "yycache:"
+
+    /// Opens the disk cache, reporting a failure with exit code 3.
+    func open() throws(ToolFailure) -> DiskCache {
+        do {
+            return try DiskCache(path: path)
+        } catch {
+            throw .failure("cannot open the cache at '\(path)': \(error)")
+        }
+    }
+
+    /// The Redis tier named by `--redis`, or `nil` without it.
+    func openRedisTier() throws(ToolFailure) -> RedisCacheTier? {
+        guard let redis else { return nil }
+        let urls = redis.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        do {
+            return RedisCacheTier(client: RedisClient(configuration: try RedisConfiguration(urls: urls)), namespace: redisNamespace)
+        } catch {
+            throw .usage("--redis: \(error)")
+        }
+    }
+
+    /// The folder's cache with the Redis tier behind it (when `--redis` is given).
+    func openTiered() throws(ToolFailure) -> (cache: Cache<Data>, tier: RedisCacheTier?) {
+        let tier = try openRedisTier()
+        do {
+            return (try Cache<Data>(path: path, sharedTier: tier), tier)
+        } catch {
+            throw .failure("cannot open the cache at '\(path)': \(error)")
+        }
+    }
+}
