@@ -9,6 +9,7 @@ let package = Package(
     dependencies: [
         .package(name: "YYKit", path: ".."),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The raw-SQLite baseline gets its own module name: `CSQLite` belongs to the main package.
@@ -48,6 +49,13 @@ let package = Package(
         .executableTarget(
             name: "DispatchBenchmarks",
             dependencies: [.product(name: "YYDispatch", package: "YYKit"), "BenchmarkSupport"]
+        ),
+        .executableTarget(
+            name: "RedisBenchmarks",
+            dependencies: [
+                .product(name: "YYCacheRedis", package: "YYKit"), .product(name: "YYCache", package: "YYKit"),
+                .product(name: "NIOCore", package: "swift-nio"), "BenchmarkSupport",
+            ]
         ),
         .executableTarget(
             name: "CacheBenchmarks",

@@ -48,7 +48,9 @@ final class RedisConnectionHandler: ChannelDuplexHandler {
             }
         }
         waiting.append(Waiting(promise: request.promise, deadline: deadline))
-        context.write(wrapOutboundOut(request.command.bytes), promise: promise)
+        let parts = request.command.parts
+        for part in parts.dropLast() { context.write(wrapOutboundOut(part), promise: nil) }
+        context.write(wrapOutboundOut(parts[parts.count - 1]), promise: promise)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

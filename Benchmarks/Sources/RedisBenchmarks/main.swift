@@ -1,0 +1,138 @@
+// The Redis tier's benchmarks: SET and GET of 100 B and 100 KB values by 1 and by 32 concurrent
+// callers through RedisClient, against redis-py (with hiredis) and redis-benchmark doing the same
+// in the same run, and the cost of a Cache memory hit with and without the tier.
+//
+//   RedisBenchmarks --port PORT [--rounds N] [--peers results/redis-peers.json]
+//
+// Prints Markdown tables. The peers' figures come from the run script, which measures them against
+// the same server just before.
+import BenchmarkSupport
+import Foundation
+import NIOCore
+import YYCache
+import YYCacheRedis
+
+guard let port = commandLineOption("--port").flatMap(Int.init) else {
+    fatalError("usage: RedisBenchmarks --port PORT [--rounds N] [--peers FILE]")
+}
+let rounds = commandLineOption("--rounds").flatMap(Int.init) ?? 3
+let url = "redis://127.0.0.1:\(port)"
+let keyCount = 1_000
+
+struct Workload: Hashable {
+    var size: Int
+    var concurrency: Int
+    var operations: Int { size <= 1_000 ? 100_000 : 10_000 }
+    var name: String { "\(size == 100 ? "100 B" : "100 KB"), \(concurrency) caller\(concurrency == 1 ? "" : "s")" }
+    var peerKey: String { "\(size)/\(concurrency)" }
+}
+
+let workloads = [100, 100_000].flatMap { size in [1, 32].map { Workload(size: size, concurrency: $0) } }
+
+/// Operations per second of `operations` calls of `body` shared by `concurrency` tasks.
+func rate(_ workload: Workload, _ body: @escaping @Sendable (Int) async throws -> Void) async throws -> Double {
+    let share = workload.operations / workload.concurrency
+    let start = ContinuousClock.now
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for worker in 0..<workload.concurrency {
+            group.addTask {
+                for index in 0..<share { try await body((worker * share + index) % keyCount) }
+            }
+        }
+        try await group.waitForAll()
+    }
+    let elapsed = ContinuousClock.now - start
+    return Double(share * workload.concurrency) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+}
+
+let client = try RedisClient(urls: [url])
+let keys = (0..<keyCount).map { ByteBuffer(string: "bench:\($0)") }
+let tier = RedisCacheTier(client: client, namespace: "bench-tier:")
+let tierKeys = (0..<keyCount).map { "k\($0)" }
+
+var swiftRates: [Workload: (set: Double, get: Double, tierSet: Double, tierGet: Double)] = [:]
+for workload in workloads {
+    let value = ByteBuffer(repeating: UInt8(ascii: "x"), count: workload.size)
+    let data = Data(repeating: UInt8(ascii: "x"), count: workload.size)
+    var best = (set: 0.0, get: 0.0, tierSet: 0.0, tierGet: 0.0)
+    for _ in 0..<rounds {
+        let set = try await rate(workload) { index in
+            try await client.send(RedisCommand("SET", arguments: [keys[index], value]), key: keys[index])
+        }
+        let get = try await rate(workload) { index in
+            try await client.send(RedisCommand("GET", arguments: [keys[index]]), key: keys[index])
+        }
+        let tierSet = try await rate(workload) { index in
+            try await tier.setData(data, forKey: tierKeys[index], timeToLive: nil)
+        }
+        let tierGet = try await rate(workload) { index in
+            guard try await tier.entry(forKey: tierKeys[index]) != nil else { fatalError("tier miss") }
+        }
+        best = (max(best.set, set), max(best.get, get), max(best.tierSet, tierSet), max(best.tierGet, tierGet))
+    }
+    swiftRates[workload] = best
+}
+
+// The peers: {"redis-py": {"100/1": {"set": …, "get": …}}, "redis-benchmark": {…}}.
+var peers: [String: [String: [String: Double]]] = [:]
+if let path = commandLineOption("--peers"),
+   let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: [String: [String: Any]]] {
+    for (peer, byWorkload) in object {
+        peers[peer] = byWorkload.mapValues { $0.compactMapValues { $0 as? Double } }
+    }
+}
+
+func format(_ value: Double?, _ digits: Int = 0) -> String {
+    guard let value else { return "–" }
+    return String(format: "%.\(digits)f", value)
+}
+
+print("RedisClient against one redis-server on loopback, best of \(rounds), operations per second (higher is better)")
+print()
+print("| workload | command | RedisClient | via RedisCacheTier | redis-py + hiredis | redis-benchmark | RedisClient / redis-py (goal ≥ 2) | redis-benchmark / RedisClient (goal ≤ 1.25) |")
+print("|---|---|---:|---:|---:|---:|---:|---:|")
+for workload in workloads {
+    let ours = swiftRates[workload]!
+    for (command, mine, viaTier) in [("SET", ours.set, ours.tierSet), ("GET", ours.get, ours.tierGet)] {
+        let python = peers["redis-py"]?[workload.peerKey]?[command.lowercased()]
+        let native = peers["redis-benchmark"]?[workload.peerKey]?[command.lowercased()]
+        print("| \(workload.name) | \(command) | \(format(mine)) | \(format(viaTier)) | \(format(python)) | \(format(native)) | "
+              + "\(python.map { format(mine / $0, 2) + "x" } ?? "–") | \(native.map { format($0 / mine, 2) + "x" } ?? "–") |")
+    }
+}
+
+// A memory hit must not pay for the tier: the same lookup with and without one.
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("redis-bench-\(ProcessInfo.processInfo.processIdentifier)").path
+defer { try? FileManager.default.removeItem(atPath: folder) }
+let plain = try Cache<Data>(path: folder + "/plain")
+let tiered = try Cache<Data>(path: folder + "/tiered", sharedTier: tier)
+let small = Data(repeating: 1, count: 100)
+for cache in [plain, tiered] {
+    for key in tierKeys { try cache.setValue(small, forKey: key) }
+    await cache.flushSharedTierWrites()  // the tier's writes are sent before the timing starts
+}
+func memoryHitNanoseconds(_ cache: Cache<Data>) async throws -> Double {
+    var best = Double.infinity
+    for _ in 0..<rounds {
+        let start = ContinuousClock.now
+        for round in 0..<1_000 {
+            for key in tierKeys where try await cache.value(forKey: key) == nil { fatalError("memory miss \(round)") }
+        }
+        let elapsed = ContinuousClock.now - start
+        best = min(best, (Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9) / Double(1_000 * tierKeys.count))
+    }
+    return best
+}
+var hitPlain = Double.infinity
+var hitTiered = Double.infinity
+for _ in 0..<2 {  // taking turns, so a slow phase of the machine hits both
+    hitPlain = min(hitPlain, try await memoryHitNanoseconds(plain))
+    hitTiered = min(hitTiered, try await memoryHitNanoseconds(tiered))
+}
+print()
+print("Cache<Data> memory hit (async `value(forKey:)`, 1,000 keys × 1,000 passes), nanoseconds per call (lower is better)")
+print()
+print("| without a tier | with RedisCacheTier | with / without (goal ≈ 1) |")
+print("|---:|---:|---:|")
+print("| \(format(hitPlain, 1)) | \(format(hitTiered, 1)) | \(format(hitTiered / hitPlain, 2))x |")
+await client.close()
