@@ -274,7 +274,7 @@ let package = Package(
         .testTarget(
             name: "YYWebImageTests",
             dependencies: [
-                "YYWebImage", "YYCache", "YYImage", "LoopbackHTTPServer", "TestSupport", "TestTraits",
+                "YYWebImage", "YYCache", "YYCacheRedis", "YYImage", "LoopbackHTTPServer", "TestSupport", "TestTraits",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictSettings

@@ -16,6 +16,14 @@ extension ImagePipeline {
         /// Original bytes with their HTTP validators and freshness; `nil` (the default) for none.
         /// Its `costLimit`, when set, is enforced as entries are written.
         public var diskCache: DiskCache?
+        /// Original bytes shared by every machine of a cluster (`YYCacheRedis.RedisCacheTier`, say),
+        /// read after the disk cache and written with it, so that the cluster downloads each image
+        /// once; `nil` (the default) for none. Its failures are logged and make a miss or a skipped
+        /// write, never a failed load.
+        public var sharedTier: (any SharedCacheTier)?
+        /// How long the shared tier keeps an original (default 7 days): longer than its HTTP
+        /// freshness, so that a stale copy can still be revalidated with a 304.
+        public var sharedTierTimeToLive: Duration = .seconds(7 * 86_400)
         /// Limits and output of the decoder (pixels, frame bytes): they refuse decompression
         /// bombs before allocating.
         public var decoderOptions = ImageDecoder.Options()

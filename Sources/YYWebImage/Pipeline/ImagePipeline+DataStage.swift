@@ -3,17 +3,26 @@ import Logging
 import YYCache
 import YYImage
 
-/// The data stage: the disk cache, then the network (revalidating what the disk has), then the
-/// disk again. One run per data job, shared by every request waiting on it.
+/// The data stage: the disk cache, then the shared tier, then the network (revalidating what the
+/// caches have), then the caches again. One run per data job, shared by every request waiting on it.
 extension ImagePipeline {
     typealias DataContext = TaskCoalescer<String, OriginalData, OriginalDataEvent>.Context
 
     func loadOriginal(_ request: ImageRequest, keys: RequestKeys, context: DataContext) async throws(ImagePipelineError) -> OriginalData {
         let usesDisk = !request.options.contains(.ignoreDiskCache) && configuration.diskCache != nil
-        let stored = usesDisk ? await readStored(key: keys.data) : nil
+        // The shared tier is a cache of originals like the disk: `.ignoreDiskCache` skips both.
+        let usesShared = !request.options.contains(.ignoreDiskCache) && configuration.sharedTier != nil
+        var stored = usesDisk ? await readStored(key: keys.data) : nil
+        var storedSource = ImageResponse.Source.disk
+        if stored == nil, usesShared, let shared = await readShared(key: keys.data) {
+            stored = shared
+            storedSource = .sharedTier
+            // Kept on this machine too, fresh or not (a stale copy is revalidated below).
+            if usesDisk { await write(shared.data, record: shared.record, key: keys.data) }
+        }
         if let stored, !request.options.contains(.refresh), !stored.record.needsRevalidation(at: configuration.now()) {
-            counters.withLock { $0.diskHits += 1 }
-            return OriginalData(data: stored.data, source: .disk, statusCode: nil, headers: [:])
+            counters.withLock { if storedSource == .disk { $0.diskHits += 1 } }
+            return OriginalData(data: stored.data, source: storedSource, statusCode: nil, headers: [:])
         }
         let response = try await download(request.url, validators: stored?.record.validatorHeaders ?? [:], context: context)
         let now = configuration.now()
@@ -22,12 +31,12 @@ extension ImagePipeline {
             // Only a conditional request may get a 304; without a stored entry there are no bytes to use.
             guard let stored else { throw .statusCode(304) }
             counters.withLock { $0.revalidations += 1 }
-            if usesDisk {
-                if let record = stored.record.refreshed(by: response.headers, now: now, defaultLifetime: lifetime) {
-                    await write(stored.data, record: record, key: keys.data)
-                } else {
-                    await remove(key: keys.data)
-                }
+            if let record = stored.record.refreshed(by: response.headers, now: now, defaultLifetime: lifetime) {
+                if usesDisk { await write(stored.data, record: record, key: keys.data) }
+                if usesShared { await writeShared(stored.data, record: record, key: keys.data) }
+            } else {
+                if usesDisk { await remove(key: keys.data) }
+                if usesShared { await removeShared(key: keys.data) }
             }
             return OriginalData(data: stored.data, source: .revalidated, statusCode: 304, headers: response.headers)
         }
@@ -38,12 +47,13 @@ extension ImagePipeline {
         } catch {
             throw .decodingFailed(error)
         }
-        if usesDisk {
-            if let record = StoredResponse(statusCode: response.statusCode, headers: response.headers, now: now, defaultLifetime: lifetime) {
-                await write(response.body, record: record, key: keys.data)
-            } else if stored != nil {
-                await remove(key: keys.data)   // no-store now: the old copy goes too
-            }
+        if let record = StoredResponse(statusCode: response.statusCode, headers: response.headers, now: now, defaultLifetime: lifetime) {
+            if usesDisk { await write(response.body, record: record, key: keys.data) }
+            if usesShared { await writeShared(response.body, record: record, key: keys.data) }
+        } else if stored != nil {
+            // no-store now: the old copies go too
+            if usesDisk { await remove(key: keys.data) }
+            if usesShared { await removeShared(key: keys.data) }
         }
         return OriginalData(data: response.body, source: .network, statusCode: response.statusCode, headers: response.headers, decoder: decoder)
     }
@@ -84,6 +94,49 @@ extension ImagePipeline {
             try await configuration.diskCache?.removeValue(forKey: key)
         } catch {
             configuration.logger.warning("disk cache remove failed", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+    }
+}
+
+extension ImagePipeline {
+    // MARK: Shared tier (like the disk: its failures are logged, never a failed load)
+
+    private func readShared(key: String) async -> (data: Data, record: StoredResponse)? {
+        guard let tier = configuration.sharedTier else { return nil }
+        do {
+            guard let entry = try await tier.entry(forKey: key) else { return nil }
+            guard let original = SharedOriginal.decode(entry.data) else {
+                configuration.logger.warning("shared tier value is not an original; ignored", metadata: ["key": "\(key)"])
+                return nil
+            }
+            counters.withLock { $0.sharedTierHits += 1 }
+            return original
+        } catch {
+            counters.withLock { $0.sharedTierErrors += 1 }
+            configuration.logger.warning("shared tier read failed", metadata: ["key": "\(key)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    private func writeShared(_ data: Data, record: StoredResponse, key: String) async {
+        guard let tier = configuration.sharedTier else { return }
+        do {
+            let value = try SharedOriginal.encode(data, record: record)
+            if try await tier.setData(value, forKey: key, timeToLive: configuration.sharedTierTimeToLive) == .stored {
+                counters.withLock { $0.sharedTierWrites += 1 }
+            }
+        } catch {
+            counters.withLock { $0.sharedTierErrors += 1 }
+            configuration.logger.warning("shared tier write failed", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+    }
+
+    private func removeShared(key: String) async {
+        do {
+            try await configuration.sharedTier?.removeData(forKey: key)
+        } catch {
+            counters.withLock { $0.sharedTierErrors += 1 }
+            configuration.logger.warning("shared tier remove failed", metadata: ["key": "\(key)", "error": "\(error)"])
         }
     }
 }

@@ -21,12 +21,19 @@ extension ImagePipeline {
         public var previews = 0
         /// Entries written to the disk cache.
         public var diskWrites = 0
+        /// Originals found in the shared tier (fresh or kept for revalidation).
+        public var sharedTierHits = 0
+        /// Originals written to the shared tier.
+        public var sharedTierWrites = 0
+        /// Reads and writes of the shared tier that failed (each a miss or a skipped write).
+        public var sharedTierErrors = 0
 
         /// One `name=value` per counter.
         public var description: String {
             "memoryHits=\(memoryHits) diskReads=\(diskReads) diskHits=\(diskHits) networkRequests=\(networkRequests) "
                 + "downloads=\(downloads) revalidations=\(revalidations) downloadedBytes=\(downloadedBytes) "
-                + "decodes=\(decodes) previews=\(previews) diskWrites=\(diskWrites)"
+                + "decodes=\(decodes) previews=\(previews) diskWrites=\(diskWrites) "
+                + "sharedTierHits=\(sharedTierHits) sharedTierWrites=\(sharedTierWrites) sharedTierErrors=\(sharedTierErrors)"
         }
     }
 }

@@ -20,6 +20,8 @@ public struct ImageResponse: Sendable {
         case memory
         /// The disk cache, still fresh.
         case disk
+        /// The shared tier (Redis, say), still fresh: another machine downloaded it.
+        case sharedTier
         /// Downloaded.
         case network
         /// The disk cache after the server answered 304 Not Modified.

@@ -1,0 +1,77 @@
+import Foundation
+import LoopbackHTTPServer
+import Testing
+import TestSupport
+import TestTraits
+import YYCache
+import YYCacheRedis
+@testable import YYWebImage
+
+/// Pipelines on different machines (here: separate disk folders) sharing originals through Redis.
+@Suite(.needsRedisServer, .timeLimit(.minutes(1))) struct SharedTierPipelineTests {
+    let redis: RedisServer
+
+    init() throws {
+        redis = try RedisServer()
+    }
+
+    /// One machine of a cluster: a pipeline with a disk folder of its own and the shared tier.
+    struct Machine {
+        let folder = TemporaryDirectory("machine")
+        let pipeline: ImagePipeline
+
+        init(tier: RedisCacheTier) throws {
+            var configuration = ImagePipeline.Configuration(dataLoader: HTTPDataLoader())
+            configuration.diskCache = try DiskCache(path: folder.path)
+            configuration.sharedTier = tier
+            pipeline = ImagePipeline(configuration: configuration)
+        }
+    }
+
+    @Test func aClusterDownloadsEachImageOnce() async throws {
+        let png = Fixtures.png()
+        let harness = try await PipelineHarness.start { _ in .response(headers: [("Cache-Control", "max-age=3600")], body: png) }
+        defer { harness.server.stop() }
+        let tier = try RedisCacheTier(urls: [redis.url])
+        let first = try Machine(tier: tier).pipeline
+        let secondMachine = try Machine(tier: tier)
+        let second = secondMachine.pipeline
+
+        #expect(try await first.image(for: harness.url("/a.png")).source == .network)
+        let shared = try await second.image(for: ImageRequest(url: harness.url("/a.png"), options: .returnsOriginalData))
+        #expect(shared.source == .sharedTier)
+        #expect(shared.data.map([UInt8].init) == png)
+        #expect(harness.server.requestCount(path: "/a.png") == 1)
+        #expect(second.statistics.sharedTierHits == 1)
+        // Kept on the second machine's disk: a restart there needs neither Redis nor the server.
+        var configuration = ImagePipeline.Configuration(dataLoader: HTTPDataLoader())
+        configuration.diskCache = try DiskCache(path: secondMachine.folder.path)
+        #expect(try await ImagePipeline(configuration: configuration).image(for: harness.url("/a.png")).source == .disk)
+    }
+
+    @Test func aStaleSharedCopyIsRevalidatedWithItsValidator() async throws {
+        let png = Fixtures.png()
+        let harness = try await PipelineHarness.start { request in
+            request.header("If-None-Match") == "\"v1\""
+                ? .response(status: 304, headers: [("ETag", "\"v1\""), ("Cache-Control", "no-cache")])
+                : .response(headers: [("ETag", "\"v1\""), ("Cache-Control", "no-cache")], body: png)
+        }
+        defer { harness.server.stop() }
+        let tier = try RedisCacheTier(urls: [redis.url])
+        let first = try Machine(tier: tier), second = try Machine(tier: tier)
+        #expect(try await first.pipeline.image(for: harness.url("/v.png")).source == .network)
+        #expect(try await second.pipeline.image(for: harness.url("/v.png")).source == .revalidated)
+        #expect(harness.server.requests.last?.header("If-None-Match") == "\"v1\"")
+    }
+
+    @Test func aRedisThatIsDownOnlyCostsADownload() async throws {
+        let png = Fixtures.png()
+        let harness = try await PipelineHarness.start { _ in .response(headers: [("Cache-Control", "max-age=3600")], body: png) }
+        defer { harness.server.stop() }
+        let tier = try RedisCacheTier(urls: [redis.url])
+        redis.kill()
+        let machine = try Machine(tier: tier)
+        #expect(try await machine.pipeline.image(for: harness.url("/d.png")).source == .network)
+        #expect(machine.pipeline.statistics.sharedTierErrors >= 1)
+    }
+}
