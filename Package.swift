@@ -293,7 +293,7 @@ let package = Package(
         // that the documents show exactly this code.
         .testTarget(
             name: "SnippetTests",
-            dependencies: ["YYCache", "YYDispatch", "YYModel", "YYImage", "YYWebImage"],
+            dependencies: ["YYCache", "YYCacheRedis", "YYDispatch", "YYModel", "YYImage", "YYWebImage"],
             swiftSettings: strictSettings
         ),
     ],

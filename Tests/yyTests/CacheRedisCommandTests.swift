@@ -19,7 +19,7 @@ import Testing
 
     @Test func twoProcessesWithSeparateFoldersShareAValueThroughRedis() throws {
         let bytes = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
-        let set = try yy("cache", "set", "--path", folder.appending("a"), "--redis", server.url, "--ttl", "60", "shared/key", input: bytes)
+        let set = try yy("cache", "set", "--path", folder.appending("a"), "--redis", server.url, "--ttl", "3600", "shared/key", input: bytes)
         #expect(set.status == 0, "\(set.standardError)")
         let got = try yy("cache", "get", "--path", folder.appending("b"), "--redis", server.url, "shared/key")
         #expect(got.status == 0, "\(got.standardError)")

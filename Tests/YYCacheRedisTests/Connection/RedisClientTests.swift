@@ -63,23 +63,16 @@ import TestTraits
         await server.close()
     }
 
-    @Test func garbageFromTheServerIsAProtocolError() async throws {
-        let server = try await FakeRedisServer(.reply("HTTP/1.1 400 Bad Request\r\n\r\n", close: false))
+    @Test(arguments: [
+        ("HTTP/1.1 400 Bad Request\r\n\r\n", "0x48"),           // garbage: not RESP at all
+        ("$9999999999\r\n", "over the limit"),                   // a reply too large to accept, refused from its header
+    ])
+    func aMalformedReplyIsAProtocolError(reply: String, reason: String) async throws {
+        let server = try await FakeRedisServer(.reply(reply, close: false))
         let client = try makeClient([server.url])
         await #expect { try await client.send(RedisCommand("GET", ["k"])) } throws: { error in
             guard case .protocolError(_, let message) = error as? RedisError else { return false }
-            return message.contains("0x48")
-        }
-        await client.close()
-        await server.close()
-    }
-
-    @Test func aHugeAnnouncedBulkReplyIsRefusedBeforeItIsRead() async throws {
-        let server = try await FakeRedisServer(.reply("$9999999999\r\n", close: false))
-        let client = try makeClient([server.url])
-        await #expect { try await client.send(RedisCommand("GET", ["k"])) } throws: { error in
-            guard case .protocolError(_, let message) = error as? RedisError else { return false }
-            return message.contains("over the limit")
+            return message.contains(reason)
         }
         await client.close()
         await server.close()
