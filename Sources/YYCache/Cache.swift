@@ -32,7 +32,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     let fills = FillCoalescer<Value>()
     private let memoryCost: @Sendable (Value) -> Int
 
-    /// The folder under which ``init(name:rootDirectory:memoryCost:logger:)`` creates caches:
+    /// The folder under which ``init(name:rootDirectory:memoryCost:sharedTier:logger:)`` creates caches:
     /// the user's caches folder (`$XDG_CACHE_HOME` or `~/.cache` on Linux, `~/Library/Caches` on Apple platforms).
     public static var defaultRootDirectory: String {
         if let xdg = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg }

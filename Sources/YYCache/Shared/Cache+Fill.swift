@@ -18,6 +18,7 @@ extension Cache {
     /// ```
     ///
     /// - Parameters:
+    ///   - key: the key.
     ///   - expiresAfter: the time to live of the filled value in every level.
     ///   - fillLockTimeToLive: how long the fill lock lives; choose it above the time a fill takes.
     ///   - fill: computes the value; its error is rethrown to every caller waiting on it.

@@ -4,7 +4,7 @@ public import YYCache
 import NIOCore
 import YYDispatch
 
-/// ``YYCache/SharedCacheTier`` on Redis: what one machine stores, the others read.
+/// `YYCache.SharedCacheTier` on Redis: what one machine stores, the others read.
 ///
 /// - Keys are stored under ``namespace`` (default `yycache:`), so several caches and other data can
 ///   share a server. Keys and values are binary-safe.
