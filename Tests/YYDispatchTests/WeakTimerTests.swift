@@ -31,7 +31,13 @@ final class TimerTarget: Sendable {
             $0.ticks.wrappingAdd(1, ordering: .relaxed)
         }
         try await Self.waitUntil { !timer.isValid }
-        try await Task.sleep(for: .milliseconds(30))
+        // A repeating timer of the same interval, started now, ticking 5 times: by then a one-shot
+        // timer that fired again would have done so.
+        let control = TimerTarget()
+        let repeating = WeakTimer(interval: .milliseconds(5), target: control) { $0.ticks.wrappingAdd(1, ordering: .relaxed) }
+        try await Self.waitUntil { control.ticks.load(ordering: .relaxed) >= 5 }
+        repeating.invalidate()
+        #expect(control.ticks.load(ordering: .relaxed) >= 5)
         #expect(target.ticks.load(ordering: .relaxed) == 1)
     }
 

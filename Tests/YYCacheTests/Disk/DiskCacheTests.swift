@@ -270,8 +270,12 @@ import Testing
             let cache = try DiskCache(path: folder.path)
             cache.autoTrimInterval = .milliseconds(5)
             try await cache.setData(testBytes(10), forKey: "k")
+            try await cache.setData(testBytes(10), forKey: "soon", expiresAfter: .milliseconds(1))
             weakCore = cache.core
-            try await Task.sleep(for: .milliseconds(30))   // let the timer tick a few times
+            // Wait for the event: the timer has run once it has swept the expired value.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while cache.statistics.evictions == 0 && ContinuousClock.now < deadline { await Task.yield() }
+            #expect(cache.statistics.evictions == 1)
         }
         // The timer holds the core weakly: dropping the last DiskCache deallocates it.
         let deadline = ContinuousClock.now + .seconds(5)
