@@ -35,44 +35,43 @@ import Testing
         return lines.map { String($0.dropFirst(min(indent, $0.prefix { $0 == " " }.count))) }.joined(separator: "\n")
     }
 
-    /// The ```swift blocks of a Markdown text, with their line numbers, `import` lines left out.
-    static func swiftBlocks(in text: String) -> [(line: Int, code: String)] {
-        var blocks: [(Int, String)] = []
-        var current: [Substring]?
-        var start = 0
+    /// The regions of `text` between an opening line (for which `opening` gives a name) and the
+    /// next closing line, with the line number after the opening one, markers left out.
+    static func regions(in text: String, opening: (String) -> String?, closing: (String) -> Bool)
+        -> [(name: String, line: Int, lines: [Substring])] {
+        var regions: [(String, Int, [Substring])] = []
+        var current: (name: String, line: Int, lines: [Substring])?
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if current == nil, trimmed == "```swift" {
-                current = []
-                start = number + 1
-            } else if current != nil, trimmed == "```" {
-                blocks.append((start, normalized(current!)))
+            if current == nil, let name = opening(trimmed) {
+                current = (name, number + 1, [])
+            } else if let open = current, closing(trimmed) {
+                regions.append((open.name, open.line, open.lines))
                 current = nil
-            } else if current != nil, !trimmed.hasPrefix("import ") {
-                current!.append(line)
+            } else {
+                current?.lines.append(line)
             }
         }
-        return blocks
+        return regions
+    }
+
+    /// The ```swift blocks of a Markdown text, with their line numbers, `import` lines left out.
+    static func swiftBlocks(in text: String) -> [(line: Int, code: String)] {
+        regions(in: text, opening: { $0 == "```swift" ? "swift" : nil }, closing: { $0 == "```" }).map { block in
+            (block.line, normalized(block.lines.filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("import ") }))
+        }
     }
 
     /// Every snippet of the Swift files of this folder, by name.
     static func snippets() throws -> [String: String] {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let marker = "// snippet.begin "
         var snippets: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift") {
             let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-            var current: (name: String, lines: [Substring])?
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                if trimmed.hasPrefix("// snippet.begin ") {
-                    current = (String(trimmed.dropFirst("// snippet.begin ".count)), [])
-                } else if trimmed == "// snippet.end", let open = current {
-                    snippets[open.name] = normalized(open.lines)
-                    current = nil
-                } else if current != nil {
-                    current!.lines.append(line)
-                }
-            }
+            let found = regions(in: text, opening: { $0.hasPrefix(marker) ? String($0.dropFirst(marker.count)) : nil },
+                                closing: { $0 == "// snippet.end" })
+            for snippet in found { snippets[snippet.name] = normalized(snippet.lines) }
         }
         return snippets
     }
