@@ -2,7 +2,7 @@
 // callers through RedisClient, against redis-py (with hiredis) and redis-benchmark doing the same
 // in the same run, and the cost of a Cache memory hit with and without the tier.
 //
-//   RedisBenchmarks --port PORT [--rounds N] [--peers results/redis-peers.json]
+//   RedisBenchmarks --port PORT [--rounds N] [--peers results/redis-peers.json] [--connections N]
 //
 // Prints Markdown tables. The peers' figures come from the run script, which measures them against
 // the same server just before.
@@ -45,7 +45,9 @@ func rate(_ workload: Workload, _ body: @escaping @Sendable (Int) async throws -
     return Double(share * workload.concurrency) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
 }
 
-let client = try RedisClient(urls: [url])
+var configuration = try RedisConfiguration(urls: [url])
+if let connections = commandLineOption("--connections").flatMap(Int.init) { configuration.connectionsPerNode = connections }
+let client = RedisClient(configuration: configuration)
 let keys = (0..<keyCount).map { ByteBuffer(string: "bench:\($0)") }
 let tier = RedisCacheTier(client: client, namespace: "bench-tier:")
 let tierKeys = (0..<keyCount).map { "k\($0)" }
