@@ -9,8 +9,7 @@ import Testing
 /// the simplified API converts nothing. 16-bit samples round to 8 bits as libpng does.
 @Suite(.enabled(if: PNGSuite.isAvailable, Comment(rawValue: PNGSuite.missingReason)))
 struct PNGSuiteTests {
-    @Test("every PngSuite image equals libpng's decoding")
-    func matchesLibPNG() throws {
+    @Test func everyPngSuiteImageEqualsLibpngDecoding() throws {
         var compared = 0
         for url in PNGSuite.files {
             let data = try Data(contentsOf: url)

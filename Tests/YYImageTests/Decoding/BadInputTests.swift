@@ -34,9 +34,8 @@ struct BadInputTests {
             + TestData.files(in: "yykit/images/EmoticonQQ.bundle").filter { $0.pathExtension == "gif" }.prefix(20)
     }
 
-    @Test("every sample cut at each sixteenth of its length gives a typed error or a limited result",
-          .needsSharedTestData)
-    func truncatedSamples() throws {
+    @Test(.needsSharedTestData)
+    func samplesCutAtEachSixteenthGiveATypedErrorOrALimitedResult() throws {
         var errors = 0, limited = 0
         for file in Self.sampleFiles {
             let data = try Data(contentsOf: file)
@@ -56,9 +55,8 @@ struct BadInputTests {
         }
     }
 
-    @Test("random byte flips in the samples give a typed error or frames within the limits, the same each time",
-          .needsSharedTestData)
-    func flippedBytes() throws {
+    @Test(.needsSharedTestData)
+    func randomByteFlipsGiveATypedErrorOrFramesWithinTheLimitsTheSameEachTime() throws {
         var random = SplitMix64(seed: 4)
         var refused = 0, decoded = 0
         for file in Self.sampleFiles.prefix(40) {
@@ -88,8 +86,7 @@ struct BadInputTests {
         #expect(decoded > 0)
     }
 
-    @Test("files that cannot be read or written are file-system errors with the system's reason")
-    func fileSystemErrors() throws {
+    @Test func filesThatCannotBeReadOrWrittenAreFileSystemErrorsWithTheSystemReason() throws {
         let missing = "/nonexistent-yykit-folder/missing.png"
         #expect(throws: ImageError.fileSystem(path: missing, "cannot read: No such file or directory")) {
             try Image(contentsOfFile: missing)
@@ -107,8 +104,7 @@ struct BadInputTests {
         }
     }
 
-    @Test("a PNG claiming 1,000,000 x 1,000,000 pixels is refused before allocation")
-    func hugePNGHeader() throws {
+    @Test func aPNGClaimingAMillionByAMillionPixelsIsRefusedBeforeAllocation() throws {
         var png = PNGChunk.signature
         var ihdr = [UInt8]()
         ihdr.appendBE(UInt32(1_000_000)); ihdr.appendBE(UInt32(1_000_000))
@@ -121,8 +117,7 @@ struct BadInputTests {
         }
     }
 
-    @Test("huge GIF screens and BMP sizes are refused too")
-    func hugeOtherHeaders() throws {
+    @Test func hugeGIFScreensAndBMPSizesAreRefusedToo() throws {
         let gif = Array("GIF89a".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0x3B]
         #expect(throws: ImageError.self) { try ImageDecoder(data: Data(gif)).frame(at: 0) }
         var bmp = BMPWriter.bmp(TestImages.solid(2, 2, RGBA(1, 2, 3)))
@@ -130,8 +125,7 @@ struct BadInputTests {
         #expect(throws: ImageError.self) { try ImageDecoder(data: Data(bmp)) }
     }
 
-    @Test("a GIF of 20,000 1x1 frames decodes frame by frame in bounded memory; a frame-bytes limit drops the excess")
-    func twentyThousandFrames() throws {
+    @Test func aGIFOfTwentyThousandFramesDecodesInBoundedMemoryAndAFrameBytesLimitDropsTheExcess() throws {
         let frame = TestImages.gifFrame(ImageFrameInfo(width: 1, height: 1, duration: 0.01), palette: [RGBA(1, 2, 3), RGBA(4, 5, 6)]) { _, _ in 1 }
         let bytes = try GIFWriter.write(width: 1, height: 1, frames: Array(repeating: frame, count: 20_000), plays: 0)
         let decoder = try ImageDecoder(data: Data(bytes))
@@ -146,22 +140,20 @@ struct BadInputTests {
         #expect(throws: ImageError.frameOutOfRange(index: 1000, count: 1000)) { try capped.frame(at: 1000) }
     }
 
-    @Test("empty, tiny and unknown data are typed errors", arguments: [[], [0x89], Array("GIF89a".utf8), Array("RIFF\0\0\0\0WEBP".utf8),
+    @Test(arguments: [[], [0x89], Array("GIF89a".utf8), Array("RIFF\0\0\0\0WEBP".utf8),
                                                                        Array("hello, world, not an image".utf8), [0xFF, 0xD8, 0xFF]])
-    func tinyInputs(_ bytes: [UInt8]) {
+    func emptyTinyAndUnknownDataAreTypedErrors(_ bytes: [UInt8]) {
         #expect(Self.decodeAll(Data(bytes)) != nil)
     }
 
-    @Test("recognised types without a decoder say so")
-    func unsupportedTypes() {
+    @Test func recognisedTypesWithoutADecoderSaySo() {
         #expect(Self.decodeAll(Data([0x4D, 0x4D, 0x00, 0x2A] + [UInt8](repeating: 0, count: 20))) == .unsupportedType(.tiff))
         #expect(Self.decodeAll(Data(Array("icns".utf8) + [UInt8](repeating: 0, count: 20))) == .unsupportedType(.icns))
     }
 }
 
 extension BadInputTests {
-    @Test("an ICO whose entries are each within the limit but wide and tall in turn stays within it")
-    func icoCanvasFromTheLargestEntry() throws {
+    @Test func anICOOfWideAndTallEntriesEachWithinTheLimitStaysWithinIt() throws {
         var options = ImageDecoder.Options()
         options.maxPixelCount = 10_000
         let wide = try ImageEncoder.encode(TestImages.solid(200, 1, RGBA(1, 2, 3)), as: .png)

@@ -26,8 +26,7 @@ struct CompositingTests {
     /// keeps the canvas under a first-frame "previous" and fills "background" with the
     /// background colour, ImageMagick fills with white, gif2webp with opaque black. We follow
     /// browsers and wuffs: both restore to transparent.
-    @Test("GIF: disposal to previous on the first frame restores transparency; background clears to transparent")
-    func gifDisposals() throws {
+    @Test func gifDisposalToPreviousOnFrameZeroRestoresTransparencyAndBackgroundClears() throws {
         let frames = [
             TestImages.gifFrame(ImageFrameInfo(x: 0, y: 0, width: 8, height: 8, duration: 0.1, disposal: .previous), palette: Self.palette) { _, _ in 0 },
             TestImages.gifFrame(ImageFrameInfo(x: 2, y: 2, width: 4, height: 4, duration: 0.1, disposal: .background), palette: Self.palette) { _, _ in 1 },
@@ -45,8 +44,7 @@ struct CompositingTests {
         #expect(try decoder.frame(at: 3)[1, 5] == RGBA(255, 255, 255))
     }
 
-    @Test("GIF: frames partly outside the screen are clipped; zero-size frames draw nothing")
-    func gifClippingAndZeroSize() throws {
+    @Test func gifFramesPartlyOutsideTheScreenAreClippedZeroSizeFramesDrawNothing() throws {
         let frames = [
             TestImages.gifFrame(ImageFrameInfo(width: 6, height: 6, duration: 0.05), palette: Self.palette) { _, _ in 0 },
             TestImages.gifFrame(ImageFrameInfo(x: 4, y: 4, width: 6, height: 6, duration: 0.05), palette: Self.palette) { _, _ in 1 },
@@ -60,8 +58,7 @@ struct CompositingTests {
         #expect(try decoder.frame(at: 2) == (try decoder.frame(at: 1)))
     }
 
-    @Test("GIF: a frame without any palette draws opaque black; a transparency index beyond the palette works and does not leak")
-    func gifMissingPaletteAndWideTransparency() throws {
+    @Test func gifFrameWithoutPaletteDrawsBlackAndATransparencyIndexBeyondThePaletteWorks() throws {
         var wide = TestImages.gifFrame(ImageFrameInfo(width: 4, height: 4, duration: 0.1), palette: Self.palette, transparent: 200) { x, _ in
             x == 0 ? 200 : x == 1 ? 100 : 1
         }
@@ -81,8 +78,7 @@ struct CompositingTests {
         #expect(try decoder.frame(at: 2)[0, 0] == RGBA(255, 255, 255))  // no transparency leaks into frame 2
     }
 
-    @Test("GIF: an interlaced frame decodes like the same frame stored in order")
-    func gifInterlaced() throws {
+    @Test func gifInterlacedFrameDecodesLikeTheSameFrameStoredInOrder() throws {
         let pattern: (Int, Int) -> UInt8 = { x, y in UInt8((x / 3 + y) % 4) }
         let plain = try GIFWriter.write(width: 13, height: 23, frames: [
             TestImages.gifFrame(ImageFrameInfo(width: 13, height: 23), palette: Self.palette, pattern: pattern)], plays: 1)
@@ -92,9 +88,8 @@ struct CompositingTests {
         #expect(try decoded.frame(at: 0) == (try ImageDecoder(data: Data(plain)).frame(at: 0)))
     }
 
-    @Test("GIF loop count: no extension plays once, N repeats play N + 1 times, 0 is forever",
-          arguments: [(1, 1), (3, 3), (0, 0)])
-    func gifLoopCount(plays: Int, expected: Int) throws {
+    @Test(arguments: [(1, 1), (3, 3), (0, 0)])
+    func gifLoopCountNoExtensionIsOnePlayRepeatsArePlusOneZeroIsForever(plays: Int, expected: Int) throws {
         let frame = TestImages.gifFrame(ImageFrameInfo(width: 2, height: 2, duration: 0), palette: Self.palette) { _, _ in 0 }
         let bytes = try GIFWriter.write(width: 2, height: 2, frames: [frame, frame], plays: plays)
         let decoder = try ImageDecoder(data: Data(bytes))
@@ -126,8 +121,7 @@ struct CompositingTests {
         return decoder
     }
 
-    @Test("APNG: dispose previous on the first frame acts as background; later previous/background; blend over and source")
-    func apngDisposalsAndBlends() throws {
+    @Test func apngDisposePreviousOnFrameZeroActsAsBackgroundAndEveryDisposalAndBlendWorks() throws {
         let halfRed = RGBA(255, 0, 0, 128)
         let frames = [
             Self.apngFrame(0, 0, 8, 8, .previous, .over, Self.blue),
@@ -146,8 +140,7 @@ struct CompositingTests {
         #expect(try decoder.frame(at: 3)[3, 3] == Self.clear)           // frame 1 restored to before it (transparent)
     }
 
-    @Test("APNG: a default image outside the animation is not a frame")
-    func apngHiddenDefaultImage() throws {
+    @Test func apngDefaultImageOutsideTheAnimationIsNotAFrame() throws {
         let frames = [Self.apngFrame(0, 0, 4, 4, .none, .source, Self.green), Self.apngFrame(1, 1, 2, 2, .none, .over, Self.blue)]
         let bytes = try APNGWriter.write(width: 4, height: 4, frames: frames, plays: 0, defaultImage: TestImages.solid(4, 4, Self.red))
         let decoder = try Self.expectMatchesAPNGDisassembler(bytes)
@@ -156,8 +149,7 @@ struct CompositingTests {
         #expect(try decoder.frame(at: 1)[1, 1] == Self.blue)
     }
 
-    @Test("APNG: broken animation chunks (sequence, CRC, rectangle) fall back to the still default image")
-    func apngBrokenChunksFallBack() throws {
+    @Test func apngBrokenAnimationChunksFallBackToTheStillDefaultImage() throws {
         let frames = [Self.apngFrame(0, 0, 4, 4, .none, .source, Self.green), Self.apngFrame(1, 1, 2, 2, .none, .over, Self.blue)]
         let good = try APNGWriter.write(width: 4, height: 4, frames: frames, plays: 0)
         let chunks = PNGChunk.scan(good).chunks
@@ -183,9 +175,8 @@ struct CompositingTests {
 
     // MARK: WebP
 
-    @Test("WebP: offsets, dispose to background and blend/no-blend with partial alpha, assembled by webpmux",
-          .enabled(if: WebPTools.isAvailable, Comment(rawValue: WebPTools.missingReason)))
-    func webpDisposalAndBlend() throws {
+    @Test(.enabled(if: WebPTools.isAvailable, Comment(rawValue: WebPTools.missingReason)))
+    func webpOffsetsDisposeToBackgroundAndBlendModesWithPartialAlpha() throws {
         let folder = TemporaryDirectory("webpmux")
         let parts: [(Bitmap, String)] = [
             (TestImages.solid(16, 16, RGBA(0, 0, 255, 200)), "+100+0+0+0-b"),

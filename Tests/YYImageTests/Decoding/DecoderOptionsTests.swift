@@ -16,8 +16,8 @@ struct DecoderOptionsTests {
         abs(Int(a.r) - Int(b.r)) <= tolerance && abs(Int(a.g) - Int(b.g)) <= tolerance && abs(Int(a.b) - Int(b.b)) <= tolerance
     }
 
-    @Test("maxPixelSize shrinks every format to fit, keeping the aspect ratio", arguments: [ImageType.png, .gif, .jpeg, .webp, .bmp])
-    func downsampling(_ type: ImageType) throws {
+    @Test(arguments: [ImageType.png, .gif, .jpeg, .webp, .bmp])
+    func maxPixelSizeShrinksEveryFormatToFitKeepingTheAspectRatio(_ type: ImageType) throws {
         var options = ImageDecoder.Options()
         options.maxPixelSize = 16
         let frame = try ImageDecoder(data: try ImageEncoder.encode(Self.quadrants, as: type), options: options).frame(at: 0)
@@ -27,8 +27,7 @@ struct DecoderOptionsTests {
         #expect(Self.close(frame[13, 6], RGBA(255, 255, 255)))
     }
 
-    @Test("JPEG downsampling decodes smaller through DCT scaling")
-    func jpegDCTScaling() throws {
+    @Test func jpegDownsamplingDecodesSmallerThroughDCTScaling() throws {
         let big = TestImages.photo(800, 600)
         let data = try ImageEncoder.encode(big, as: .jpeg)
         let bytes = [UInt8](data)
@@ -42,8 +41,7 @@ struct DecoderOptionsTests {
         #expect(try TurboJPEG.decode(bytes, width: 200, height: 150, final: true).width == 200)
     }
 
-    @Test("premultiplied output multiplies colour by alpha; straight output is as stored")
-    func premultipliedOutput() throws {
+    @Test func premultipliedOutputMultipliesColourByAlphaStraightOutputIsAsStored() throws {
         let pixel = TestImages.solid(1, 1, RGBA(200, 100, 50, 128))
         let data = try ImageEncoder.encode(pixel, as: .png)
         var options = ImageDecoder.Options()
@@ -66,8 +64,8 @@ struct DecoderOptionsTests {
         return Data(bytes)
     }
 
-    @Test("EXIF orientation is read, and applied on request", arguments: ImageOrientation.allCases)
-    func orientation(_ orientation: ImageOrientation) throws {
+    @Test(arguments: ImageOrientation.allCases)
+    func exifOrientationIsReadAndAppliedOnRequest(_ orientation: ImageOrientation) throws {
         let data = try Self.jpeg(withOrientation: UInt16(orientation.rawValue))
         #expect(try ImageDecoder(data: data).orientation == orientation)
         #expect(try ImageDecoder(data: data).frame(at: 0).width == 64)  // not applied by default
@@ -82,8 +80,7 @@ struct DecoderOptionsTests {
         }
     }
 
-    @Test("orientations turn pixels the EXIF way")
-    func orientationGeometry() {
+    @Test func orientationsTurnPixelsTheEXIFWay() {
         let image = TestImages.bitmap(3, 2) { x, y in RGBA(UInt8(x), UInt8(y), 0) }  // (x, y) encoded in the pixel
         let right = image.oriented(.right)  // 90° clockwise: the bottom-left pixel goes to the top-left
         #expect(right.width == 2)
@@ -96,9 +93,9 @@ struct DecoderOptionsTests {
         #expect(image.oriented(.leftMirrored)[1, 2] == RGBA(2, 1, 0))
     }
 
-    @Test("random access equals sequential decoding", .needsSharedTestData,
+    @Test(.needsSharedTestData,
           arguments: ["demo/pia@2x.png", "demo/nyancat@2x.webp", "demo/wall-e@2x.webp", "compare/ermilio.gif", "misc/Demo.gif"])
-    func randomAccess(_ file: String) throws {
+    func randomAccessEqualsSequentialDecoding(_ file: String) throws {
         let data = try Samples.data(file)
         let sequential = try ImageDecoder(data: data)
         let frames = try (0..<sequential.frameCount).map { try sequential.frame(at: $0) }
@@ -111,8 +108,8 @@ struct DecoderOptionsTests {
         for index in (0..<frames.count).reversed() { #expect(try random.frame(at: index) == frames[index]) }
     }
 
-    @Test("one decoder shared by many tasks gives the same frames", .needsSharedTestData)
-    func concurrentUse() async throws {
+    @Test(.needsSharedTestData)
+    func oneDecoderSharedByManyTasksGivesTheSameFrames() async throws {
         let decoder = try ImageDecoder(data: try Samples.data("demo/pia@2x.png"))
         let expected = try (0..<decoder.frameCount).map { try ImageDecoder(data: try Samples.data("demo/pia@2x.png")).frame(at: $0) }
         try await withThrowingTaskGroup(of: Void.self) { group in

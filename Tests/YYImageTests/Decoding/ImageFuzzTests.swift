@@ -39,8 +39,8 @@ struct ImageFuzzTests {
         ]
     }()
 
-    @Test("mutated files never crash the decoder", arguments: ["png", "apng", "gif", "jpeg", "webp", "bmp", "ico"])
-    func mutatedFilesNeverCrash(_ format: String) throws {
+    @Test(arguments: ["png", "apng", "gif", "jpeg", "webp", "bmp", "ico"])
+    func mutatedFilesNeverCrashTheDecoder(_ format: String) throws {
         let environment = ProcessInfo.processInfo.environment
         let seconds = Double(environment["YYKIT_FUZZ_SECONDS"] ?? "") ?? 1
         let seed = UInt64(environment["YYKIT_FUZZ_SEED"] ?? "") ?? 20261122

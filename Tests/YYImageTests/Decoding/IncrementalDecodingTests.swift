@@ -24,8 +24,8 @@ struct IncrementalDecodingTests {
         }
     }
 
-    @Test("1 KB chunks: frame 0 improves as data arrives and ends equal to a one-shot decode", arguments: files)
-    func chunkedEqualsOneShot(_ file: String) throws {
+    @Test(arguments: files)
+    func inOneKBChunksFrameZeroImprovesAndEndsEqualToAOneShotDecode(_ file: String) throws {
         let data = try Samples.data(file)
         let oneShot = try ImageDecoder(data: data)
         let expected = try oneShot.frame(at: 0)
@@ -61,8 +61,7 @@ struct IncrementalDecodingTests {
         }
     }
 
-    @Test("updates that shrink the data, change the type or come after final are refused")
-    func invalidUpdates() throws {
+    @Test func updatesThatShrinkTheDataChangeTheTypeOrComeAfterFinalAreRefused() throws {
         let data = try Samples.data("demo/mew_baseline.png")
         let decoder = ImageDecoder()
         try decoder.update(data: data.prefix(2000), final: false)

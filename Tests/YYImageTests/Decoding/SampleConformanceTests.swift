@@ -22,16 +22,15 @@ struct SampleConformanceTests {
 
     static let animatedPNGs = ["demo/cube@2x.png", "demo/pia@2x.png", "compare/ermilio.png"]
 
-    @Test("every APNG frame equals apngdis's", .enabled(if: APNGDisassembler.isAvailable, Comment(rawValue: APNGDisassembler.missingReason)),
+    @Test(.enabled(if: APNGDisassembler.isAvailable, Comment(rawValue: APNGDisassembler.missingReason)),
           arguments: animatedPNGs)
-    func apngFramesMatchAPNGDisassembler(_ file: String) throws {
+    func everyAPNGFrameEqualsApngdis(_ file: String) throws {
         let decoder = try ImageDecoder(data: try Samples.data(file))
         #expect(decoder.frameCount > 1)
         try expectFrames(of: decoder, match: try APNGDisassembler.frames(of: Samples.path(file)), file)
     }
 
-    @Test("Pillow restores pia@2x.png's dispose-previous frame differently from apngdis; we agree with apngdis")
-    func piaDisposePreviousDisagreement() throws {
+    @Test func onPiasDisposePreviousFrameWeAgreeWithApngdisNotPillow() throws {
         let pillow = try PillowReference.decode(Samples.path("demo/pia@2x.png"))
         let frame = try ImageDecoder(data: try Samples.data("demo/pia@2x.png")).frame(at: 5)
         #expect(maxChannelDifference(frame, pillow.frames[5]) > 100)
@@ -61,14 +60,13 @@ struct SampleConformanceTests {
         Case(file: "misc/Twitter@3x.jpg", tolerance: 2),
     ]
 
-    @Test("every composited frame matches Pillow", arguments: cases)
-    func framesMatchPillow(_ sample: Case) throws {
+    @Test(arguments: cases)
+    func everyCompositedFrameMatchesPillow(_ sample: Case) throws {
         let decoder = try ImageDecoder(data: try Samples.data(sample.file))
         try expectFrames(of: decoder, match: try PillowReference.decode(Samples.path(sample.file)).frames, tolerance: sample.tolerance, sample.file)
     }
 
-    @Test("the QQ emoticon GIFs match Pillow frame for frame")
-    func emoticonGIFsMatchPillow() throws {
+    @Test func theQQEmoticonGIFsMatchPillowFrameForFrame() throws {
         let files = TestData.files(in: "yykit/images/EmoticonQQ.bundle").filter { $0.pathExtension == "gif" }
         #expect(files.count > 100)
         for file in files {

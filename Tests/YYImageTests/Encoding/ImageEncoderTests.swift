@@ -14,8 +14,8 @@ struct ImageEncoderTests {
     static let translucent = TestImages.photo(64, 48, seed: 7, alpha: true)
     static let photo = TestImages.photo(96, 64, seed: 3)
 
-    @Test("lossless formats give back every pixel", arguments: [ImageType.png, .webp, .bmp, .ico])
-    func losslessRoundTrip(_ type: ImageType) throws {
+    @Test(arguments: [ImageType.png, .webp, .bmp, .ico])
+    func losslessFormatsGiveBackEveryPixel(_ type: ImageType) throws {
         var encoder = ImageEncoder(type: type)
         encoder.lossless = true
         encoder.addFrame(Self.translucent)
@@ -23,14 +23,12 @@ struct ImageEncoderTests {
         #expect(decoded == Self.translucent)
     }
 
-    @Test("GIF keeps images of up to 256 colours exactly, transparency included")
-    func gifExactPalette() throws {
+    @Test func gifKeepsImagesOfUpTo256ColoursExactlyTransparencyIncluded() throws {
         let decoded = try ImageDecoder(data: try ImageEncoder.encode(Self.icon, as: .gif)).frame(at: 0)
         #expect(maxChannelDifference(decoded, Self.icon) == 0)
     }
 
-    @Test("GIF of a photo: median cut keeps it close; dithering changes pixels but stays close")
-    func gifQuantizesPhotos() throws {
+    @Test func gifOfAPhotoStaysCloseWithMedianCutAndWithDithering() throws {
         let plain = try ImageDecoder(data: try ImageEncoder.encode(Self.photo, as: .gif)).frame(at: 0)
         var encoder = ImageEncoder(type: .gif)
         encoder.dithering = true
@@ -41,16 +39,16 @@ struct ImageEncoderTests {
         #expect(plain != dithered)
     }
 
-    @Test("lossy formats at the default quality stay above 35 dB", arguments: [ImageType.jpeg, .webp])
-    func lossyRoundTrip(_ type: ImageType) throws {
+    @Test(arguments: [ImageType.jpeg, .webp])
+    func lossyFormatsAtTheDefaultQualityStayAbove35DB(_ type: ImageType) throws {
         let data = try ImageEncoder.encode(Self.photo, as: type)
         let decoded = try ImageDecoder(data: data).frame(at: 0)
         #expect(psnr(decoded, Self.photo) >= 35, "\(type): \(psnr(decoded, Self.photo)) dB")
         #expect(data.count < Self.photo.byteCount / 2)
     }
 
-    @Test("animations keep frames, durations and loop count", arguments: [ImageType.png, .gif, .webp])
-    func animationRoundTrip(_ type: ImageType) throws {
+    @Test(arguments: [ImageType.png, .gif, .webp])
+    func animationsKeepFramesDurationsAndLoopCount(_ type: ImageType) throws {
         var encoder = ImageEncoder(type: type)
         encoder.loopCount = 3
         encoder.lossless = true
@@ -65,8 +63,7 @@ struct ImageEncoderTests {
         }
     }
 
-    @Test("frames of different sizes go top-left on a canvas as large as the largest")
-    func framesOfDifferentSizes() throws {
+    @Test func framesOfDifferentSizesGoTopLeftOnACanvasAsLargeAsTheLargest() throws {
         var encoder = ImageEncoder(type: .png)
         encoder.addFrame(TestImages.solid(4, 4, RGBA(255, 0, 0)), duration: 0.1)
         encoder.addFrame(TestImages.solid(8, 2, RGBA(0, 255, 0)), duration: 0.1)
@@ -77,8 +74,7 @@ struct ImageEncoderTests {
         #expect(try decoder.frame(at: 1)[7, 1] == RGBA(0, 255, 0))
     }
 
-    @Test("re-encoding a decoder keeps every frame")
-    func reencodeFromDecoder() throws {
+    @Test func reEncodingADecoderKeepsEveryFrame() throws {
         let frames = [TestImages.solid(6, 6, RGBA(1, 2, 3)), TestImages.solid(6, 6, RGBA(4, 5, 6))]
         var encoder = ImageEncoder(type: .gif)
         for frame in frames { encoder.addFrame(frame, duration: 0.3) }
@@ -89,8 +85,7 @@ struct ImageEncoderTests {
         #expect(try decoder.frame(at: 1)[0, 0] == RGBA(4, 5, 6))
     }
 
-    @Test("bad encoder input is a typed error")
-    func badInput() throws {
+    @Test func badEncoderInputIsATypedError() throws {
         #expect(throws: ImageError.invalidInput("no frames to encode")) { try ImageEncoder(type: .png).encode() }
         #expect(throws: ImageError.unsupportedType(.tiff)) { try ImageEncoder.encode(Self.icon, as: .tiff) }
         #expect(throws: ImageError.self) { try ImageEncoder.encode(Bitmap(width: 0, height: 3), as: .png) }
@@ -98,10 +93,9 @@ struct ImageEncoderTests {
 
     // MARK: Outside tools
 
-    @Test("Pillow reads every file we write, with the right frames and pixels",
-          .enabled(if: PillowReference.isAvailable, Comment(rawValue: PillowReference.missingReason)),
+    @Test(.enabled(if: PillowReference.isAvailable, Comment(rawValue: PillowReference.missingReason)),
           arguments: [ImageType.png, .gif, .webp, .bmp, .ico])
-    func pillowReadsOurFiles(_ type: ImageType) throws {
+    func pillowReadsEveryFileWeWriteWithTheRightFramesAndPixels(_ type: ImageType) throws {
         let folder = TemporaryDirectory("pillow-reads")
         var encoder = ImageEncoder(type: type)
         encoder.lossless = true
@@ -117,9 +111,8 @@ struct ImageEncoderTests {
         if frames.count > 1 { #expect(reference.durations.allSatisfy { $0 == 250 }) }
     }
 
-    @Test("gifsicle, webpmux and apngdis accept our animations",
-          .enabled(if: OutsideTools.isAvailable, Comment(rawValue: OutsideTools.missingReason)))
-    func outsideToolsReadOurAnimations() throws {
+    @Test(.enabled(if: OutsideTools.isAvailable, Comment(rawValue: OutsideTools.missingReason)))
+    func gifsicleWebpmuxAndApngdisAcceptOurAnimations() throws {
         let folder = TemporaryDirectory("tools")
         for type in [ImageType.gif, .webp, .png] {
             var encoder = ImageEncoder(type: type)

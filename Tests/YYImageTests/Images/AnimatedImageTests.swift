@@ -5,9 +5,8 @@ import TestTraits
 @testable import YYImage
 
 struct AnimatedImageTests {
-    @Test("Image: scale from the file name, size in points, frames, loop count and memory size",
-          .needsSharedTestData)
-    func imageFromFile() throws {
+    @Test(.needsSharedTestData)
+    func imageFromFileTakesScaleFromItsNameAndReportsSizeFramesLoopsAndMemory() throws {
         let image = try Image(contentsOfFile: Samples.path("demo/pia@2x.png"))
         #expect(image.type == .png)
         #expect(image.scale == 2)
@@ -24,14 +23,13 @@ struct AnimatedImageTests {
         #expect(still.animatedImageData == nil)
     }
 
-    @Test("scale suffixes", arguments: [("a@2x.png", 2.0), ("a@3x", 3), ("dir/b@2.5x.gif", 2.5), ("c.png", 1), ("d@x.png", 1), ("e@2x@3x.png", 3), ("f@-2x.png", 1)])
-    func scaleSuffix(_ name: String, _ scale: Double) {
+    @Test(arguments: [("a@2x.png", 2.0), ("a@3x", 3), ("dir/b@2.5x.gif", 2.5), ("c.png", 1), ("d@x.png", 1), ("e@2x@3x.png", 3), ("f@-2x.png", 1)])
+    func scaleSuffixes(_ name: String, _ scale: Double) {
         #expect(Image.scale(fromFileName: name) == scale)
     }
 
-    @Test("preloading keeps every frame, equal to on-demand decoding",
-          .needsSharedTestData)
-    func preload() throws {
+    @Test(.needsSharedTestData)
+    func preloadingKeepsEveryFrameEqualToOnDemandDecoding() throws {
         let image = try Image(data: try Samples.data("demo/wall-e@2x.webp"))
         let onDemand = try (0..<image.frameCount).map { try image.frame(at: $0) }
         try image.preloadAllFrames()
@@ -41,8 +39,7 @@ struct AnimatedImageTests {
         #expect(!image.isPreloaded)
     }
 
-    @Test("an Image made from a decoder someone parsed already equals one made from the data; a decoder still waiting for data is refused")
-    func imageFromDecoder() throws {
+    @Test func anImageFromAParsedDecoderEqualsOneFromItsDataAndAnUnfinishedDecoderIsRefused() throws {
         var encoder = ImageEncoder(type: .gif)
         encoder.loopCount = 3
         for (index, duration) in [0.05, 0.2, 0.1].enumerated() { encoder.addFrame(TestImages.photo(6, 4, seed: UInt64(index + 1)), duration: duration) }
@@ -60,8 +57,7 @@ struct AnimatedImageTests {
         #expect(throws: ImageError.invalidUpdate("the decoder's data is not final yet")) { try Image(decoder: waiting) }
     }
 
-    @Test("frames under 11 ms show for 100 ms in every image type, unless the rule is changed")
-    func durationRule() throws {
+    @Test func framesUnder11msShowFor100msInEveryTypeUnlessTheRuleIsChanged() throws {
         var encoder = ImageEncoder(type: .gif)
         for duration in [0, 0.01, 0.02, 0.5] { encoder.addFrame(TestImages.solid(2, 2, RGBA(1, 1, 1)), duration: duration) }
         let data = try encoder.encode()
@@ -77,8 +73,7 @@ struct AnimatedImageTests {
         #expect(sprites.duration(at: 0) == 0.1)
     }
 
-    @Test("FrameImage decodes each frame from its own file or data")
-    func frameImage() throws {
+    @Test func frameImageDecodesEachFrameFromItsOwnFileOrData() throws {
         let folder = TemporaryDirectory("frames")
         let red = TestImages.solid(5, 3, RGBA(255, 0, 0)), blue = TestImages.solid(5, 3, RGBA(0, 0, 255))
         let path = folder.appending("red.png")
@@ -96,8 +91,7 @@ struct AnimatedImageTests {
         #expect(throws: ImageError.self) { try FrameImage(sources: [.file(path)], frameDurations: [1, 2]) }
     }
 
-    @Test("SpriteSheetImage crops sprites and gives unit rectangles clipped to 0...1")
-    func spriteSheet() throws {
+    @Test func spriteSheetImageCropsSpritesAndGivesUnitRectanglesClippedToTheSheet() throws {
         let sheet = TestImages.bitmap(8, 4) { x, _ in x < 4 ? RGBA(255, 0, 0) : RGBA(0, 255, 0) }
         let image = try SpriteSheetImage(sheet: sheet, contentRects: [PixelRect(x: 0, y: 0, width: 4, height: 4), PixelRect(x: 4, y: 0, width: 4, height: 4),
                                                                        PixelRect(x: 6, y: -2, width: 4, height: 4)],
