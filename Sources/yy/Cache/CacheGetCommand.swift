@@ -23,7 +23,7 @@ struct CacheGetCommand: AsyncParsableCommand {
         } catch {
             throw ToolFailure.failure("\(error)")
         }
-        if let tier { await RedisRunCounters.record(tier) }
+        try await location.finish(cache, tier: tier)
         guard let data else { throw ToolFailure.notFound("no value for key '\(key)'") }
         StandardStreams.writeStandardOutput(data)
     }

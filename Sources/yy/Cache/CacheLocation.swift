@@ -37,6 +37,18 @@ struct CacheLocation: ParsableArguments {
         }
     }
 
+    /// Ends a command's use of the cache: writes the folder's batched counters and access times now
+    /// (the async reads leave the last reference to the folder with a worker thread, which may
+    /// still hold it when the process exits), and adds the run's Redis counters.
+    func finish(_ cache: Cache<Data>, tier: RedisCacheTier?) async throws(ToolFailure) {
+        if let tier { await RedisRunCounters.record(tier) }
+        do {
+            try await cache.diskCache.flush()
+        } catch {
+            throw .failure("cannot write the cache's counters at '\(path)': \(error)")
+        }
+    }
+
     /// The folder's cache with the Redis tier behind it (when `--redis` is given).
     func openTiered() throws(ToolFailure) -> (cache: Cache<Data>, tier: RedisCacheTier?) {
         let tier = try openRedisTier()

@@ -24,6 +24,6 @@ struct CacheRemoveCommand: AsyncParsableCommand {
         } catch {
             throw ToolFailure.failure("\(error)")
         }
-        if let tier { await RedisRunCounters.record(tier) }
+        try await location.finish(cache, tier: tier)
     }
 }

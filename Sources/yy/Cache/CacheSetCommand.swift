@@ -34,6 +34,6 @@ struct CacheSetCommand: AsyncParsableCommand {
         } catch {
             throw ToolFailure.failure("\(error)")
         }
-        if let tier { await RedisRunCounters.record(tier) }
+        try await location.finish(cache, tier: tier)
     }
 }

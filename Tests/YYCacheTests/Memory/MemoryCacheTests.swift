@@ -188,14 +188,14 @@ final class Tracked: Sendable {
         do {
             let cache = MemoryCache<Int, Int>()
             cache.autoTrimInterval = .milliseconds(10)
-            cache.ageLimit = .seconds(60)   // starts the timer
+            cache.ageLimit = .seconds(3_600)   // starts the timer
             cache.setValue(1, forKey: 1)
             cache.setValue(2, forKey: 2, expiresAfter: .milliseconds(1))
             weakCache = cache
             // Wait for the event: the timer has run once it has swept the expired value.
             let deadline = ContinuousClock.now + .seconds(10)
             while cache.statistics.evictions == 0 && ContinuousClock.now < deadline { await Task.yield() }
-            #expect(cache.statistics.evictions == 1)
+            #expect(cache.statistics.evictions >= 1)
         }
         // The timer holds the cache weakly, only while a tick runs: it goes once that tick ends.
         let deadline = ContinuousClock.now + .seconds(10)
