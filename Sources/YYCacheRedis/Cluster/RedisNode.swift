@@ -5,8 +5,9 @@ import YYDispatch
 final class RedisNode: Sendable {
     let address: RedisNodeAddress
     private let pool: RedisConnectionPool
-    private let breaker: Locked<CircuitBreaker>
-    private let counters = Locked(RedisNodeStatistics.Counters())
+    /// The breaker and the counters under one lock: each request takes it once before it is
+    /// sent and once when it ends.
+    private let state: Locked<(breaker: CircuitBreaker, counters: RedisNodeStatistics.Counters)>
     private let operationTimeout: Duration
     private let now: @Sendable () -> Duration
 
@@ -15,9 +16,10 @@ final class RedisNode: Sendable {
         pool = RedisConnectionPool(
             address: address, size: configuration.connectionsPerNode, connectTimeout: configuration.connectTimeout,
             maximumReplySize: configuration.maximumReplySize, group: group)
-        breaker = Locked(CircuitBreaker(
+        let breaker = CircuitBreaker(
             initialBackoff: configuration.circuitBackoff, maximumBackoff: configuration.maximumCircuitBackoff,
-            probeTimeout: configuration.connectTimeout + configuration.operationTimeout))
+            probeTimeout: configuration.connectTimeout + configuration.operationTimeout)
+        state = Locked((breaker, RedisNodeStatistics.Counters()))
         operationTimeout = configuration.operationTimeout
         self.now = now
     }
@@ -26,32 +28,32 @@ final class RedisNode: Sendable {
     /// malformed reply opens the circuit; a server error (`-ERR`) does not: the node is well, the
     /// command was refused.
     func send(_ command: RedisCommand) async throws(RedisError) -> RESPValue {
-        guard breaker.withLock({ $0.admits(at: now()) }) else {
-            counters.withLock { $0.skipped += 1 }
-            throw .circuitOpen(node: address.description)
+        let instant = now()
+        let admitted = state.withLock { state in
+            let admitted = state.breaker.admits(at: instant)
+            if admitted { state.counters.requests += 1 } else { state.counters.skipped += 1 }
+            return admitted
         }
-        counters.withLock { $0.requests += 1 }
+        guard admitted else { throw .circuitOpen(node: address.description) }
         do {
             let connection = try await pool.connection()
             let reply = try await connection.send(command, timeout: operationTimeout)
-            breaker.withLock { $0.recordSuccess() }
+            state.withLock { $0.breaker.recordSuccess() }
             return reply
         } catch {
-            counters.withLock { $0.failures += 1 }
-            if error.isNodeFailure {
-                let instant = now()
-                breaker.withLock { $0.recordFailure(at: instant) }
-            } else {
-                breaker.withLock { $0.recordSuccess() }
+            let instant = error.isNodeFailure ? now() : nil
+            state.withLock { state in
+                state.counters.failures += 1
+                if let instant { state.breaker.recordFailure(at: instant) } else { state.breaker.recordSuccess() }
             }
             throw error
         }
     }
 
     var statistics: RedisNodeStatistics {
-        let breaker = breaker.withLock { $0 }
+        let (breaker, counters) = state.withLock { $0 }
         return RedisNodeStatistics(
-            node: address.description, counters: counters.withLock { $0 },
+            node: address.description, counters: counters,
             circuitOpenings: breaker.openings, isCircuitOpen: breaker.isOpen)
     }
 

@@ -40,7 +40,12 @@ public struct RedisCommand: Sendable {
         bytes.writeStaticString("*")
         bytes.writeString(String(arguments.count + 1))
         bytes.writeStaticString("\r\n")
-        Self.appendBulk(ByteBuffer(string: name), to: &bytes, parts: &parts)
+        // The name is written in place: no buffer of its own for every command sent.
+        bytes.writeStaticString("$")
+        bytes.writeString(String(name.utf8.count))
+        bytes.writeStaticString("\r\n")
+        bytes.writeString(name)
+        bytes.writeStaticString("\r\n")
         for argument in arguments { Self.appendBulk(argument, to: &bytes, parts: &parts) }
         parts.append(bytes)
         self.parts = parts

@@ -136,16 +136,17 @@ public final class RedisCacheTier: SharedCacheTier {
     }
 
     public func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async throws -> Bool {
+        let valueKey = storageKey(key)
         let lockKey = storageKey(key, prefix: "lock:")
         let milliseconds = String(max(1, timeToLive.roundedUpMilliseconds))
         let command = RedisCommand("SET", arguments: [lockKey, ByteBuffer(string: owner), ByteBuffer(string: "NX"),
                                                       ByteBuffer(string: "PX"), ByteBuffer(string: milliseconds)])
         do {
-            switch try await client.send(command, key: storageKey(key)) {
+            switch try await client.send(command, key: valueKey) {
             case .simpleString("OK"): return true
             case .bulkString(nil): return false
             case let reply:
-                throw RedisError.unexpectedReply(node: client.nodeAddress(forKey: storageKey(key)).description, command: "SET NX", reply: "\(reply)")
+                throw RedisError.unexpectedReply(node: client.nodeAddress(forKey: valueKey).description, command: "SET NX", reply: "\(reply)")
             }
         } catch {
             counters.withLock { $0.errors += 1 }
