@@ -32,11 +32,9 @@ extension ImagePipeline {
             guard let stored else { throw .statusCode(304) }
             counters.withLock { $0.revalidations += 1 }
             if let record = stored.record.refreshed(by: response.headers, now: now, defaultLifetime: lifetime) {
-                if usesDisk { await write(stored.data, record: record, key: keys.data) }
-                if usesShared { await writeShared(stored.data, record: record, key: keys.data) }
+                await store(stored.data, record: record, key: keys.data, disk: usesDisk, shared: usesShared)
             } else {
-                if usesDisk { await remove(key: keys.data) }
-                if usesShared { await removeShared(key: keys.data) }
+                await forget(key: keys.data, disk: usesDisk, shared: usesShared)
             }
             return OriginalData(data: stored.data, source: .revalidated, statusCode: 304, headers: response.headers)
         }
@@ -48,14 +46,23 @@ extension ImagePipeline {
             throw .decodingFailed(error)
         }
         if let record = StoredResponse(statusCode: response.statusCode, headers: response.headers, now: now, defaultLifetime: lifetime) {
-            if usesDisk { await write(response.body, record: record, key: keys.data) }
-            if usesShared { await writeShared(response.body, record: record, key: keys.data) }
+            await store(response.body, record: record, key: keys.data, disk: usesDisk, shared: usesShared)
         } else if stored != nil {
-            // no-store now: the old copies go too
-            if usesDisk { await remove(key: keys.data) }
-            if usesShared { await removeShared(key: keys.data) }
+            await forget(key: keys.data, disk: usesDisk, shared: usesShared)   // no-store now: the old copies go too
         }
         return OriginalData(data: response.body, source: .network, statusCode: response.statusCode, headers: response.headers, decoder: decoder)
+    }
+
+    /// Writes an original to the caches the request uses.
+    private func store(_ data: Data, record: StoredResponse, key: String, disk: Bool, shared: Bool) async {
+        if disk { await write(data, record: record, key: key) }
+        if shared { await writeShared(data, record: record, key: key) }
+    }
+
+    /// Removes an original from the caches the request uses.
+    private func forget(key: String, disk: Bool, shared: Bool) async {
+        if disk { await remove(key: key) }
+        if shared { await removeShared(key: key) }
     }
 
     // MARK: Disk (its failures are logged and make a miss or a skipped write, never a failed load)
