@@ -1,10 +1,11 @@
 // YYModel's benchmarks, release build, every contender in the same run:
 //   parse-only MB/s (YYModel's JSONDocument vs simdjson vs Foundation JSONSerialization),
 //   typed decode MB/s (ModelDecoder vs Foundation JSONDecoder, same Codable models),
+//   write MB/s (JSONWriter vs JSONSerialization, ModelEncoder vs JSONEncoder),
 //   the GitHub-user sample: bytes → model and model → bytes in microseconds.
 //
-//   swift run -c release JSONBenchmarks [--corpus DIR] [--rounds N] [--only parse|decode]
-//   swift run -c release JSONBenchmarks --profile-parse|--profile-macro|--profile-bridge twitter|citm|canada
+//   swift run -c release JSONBenchmarks [--corpus DIR] [--rounds N] [--only parse|decode|write]
+//   swift run -c release JSONBenchmarks --profile-parse|--profile-macro|--profile-bridge|--profile-write twitter|citm|canada
 import BenchmarkSupport
 import CSimdjson
 import Foundation
@@ -20,7 +21,7 @@ let corpus = option("--corpus") ?? URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent()                              // beside the repository
     .appendingPathComponent("shared/testdata/json/corpus").path
 let rounds = option("--rounds").flatMap(Int.init) ?? 5
-/// `--only parse` or `--only decode` runs one table (for quick comparisons while working).
+/// `--only parse`, `--only decode` or `--only write` runs one table (for quick comparisons while working).
 let only = option("--only")
 
 if let name = option("--profile-macro") ?? option("--profile-bridge") {
@@ -44,6 +45,12 @@ if let name = option("--profile-parse") {
     // For profilers: parse one corpus file (twitter, citm or canada) into a JSONDocument in a loop.
     let bytes = [UInt8](FileManager.default.contents(atPath: corpus + "/\(name == "citm" ? "citm_catalog" : name).json")!)
     for _ in 0..<2000 { _ = try JSONDocument(parsing: bytes) }
+    exit(0)
+}
+if let name = option("--profile-write") {
+    // For profilers: write one corpus file (twitter, citm or canada), parsed into a JSONValue, in a loop.
+    let value = try JSONValue(parsing: FileManager.default.contents(atPath: corpus + "/\(name == "citm" ? "citm_catalog" : name).json")!)
+    for _ in 0..<300 { _ = try JSONWriter().bytes(for: value) }
     exit(0)
 }
 guard FileManager.default.fileExists(atPath: corpus) else {
@@ -118,6 +125,43 @@ if only == nil || only == "decode" {
     lines.append(try decodeRow("twitter.json", Twitter.self, MTwitter.self))
     lines.append(try decodeRow("citm_catalog.json", CitmCatalog.self, MCitmCatalog.self))
     lines.append(try decodeRow("canada.json", Canada.self, MCanada.self))
+}
+
+// MARK: Write
+
+if only == nil || only == "write" { lines += [
+    "",
+    "Write: a parsed `JSONValue` back to bytes, and the decoded Codable models to bytes, MB of output/s (higher is better)",
+    "",
+    "| file | JSONWriter (JSONValue) | JSONSerialization (same tree) | ModelEncoder (Codable tree) | JSONEncoder | JSONWriter / JSONSerialization | ModelEncoder / JSONEncoder |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+] }
+func writeRow<T: Codable>(_ name: String, _ type: T.Type) throws -> String {
+    let bytes = load(name)
+    let value = try JSONValue(parsing: bytes)
+    let object = try JSONSerialization.jsonObject(with: Data(bytes))
+    let model = try ModelDecoder().decode(type, from: bytes)
+    let writer = JSONWriter()
+    let encoder = ModelEncoder()
+    let foundation = JSONEncoder()
+    let valueMegabytes = Double(try writer.bytes(for: value).count) / 1_000_000
+    let serializationMegabytes = Double(try JSONSerialization.data(withJSONObject: object).count) / 1_000_000
+    let modelMegabytes = Double(try encoder.encodeToBytes(model).count) / 1_000_000
+    let foundationMegabytes = Double(try foundation.encode(model).count) / 1_000_000
+    let times = try measure([
+        ("writer", { _ = try writer.bytes(for: value) }),
+        ("serialization", { _ = try JSONSerialization.data(withJSONObject: object) }),
+        ("encoder", { _ = try encoder.encodeToBytes(model) }),
+        ("foundation", { _ = try foundation.encode(model) }),
+    ])
+    let writerSpeed = valueMegabytes / times["writer"]!, serializationSpeed = serializationMegabytes / times["serialization"]!
+    let encoderSpeed = modelMegabytes / times["encoder"]!, foundationSpeed = foundationMegabytes / times["foundation"]!
+    return "| \(name) | \(f1(writerSpeed)) | \(f1(serializationSpeed)) | \(f1(encoderSpeed)) | \(f1(foundationSpeed)) | \(f2(writerSpeed / serializationSpeed))x | \(f2(encoderSpeed / foundationSpeed))x |"
+}
+if only == nil || only == "write" {
+    lines.append(try writeRow("twitter.json", Twitter.self))
+    lines.append(try writeRow("citm_catalog.json", CitmCatalog.self))
+    lines.append(try writeRow("canada.json", Canada.self))
 }
 if only != nil {
     print(lines.joined(separator: "\n"))

@@ -39,8 +39,11 @@ public struct JSONWriter: Sendable {
         case .array(let elements):
             try output.writeArray(elements) { (output, element) throws(JSONWriterError) in try write(element, to: &output) }
         case .object(let members):
-            let ordered = sortedKeys ? members.sorted { $0.key < $1.key } : Array(members)
-            try output.writeObject(ordered, key: \.key) { (output, member) throws(JSONWriterError) in try write(member.value, to: &output) }
+            if sortedKeys {
+                try output.writeObject(members.sorted { $0.key < $1.key }, key: \.key) { (output, member) throws(JSONWriterError) in try write(member.value, to: &output) }
+            } else {
+                try output.writeObject(members, key: \.key) { (output, member) throws(JSONWriterError) in try write(member.value, to: &output) }
+            }
         }
     }
 }
