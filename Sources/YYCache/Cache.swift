@@ -126,7 +126,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
         if let value = memoryCache.value(forKey: key) { return value }
         guard let entry = try diskCache.entry(forKey: key) else { return nil }
         let value = try diskCache.coder.decodeFromCache(Value.self, from: entry.data, key: key)
-        promote(value, forKey: key, expiration: entry.expirationDate)
+        promote(value, forKey: key, expirationTime: entry.expirationTime)
         return value
     }
 
@@ -174,7 +174,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
         if let value = memoryCache.value(forKey: key) { return value }
         if let entry = try await diskCache.entry(forKey: key) {
             let value = try diskCache.coder.decodeFromCache(Value.self, from: entry.data, key: key)
-            promote(value, forKey: key, expiration: entry.expirationDate)
+            promote(value, forKey: key, expirationTime: entry.expirationTime)
             return value
         }
         guard let tierLink, let entry = await tierLink.entry(forKey: key) else { return nil }
@@ -204,9 +204,9 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Puts a disk hit into memory with the time it has left on disk, measured on the disk
     /// cache's own wall clock (the one that wrote the expiration).
-    private func promote(_ value: Value, forKey key: String, expiration: Date?) {
+    private func promote(_ value: Value, forKey key: String, expirationTime: Int64?) {
         let now = diskCache.core.environment.now()
-        let remaining = expiration.map { Duration.milliseconds(Int64(($0.timeIntervalSince1970 * 1000).rounded()) - now) }
+        let remaining = expirationTime.map { Duration.milliseconds($0 - now) }
         if let remaining, remaining <= .zero { return }
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: remaining)
     }

@@ -47,7 +47,13 @@ public final class DiskCache: Sendable {
         /// When the value was last read or written, as recorded (see ``DiskCache/accessTimeResolution``).
         public var lastAccessDate: Date
         /// When the value expires, if it has a time to live.
-        public var expirationDate: Date?
+        public var expirationDate: Date? {
+            get { expirationTime.map(Date.init(milliseconds:)) }
+            set { expirationTime = newValue.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } }
+        }
+        /// The expiration as stored, in milliseconds since 1970 on the cache's clock: what
+        /// `Cache` promotes with, without a round trip through `Date`.
+        var expirationTime: Int64?
     }
 
     /// Opens (creating if needed) the cache in the folder at `path`.
@@ -232,7 +238,7 @@ public final class DiskCache: Sendable {
                 extendedData: row.extendedData,
                 modificationDate: Date(milliseconds: row.modificationTime),
                 lastAccessDate: Date(milliseconds: row.lastAccessTime),
-                expirationDate: row.expirationTime.map(Date.init(milliseconds:))
+                expirationTime: row.expirationTime
             )
         }
         return recordMiss()
