@@ -1,6 +1,7 @@
 // The Redis tier's benchmarks: SET and GET of 100 B and 100 KB values by 1 and by 32 concurrent
-// callers through RedisClient, against redis-py (with hiredis) and redis-benchmark doing the same
-// in the same run, and the cost of a Cache memory hit with and without the tier.
+// callers through RedisClient (the single caller also on the client's task executor), against
+// redis-py (with hiredis) and redis-benchmark doing the same in the same run, and the cost of a
+// Cache memory hit with and without the tier.
 //
 //   RedisBenchmarks --port PORT [--rounds N] [--peers results/redis-peers.json] [--connections N]
 //
@@ -22,24 +23,38 @@ let keyCount = 1_000
 struct Workload: Hashable {
     var size: Int
     var concurrency: Int
+    /// Whether the callers run under `withTaskExecutorPreference(client.taskExecutor)`.
+    var onClientExecutor = false
     var operations: Int { size <= 1_000 ? 100_000 : 10_000 }
-    var name: String { "\(size == 100 ? "100 B" : "100 KB"), \(concurrency) caller\(concurrency == 1 ? "" : "s")" }
+    var name: String {
+        "\(size == 100 ? "100 B" : "100 KB"), \(concurrency) caller\(concurrency == 1 ? "" : "s")"
+            + (onClientExecutor ? " on `client.taskExecutor`" : "")
+    }
     var peerKey: String { "\(size)/\(concurrency)" }
 }
 
-let workloads = [100, 100_000].flatMap { size in [1, 32].map { Workload(size: size, concurrency: $0) } }
+let workloads = [100, 100_000].flatMap { size in
+    [Workload(size: size, concurrency: 1), Workload(size: size, concurrency: 1, onClientExecutor: true), Workload(size: size, concurrency: 32)]
+}
 
 /// Operations per second of `operations` calls of `body` shared by `concurrency` tasks.
 func rate(_ workload: Workload, _ body: @escaping @Sendable (Int) async throws -> Void) async throws -> Double {
     let share = workload.operations / workload.concurrency
-    let start = ContinuousClock.now
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        for worker in 0..<workload.concurrency {
-            group.addTask {
-                for index in 0..<share { try await body((worker * share + index) % keyCount) }
+    let callers: @Sendable () async throws -> Void = {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<workload.concurrency {
+                group.addTask {
+                    for index in 0..<share { try await body((worker * share + index) % keyCount) }
+                }
             }
+            try await group.waitForAll()
         }
-        try await group.waitForAll()
+    }
+    let start = ContinuousClock.now
+    if workload.onClientExecutor {
+        try await withTaskExecutorPreference(client.taskExecutor, operation: callers)
+    } else {
+        try await callers()
     }
     let elapsed = ContinuousClock.now - start
     return Double(share * workload.concurrency) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)

@@ -15,6 +15,9 @@ final class RedisConnection: Sendable {
     /// Whether the connection is still open.
     var isActive: Bool { channel.isActive }
 
+    /// The event loop whose thread the connection's I/O runs on.
+    var eventLoop: any EventLoop { channel.eventLoop }
+
     /// Connects to `address`, then sends `AUTH` and `SELECT` when the address asks for them.
     static func connect(
         to address: RedisNodeAddress,

@@ -1,19 +1,36 @@
 import NIOCore
+import NIOPosix
 import YYDispatch
 
 /// A node's connections: a fixed number, opened when first needed, handed out in turn, and opened
 /// again when one has closed. Callers share connections (pipelining) rather than waiting for one.
 final class RedisConnectionPool: Sendable {
+    private typealias ConnectTask = Task<Result<RedisConnection, RedisError>, Never>
+
     private enum Slot: Sendable {
         case empty
-        case connecting(Task<Result<RedisConnection, RedisError>, Never>)
+        case connecting(ConnectTask)
         case ready(RedisConnection)
+    }
+
+    /// What `connection()` found for its caller.
+    private enum Pick {
+        case closed
+        case ready(RedisConnection)
+        case connecting(slot: Int, task: ConnectTask)
     }
 
     private struct State: Sendable {
         var slots: [Slot]
         var next = 0
         var closed = false
+
+        func readyConnection(on loop: any EventLoop) -> RedisConnection? {
+            for case .ready(let connection) in slots where connection.eventLoop === loop && connection.isActive {
+                return connection
+            }
+            return nil
+        }
     }
 
     private let address: RedisNodeAddress
@@ -31,35 +48,48 @@ final class RedisConnectionPool: Sendable {
         state = Locked(State(slots: Array(repeating: .empty, count: size)))
     }
 
-    /// The next connection in turn, opening it if it is not open.
+    /// The next connection in turn, opening it if it is not open. A caller running on an event
+    /// loop's thread gets an open connection of that loop if there is one, and a connection it
+    /// opens is opened on that loop: its requests then never leave the thread.
     func connection() async throws(RedisError) -> RedisConnection {
-        let picked = state.withLock { state -> (Int, Slot)? in
-            if state.closed { return nil }
+        let currentLoop = MultiThreadedEventLoopGroup.currentEventLoop
+        let pick = state.withLock { state -> Pick in
+            if state.closed { return .closed }
+            if let currentLoop, let local = state.readyConnection(on: currentLoop) { return .ready(local) }
             let index = state.next
             state.next = (state.next + 1) % state.slots.count
             switch state.slots[index] {
             case .ready(let connection) where connection.isActive:
-                return (index, .ready(connection))
+                return .ready(connection)
             case .connecting(let task):
-                return (index, .connecting(task))
+                return .connecting(slot: index, task: task)
             case .ready, .empty:
-                let task = Task { [address, connectTimeout, maximumReplySize, group] () -> Result<RedisConnection, RedisError> in
-                    do throws(RedisError) {
-                        return .success(try await RedisConnection.connect(
-                            to: address, timeout: connectTimeout, maximumReplySize: maximumReplySize, group: group))
-                    } catch {
-                        return .failure(error)
-                    }
-                }
+                let task = connect(on: currentLoop ?? group)
                 state.slots[index] = .connecting(task)
-                return (index, .connecting(task))
+                return .connecting(slot: index, task: task)
             }
         }
-        guard let (index, slot) = picked else { throw .connectionClosed(node: address.description) }
-        guard case .connecting(let task) = slot else {
-            if case .ready(let connection) = slot { return connection }
-            preconditionFailure("unreachable: a slot is handed out ready or connecting")
+        switch pick {
+        case .closed: throw .connectionClosed(node: address.description)
+        case .ready(let connection): return connection
+        case .connecting(let index, let task): return try await settle(slot: index, with: task)
         }
+    }
+
+    private func connect(on group: any EventLoopGroup) -> ConnectTask {
+        Task { [address, connectTimeout, maximumReplySize] in
+            do throws(RedisError) {
+                return .success(try await RedisConnection.connect(
+                    to: address, timeout: connectTimeout, maximumReplySize: maximumReplySize, group: group))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Waits for the connection being opened in slot `index`, and puts it (or the slot's emptiness)
+    /// in place.
+    private func settle(slot index: Int, with task: ConnectTask) async throws(RedisError) -> RedisConnection {
         let result = await task.value
         let closeNow = state.withLock { state -> Bool in
             // Only the task that is still in the slot may settle it.

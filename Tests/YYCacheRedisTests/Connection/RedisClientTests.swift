@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOPosix
 import Testing
 import TestSupport
 import TestTraits
@@ -20,6 +21,31 @@ import TestTraits
         }
         #expect(mismatches == 0)
         #expect(client.nodeStatistics[0].requests == 1_000)
+        await client.close()
+    }
+
+    @Test func requestsOnTheClientsTaskExecutorStayOnItsEventLoopAndUseOneConnectionOfThatLoop() async throws {
+        let server = try RedisServer()
+        let client = try makeClient([server.url], connections: 4)
+        let loop = client.loopExecutor.eventLoop
+        let (idsOnTheLoop, threadsLeft) = try await withTaskExecutorPreference(client.taskExecutor) {
+            var ids: Set<Int64> = []
+            var threadsLeft = 0
+            for _ in 0..<20 {
+                if case .integer(let id) = try await client.send(RedisCommand("CLIENT", ["ID"])) { ids.insert(id) }
+                if MultiThreadedEventLoopGroup.currentEventLoop !== loop { threadsLeft += 1 }
+            }
+            return (ids, threadsLeft)
+        }
+        #expect(idsOnTheLoop.count == 1)
+        #expect(threadsLeft == 0)
+        // From the shared pool, requests take the four connections in turn.
+        var idsInTurn: Set<Int64> = []
+        for _ in 0..<8 {
+            if case .integer(let id) = try await client.send(RedisCommand("CLIENT", ["ID"])) { idsInTurn.insert(id) }
+        }
+        #expect(idsInTurn.count == 4)
+        #expect(idsInTurn.isSuperset(of: idsOnTheLoop))
         await client.close()
     }
 
