@@ -7,6 +7,7 @@
 //   (d) 1,000 concurrent requests for one URL: downloads and decodes.
 //
 //   WebImageBenchmarks --base http://127.0.0.1:PORT --files DIR [--python PATH] [--rounds N] [--count N]
+//   WebImageBenchmarks --base … --files DIR --profile pipeline|direct    # ten rounds of one, for perf
 import AsyncHTTPClient
 import BenchmarkSupport
 import Foundation
@@ -115,6 +116,17 @@ final class Counter: @unchecked Sendable {
 var client: HTTPClient? = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
     redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(15)),
     connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)))
+
+if let contender = option("--profile") {
+    // For profilers: 10 cold rounds of one contender (pipeline or direct) and nothing else.
+    for round in 0..<10 {
+        let list = urls(salt: "profile=\(round)")
+        let run = contender == "direct" ? try await directRun(list, client: client!) : try await pipelineRun(list)
+        print("\(contender) round \(round): \(String(format: "%.3f", run.seconds)) s")
+    }
+    try await client?.shutdown()
+    exit(0)
+}
 
 var best: [String: Run] = [:]
 @MainActor func keep(_ name: String, _ run: Run) {
