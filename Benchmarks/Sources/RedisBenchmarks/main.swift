@@ -3,7 +3,7 @@
 // redis-py (with hiredis) and redis-benchmark doing the same in the same run, and the cost of a
 // Cache memory hit with and without the tier.
 //
-//   RedisBenchmarks --port PORT [--rounds N] [--peers results/redis-peers.json] [--connections N]
+//   RedisBenchmarks --port PORT [--rounds N] [--peers results/redis-peers.json] [--connections N] [--only SIZE/CALLERS]
 //
 // Prints Markdown tables. The peers' figures come from the run script, which measures them against
 // the same server just before.
@@ -33,9 +33,10 @@ struct Workload: Hashable {
     var peerKey: String { "\(size)/\(concurrency)" }
 }
 
+/// `--only SIZE/CALLERS` (e.g. `100000/32`) runs that workload alone (and no memory-hit table), for profilers.
 let workloads = [100, 100_000].flatMap { size in
     [Workload(size: size, concurrency: 1), Workload(size: size, concurrency: 1, onClientExecutor: true), Workload(size: size, concurrency: 32)]
-}
+}.filter { workload in commandLineOption("--only").map { $0 == workload.peerKey } ?? true }
 
 /// Operations per second of `operations` calls of `body` shared by `concurrency` tasks.
 func rate(_ workload: Workload, _ body: @escaping @Sendable (Int) async throws -> Void) async throws -> Double {
@@ -116,6 +117,11 @@ for workload in workloads {
         print("| \(workload.name) | \(command) | \(format(mine)) | \(format(viaTier)) | \(format(python)) | \(format(native)) | "
               + "\(python.map { format(mine / $0, 2) + "x" } ?? "–") | \(native.map { format($0 / mine, 2) + "x" } ?? "–") |")
     }
+}
+
+if commandLineOption("--only") != nil {
+    await client.close()
+    exit(0)
 }
 
 // A memory hit must not pay for the tier: the same lookup with and without one.

@@ -52,7 +52,7 @@ struct RESPParser: Sendable {
                 throw Malformed(description: "bulk string of \(length) bytes is over the limit of \(maximumBulkLength)")
             }
             guard buffer.readableBytes >= Int(length) + 2 else { return nil }
-            let bytes = buffer.readSlice(length: Int(length))!
+            let bytes = Self.readBulk(length: Int(length), from: &buffer)
             guard buffer.readInteger(as: UInt16.self) == 0x0D0A else {
                 throw Malformed(description: "bulk string of \(length) bytes is not followed by CRLF")
             }
@@ -71,6 +71,22 @@ struct RESPParser: Sendable {
             }
             return .array(elements)
         }
+    }
+
+    /// The bulk string's bytes: a slice of `buffer` when the reply ends where the bytes received
+    /// so far end, a copy when more bytes follow it.
+    ///
+    /// A slice shares `buffer`'s storage. When bytes follow the reply (the next replies of a
+    /// pipeline, or the start of one), the decoder keeps that storage and appends the next reads
+    /// to it, and any slice still held by its requester forces it to copy the whole storage
+    /// first: with 32 callers pipelining 100 KB reads that was most of the client's copying.
+    private static func readBulk(length: Int, from buffer: inout ByteBuffer) -> ByteBuffer {
+        let slice = buffer.readSlice(length: length)!
+        guard buffer.readableBytes > 2 else { return slice }
+        var copy = ByteBuffer()
+        copy.reserveCapacity(length)
+        copy.writeImmutableBuffer(slice)
+        return copy
     }
 
     /// The next line (type byte included, CRLF excluded), or `nil` when its end has not arrived.
@@ -125,6 +141,18 @@ struct RESPReplyDecoder: ByteToMessageDecoder {
         guard let value = try parser.parse(&buffer) else { return .needMoreData }
         context.fireChannelRead(Self.wrapInboundOut(value))
         return .continue
+    }
+
+    /// Moves the unread bytes to the front of the buffer only when they are few next to the space
+    /// that frees, or the space is large.
+    ///
+    /// Bulk replies are slices of this buffer, still held by their requesters when the next read
+    /// arrives, so a reclaim always copies the unread bytes to new storage. With replies pipelined
+    /// back to back the unread part is usually the start of the next large reply; NIO's default
+    /// (reclaim once 2 KB are read) copied it on nearly every read, a tenth of the CPU time of
+    /// 32 callers reading 100 KB values.
+    func shouldReclaimBytes(buffer: ByteBuffer) -> Bool {
+        buffer.readerIndex >= 4 << 20 || (buffer.readerIndex >= 2048 && buffer.readableBytes <= buffer.readerIndex / 8)
     }
 
     mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {

@@ -35,6 +35,36 @@ import TestSupport
         }
     }
 
+    @Test func aBulkReplyFollowedByMoreBytesIsACopyAndOneThatEndsThemSharesTheBuffer() throws {
+        var buffer = ByteBuffer(string: "$3\r\nabc\r\n$3\r\ndef\r\n")
+        let storage = buffer.withVeryUnsafeBytes { $0.baseAddress }
+        let first = try #require(try parser.parse(&buffer))
+        let second = try #require(try parser.parse(&buffer))
+        guard case .bulkString(let abc?) = first, case .bulkString(let def?) = second else {
+            Issue.record("not bulk strings: \(first), \(second)")
+            return
+        }
+        #expect(abc == ByteBuffer(string: "abc"))
+        #expect(def == ByteBuffer(string: "def"))
+        // The first would pin the storage that the next reads are appended to: it is copied. The
+        // second is the bytes where they lie, 13 bytes in.
+        #expect(abc.withVeryUnsafeBytes { $0.baseAddress } != storage.map { $0 + 4 })
+        #expect(def.withVeryUnsafeBytes { $0.baseAddress } == storage.map { $0 + 13 })
+    }
+
+    @Test func theDecoderReclaimsReadBytesOnlyWhenFewUnreadBytesMoveOrMuchIsRead() {
+        let decoder = RESPReplyDecoder(parser: parser)
+        func buffer(read: Int, unread: Int) -> ByteBuffer {
+            var buffer = ByteBuffer(repeating: 0, count: read + unread)
+            buffer.moveReaderIndex(forwardBy: read)
+            return buffer
+        }
+        #expect(!decoder.shouldReclaimBytes(buffer: buffer(read: 1024, unread: 0)))
+        #expect(decoder.shouldReclaimBytes(buffer: buffer(read: 64 << 10, unread: 8 << 10)))
+        #expect(!decoder.shouldReclaimBytes(buffer: buffer(read: 64 << 10, unread: 9 << 10)))
+        #expect(decoder.shouldReclaimBytes(buffer: buffer(read: 4 << 20, unread: 4 << 20)))
+    }
+
     @Test(arguments: [
         ("!oops\r\n", "cannot start with byte 0x21"),
         ("$1025\r\n", "over the limit"),
