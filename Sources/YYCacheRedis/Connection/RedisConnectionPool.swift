@@ -37,6 +37,8 @@ final class RedisConnectionPool: Sendable {
     private let connectTimeout: Duration
     private let maximumReplySize: Int
     private let group: any EventLoopGroup
+    /// The group's loops, for telling whether a caller runs on one of them.
+    private let loops: [any EventLoop]
     private let state: Locked<State>
 
     init(address: RedisNodeAddress, size: Int, connectTimeout: Duration, maximumReplySize: Int, group: any EventLoopGroup) {
@@ -45,6 +47,7 @@ final class RedisConnectionPool: Sendable {
         self.connectTimeout = connectTimeout
         self.maximumReplySize = maximumReplySize
         self.group = group
+        loops = Array(group.makeIterator())
         state = Locked(State(slots: Array(repeating: .empty, count: size)))
     }
 
@@ -52,7 +55,11 @@ final class RedisConnectionPool: Sendable {
     /// loop's thread gets an open connection of that loop if there is one, and a connection it
     /// opens is opened on that loop: its requests then never leave the thread.
     func connection() async throws(RedisError) -> RedisConnection {
-        let currentLoop = MultiThreadedEventLoopGroup.currentEventLoop
+        // Only a loop of the client's group: connections opened on another group's loops would
+        // close when their owner shuts that group down.
+        let currentLoop = MultiThreadedEventLoopGroup.currentEventLoop.flatMap { current in
+            loops.contains { $0 === current } ? current : nil
+        }
         let pick = state.withLock { state -> Pick in
             if state.closed { return .closed }
             if let currentLoop, let local = state.readyConnection(on: currentLoop) { return .ready(local) }

@@ -78,8 +78,8 @@ struct RESPParser: Sendable {
     ///
     /// A slice shares `buffer`'s storage. When bytes follow the reply (the next replies of a
     /// pipeline, or the start of one), the decoder keeps that storage and appends the next reads
-    /// to it, and any slice still held by its requester forces it to copy the whole storage
-    /// first: with 32 callers pipelining 100 KB reads that was most of the client's copying.
+    /// to it, and while a slice is held each append first copies the whole storage. Copying the
+    /// reply out once costs less: 100 KB reads by 32 callers went about 8 % faster.
     private static func readBulk(length: Int, from buffer: inout ByteBuffer) -> ByteBuffer {
         let slice = buffer.readSlice(length: length)!
         guard buffer.readableBytes > 2 else { return slice }
@@ -143,14 +143,13 @@ struct RESPReplyDecoder: ByteToMessageDecoder {
         return .continue
     }
 
-    /// Moves the unread bytes to the front of the buffer only when they are few next to the space
-    /// that frees, or the space is large.
+    /// Moves the unread bytes to the front of the buffer only when they are at most an eighth of
+    /// the space that frees, or 4 MB have been read.
     ///
-    /// Bulk replies are slices of this buffer, still held by their requesters when the next read
-    /// arrives, so a reclaim always copies the unread bytes to new storage. With replies pipelined
-    /// back to back the unread part is usually the start of the next large reply; NIO's default
-    /// (reclaim once 2 KB are read) copied it on nearly every read, a tenth of the CPU time of
-    /// 32 callers reading 100 KB values.
+    /// With replies pipelined back to back the unread part is usually the start of the next large
+    /// reply, which NIO's default (reclaim once 2 KB are read) moved on nearly every read. Here
+    /// the bytes moved are at most an eighth of the bytes read, and the buffer still stays within
+    /// a few times the largest reply.
     func shouldReclaimBytes(buffer: ByteBuffer) -> Bool {
         buffer.readerIndex >= 4 << 20 || (buffer.readerIndex >= 2048 && buffer.readableBytes <= buffer.readerIndex / 8)
     }

@@ -49,6 +49,19 @@ import TestTraits
         await client.close()
     }
 
+    @Test func aCallerOnAnotherGroupsEventLoopGetsAConnectionThatOutlivesThatGroup() async throws {
+        let server = try RedisServer()
+        let client = try makeClient([server.url], connections: 1)
+        let foreign = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let before = try await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop: foreign.next())) {
+            try await client.send(RedisCommand("CLIENT", ["ID"]))
+        }
+        try await foreign.shutdownGracefully()
+        // Opened on the client's own loops, the connection is still the same one.
+        #expect(try await client.send(RedisCommand("CLIENT", ["ID"])) == before)
+        await client.close()
+    }
+
     @Test func logsInWithAUserAndPasswordAndSelectsTheDatabase() async throws {
         let server = try RedisServer(arguments: ["--requirepass", "root"])
         let onDatabase0 = try makeClient(["redis://:root@127.0.0.1:\(server.port)"])
