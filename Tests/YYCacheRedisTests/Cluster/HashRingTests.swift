@@ -15,7 +15,7 @@ import Testing
         let after = owners(HashRing(names: fiveNames), names: fiveNames)
         let moved = zip(before, after).filter { $0 != $1 }
         let share = Double(moved.count) / Double(keys.count)
-        #expect(share > 0.15 && share < 0.25, "share moved: \(share)")
+        #expect((0.15...0.25).contains(share), "share moved: \(share)")
         #expect(moved.allSatisfy { $0.1 == "10.0.0.5:6379" })
     }
 
@@ -32,7 +32,7 @@ import Testing
         let counts = Dictionary(grouping: owners(HashRing(names: names), names: names), by: { $0 }).mapValues(\.count)
         for name in names {
             let share = Double(counts[name, default: 0]) / Double(keys.count)
-            #expect(share > 0.18 && share < 0.32, "\(name): \(share)")
+            #expect((0.18...0.32).contains(share), "\(name): \(share)")
         }
     }
 

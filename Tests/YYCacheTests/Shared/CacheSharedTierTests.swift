@@ -23,7 +23,7 @@ import YYDispatch
         #expect(reader.sharedTierStatistics.hits == 1)
         // Promoted with the time it had left: on disk (a new cache on b's folder has it) and in memory.
         let expiration = try #require(try await reader.diskCache.entry(forKey: "k")?.expirationDate)
-        #expect(expiration.timeIntervalSinceNow > 3_000 && expiration.timeIntervalSinceNow <= 3_600)
+        #expect((3_000...3_600).contains(expiration.timeIntervalSinceNow))
         #expect(reader.memoryCache.value(forKey: "k") == "hello")
         #expect(try await reader.value(forKey: "k") == "hello")
         #expect(tier.state.withLock(\.reads) == 1, "the second read is a memory hit")
