@@ -50,7 +50,7 @@ public struct HTTPHeaderFields: Sendable, Equatable, Sequence, ExpressibleByDict
     public var description: String { fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n") }
 }
 
-extension String {
+extension StringProtocol {
     /// Equality ignoring ASCII case, as header names compare: names are ASCII tokens
     /// (RFC 9110 §5.1), so other bytes must match exactly. Byte-wise, because this runs for
     /// every header of every response and Foundation's `caseInsensitiveCompare` is far slower.
