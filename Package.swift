@@ -222,7 +222,7 @@ let package = Package(
         ),
         .testTarget(
             name: "YYDispatchTests",
-            dependencies: ["YYDispatch"],
+            dependencies: ["YYDispatch", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+import TestSupport
 import YYDispatch
 
 final class TimerTarget: Sendable {
@@ -8,15 +9,10 @@ final class TimerTarget: Sendable {
 }
 
 @Suite struct WeakTimerTests {
-    static func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-    }
-
     @Test func firesRepeatedly() async throws {
         let target = TimerTarget()
         let timer = WeakTimer(interval: .milliseconds(5), target: target) { $0.ticks.wrappingAdd(1, ordering: .relaxed) }
-        try await Self.waitUntil { target.ticks.load(ordering: .relaxed) >= 3 }
+        await waitUntil { target.ticks.load(ordering: .relaxed) >= 3 }
         #expect(target.ticks.load(ordering: .relaxed) >= 3)
         #expect(timer.isValid)
         #expect(timer.repeats)
@@ -30,12 +26,12 @@ final class TimerTarget: Sendable {
         let timer = WeakTimer(interval: .milliseconds(5), repeats: false, target: target) {
             $0.ticks.wrappingAdd(1, ordering: .relaxed)
         }
-        try await Self.waitUntil { !timer.isValid }
+        await waitUntil { !timer.isValid }
         // A repeating timer of the same interval, started now, ticking 5 times: by then a one-shot
         // timer that fired again would have done so.
         let control = TimerTarget()
         let repeating = WeakTimer(interval: .milliseconds(5), target: control) { $0.ticks.wrappingAdd(1, ordering: .relaxed) }
-        try await Self.waitUntil { control.ticks.load(ordering: .relaxed) >= 5 }
+        await waitUntil { control.ticks.load(ordering: .relaxed) >= 5 }
         repeating.invalidate()
         #expect(control.ticks.load(ordering: .relaxed) >= 5)
         #expect(target.ticks.load(ordering: .relaxed) == 1)
@@ -50,7 +46,7 @@ final class TimerTarget: Sendable {
             timer = WeakTimer(interval: .milliseconds(5), target: target) { $0.ticks.wrappingAdd(1, ordering: .relaxed) }
         }
         #expect(weakTarget == nil)
-        try await Self.waitUntil { !timer.isValid }
+        await waitUntil { !timer.isValid }
         #expect(!timer.isValid)
     }
 

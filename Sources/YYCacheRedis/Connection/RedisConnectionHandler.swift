@@ -88,15 +88,15 @@ final class RedisConnectionHandler: ChannelDuplexHandler {
         timer = (task, deadline)
     }
 
-    /// Fails everything if a waiting request is past its deadline; otherwise waits for the
-    /// earliest deadline still ahead.
+    /// Fails everything if the waiting request with the earliest deadline is past it; otherwise
+    /// waits for that deadline.
     private func timerFired(context: ChannelHandlerContext) {
         timer = nil
-        let now = NIODeadline.now()
-        if let expired = waiting.first(where: { $0.deadline <= now }) {
-            failAll(.timeout(node: node, after: expired.timeout), context: context)
-        } else if let earliest = waiting.lazy.map(\.deadline).min() {
-            armTimer(for: earliest, context: context)
+        guard let earliest = waiting.min(by: { $0.deadline < $1.deadline }) else { return }
+        if earliest.deadline <= NIODeadline.now() {
+            failAll(.timeout(node: node, after: earliest.timeout), context: context)
+        } else {
+            armTimer(for: earliest.deadline, context: context)
         }
     }
 

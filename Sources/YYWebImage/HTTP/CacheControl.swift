@@ -1,5 +1,3 @@
-import Foundation
-
 /// The Cache-Control directives a private image cache obeys (RFC 9111 §5.2.2).
 struct CacheControl: Equatable {
     /// `no-store`: keep nothing on disk.
@@ -43,15 +41,5 @@ struct CacheControl: Equatable {
         while digits.last == "\"" { digits.removeLast() }
         guard !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return 0 }
         return Int(digits) ?? Int(Int32.max)
-    }
-}
-
-extension Substring {
-    /// Without the spaces and tabs (HTTP's optional whitespace) at either end.
-    func trimmingHTTPSpaces() -> Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        let start = firstIndex { !isSpace($0) } ?? endIndex
-        let end = lastIndex { !isSpace($0) }.map(index(after:)) ?? start
-        return self[start..<end]
     }
 }

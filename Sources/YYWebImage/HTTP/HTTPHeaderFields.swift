@@ -51,6 +51,16 @@ public struct HTTPHeaderFields: Sendable, Equatable, Sequence, ExpressibleByDict
 }
 
 extension StringProtocol {
+    /// Without the spaces and tabs at either end: HTTP's optional whitespace (RFC 9110 §5.6.3)
+    /// around a field value or a list element. On the characters themselves, because
+    /// Foundation's `trimmingCharacters(in:)` is slow on Linux and this runs for every response.
+    func trimmingHTTPSpaces() -> SubSequence {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        let start = firstIndex { !isSpace($0) } ?? endIndex
+        let end = lastIndex { !isSpace($0) }.map(index(after:)) ?? start
+        return self[start..<end]
+    }
+
     /// Equality ignoring ASCII case, as header names compare: names are ASCII tokens
     /// (RFC 9110 §5.1), so other bytes must match exactly. Byte-wise, because this runs for
     /// every header of every response and Foundation's `caseInsensitiveCompare` is far slower.

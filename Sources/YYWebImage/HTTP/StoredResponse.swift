@@ -46,7 +46,7 @@ struct StoredResponse: Codable, Sendable, Equatable {
         } else {
             lifetime = defaultLifetime
         }
-        let ageHeader = headers["Age"].flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        let ageHeader = headers["Age"].flatMap { TimeInterval($0.trimmingHTTPSpaces()) } ?? 0
         let age = max(0, ageHeader, now.timeIntervalSince(date))
         self.etag = headers["ETag"]
         self.lastModified = headers["Last-Modified"]

@@ -108,16 +108,17 @@ extension ImagePipeline {
 
     /// The body, within the size limit and its Content-Length, reporting progress as it comes.
     private func readBody(of response: DataLoadResponse, context: DataContext) async throws(ImagePipelineError) -> Data {
-        if let encoding = response.headers["Content-Encoding"]?.trimmingCharacters(in: .whitespaces).lowercased(),
-           !encoding.isEmpty, encoding != "identity" {
-            throw .invalidResponse("\(encoding)-encoded body although identity was asked")
+        if let encoding = response.headers["Content-Encoding"]?.trimmingHTTPSpaces(),
+           !encoding.isEmpty, !encoding.caseInsensitiveEquals("identity") {
+            throw .invalidResponse("\(encoding.lowercased())-encoded body although identity was asked")
         }
         let limit = configuration.maximumResponseBytes
         var expected: Int?
         if let text = response.headers["Content-Length"] {
-            guard let length = Int(text.trimmingCharacters(in: .whitespaces)), length >= 0 else {
+            let digits = text.trimmingHTTPSpaces()
+            guard let length = Int(digits), length >= 0 else {
                 // Too many digits for an Int is a length no one can accept either.
-                if text.trimmingCharacters(in: .whitespaces).allSatisfy(\.isNumber) { throw .tooLarge(limit: limit) }
+                if digits.allSatisfy(\.isNumber) { throw .tooLarge(limit: limit) }
                 throw .invalidResponse("Content-Length '\(text)'")
             }
             guard length <= limit else { throw .tooLarge(limit: limit) }
@@ -154,9 +155,9 @@ extension ImagePipeline {
 
     /// Retry-After as a delay: seconds, or an HTTP date (RFC 9110 §10.2.3); `nil` if unreadable.
     private func retryDelay(_ value: String) -> Duration? {
-        let text = value.trimmingCharacters(in: .whitespaces)
+        let text = value.trimmingHTTPSpaces()
         if let seconds = Int(text), seconds >= 0 { return .seconds(seconds) }
-        guard let date = HTTPDate.parse(text) else { return nil }
+        guard let date = HTTPDate.parse(String(text)) else { return nil }
         return .milliseconds(max(0, Int((date.timeIntervalSince(configuration.now()) * 1000).rounded(.up))))
     }
 }

@@ -273,13 +273,11 @@ import Testing
             try await cache.setData(testBytes(10), forKey: "soon", expiresAfter: .milliseconds(1))
             weakCore = cache.core
             // Wait for the event: the timer has run once it has swept the expired value.
-            let deadline = ContinuousClock.now + .seconds(10)
-            while cache.statistics.evictions == 0 && ContinuousClock.now < deadline { await Task.yield() }
+            await waitUntil { cache.statistics.evictions > 0 }
             #expect(cache.statistics.evictions == 1)
         }
         // The timer holds the core weakly: dropping the last DiskCache deallocates it.
-        let deadline = ContinuousClock.now + .seconds(5)
-        while weakCore != nil && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        await waitUntil { weakCore == nil }
         #expect(weakCore == nil)
         // Closing flushed and checkpointed: a new opening sees the value.
         let reopened = try DiskCache(path: folder.path)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import YYDispatch
 import Testing
+import TestSupport
 @testable import YYCache
 
 /// A clock the test moves by hand.
@@ -176,10 +177,7 @@ final class Tracked: Sendable {
         cache.autoTrimInterval = .milliseconds(20)
         cache.ageLimit = .milliseconds(50)
         cache.setValue(1, forKey: 1)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while cache.totalCount > 0 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        await waitUntil { cache.totalCount == 0 }
         #expect(cache.totalCount == 0)
     }
 
@@ -193,13 +191,11 @@ final class Tracked: Sendable {
             cache.setValue(2, forKey: 2, expiresAfter: .milliseconds(1))
             weakCache = cache
             // Wait for the event: the timer has run once it has swept the expired value.
-            let deadline = ContinuousClock.now + .seconds(10)
-            while cache.statistics.evictions == 0 && ContinuousClock.now < deadline { await Task.yield() }
+            await waitUntil { cache.statistics.evictions > 0 }
             #expect(cache.statistics.evictions >= 1)
         }
         // The timer holds the cache weakly, only while a tick runs: it goes once that tick ends.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while weakCache != nil && ContinuousClock.now < deadline { await Task.yield() }
+        await waitUntil { weakCache == nil }
         #expect(weakCache == nil)
     }
 
