@@ -28,6 +28,8 @@ let package = Package(
         // YYWebImage's network stage (and the tests' loopback server).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // YYWebImage's deadline heap (swift-nio builds swift-collections already).
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // Documentation only: `swift package generate-documentation` (scripts/docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Tests only: a clock the player tests advance by hand.
@@ -133,6 +135,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: strictSettings
         ),

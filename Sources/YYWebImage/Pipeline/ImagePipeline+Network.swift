@@ -1,4 +1,5 @@
 import Foundation
+import YYDispatch
 
 /// The network stage: one logical download, following redirects under the pipeline's rules and
 /// retrying once after a 429 or 503 that says when to come back.
@@ -88,21 +89,27 @@ extension ImagePipeline {
     }
 
     /// `body`'s result, or `.timedOut(.request)` once `deadline` passes (`body` is then cancelled).
+    ///
+    /// `body` runs in a task of its own that the pipeline's one ``DeadlineWatch`` cancels when the
+    /// deadline passes, rather than racing a sleeping child task per request.
     private func withDeadline<T: Sendable>(_ deadline: ContinuousClock.Instant,
                                            _ body: @escaping @Sendable () async throws(ImagePipelineError) -> T) async throws(ImagePipelineError) -> T {
+        let work = Task { try await body() }
+        let expired = Locked(false)
+        let token = deadlines.add(deadline) {
+            expired.withLock { $0 = true }
+            work.cancel()
+        }
+        defer { deadlines.remove(token) }
+        let result = await withTaskCancellationHandler {
+            await work.result
+        } onCancel: {
+            work.cancel()
+        }
         do {
-            return try await withThrowingTaskGroup(of: T.self) { group in
-                group.addTask { try await body() }
-                group.addTask {
-                    try await Task.sleep(until: deadline, clock: .continuous)
-                    throw ImagePipelineError.timedOut(.request)
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next() else { throw ImagePipelineError.cancelled }
-                return first
-            }
+            return try result.get()
         } catch {
-            throw ImagePipelineError(error)
+            throw expired.withLock { $0 } ? .timedOut(.request) : ImagePipelineError(error)
         }
     }
 

@@ -27,6 +27,8 @@ public final class ImagePipeline: Sendable {
     let images = TaskCoalescer<String, LoadedImage, ImageTask.Event>()
     let originals = TaskCoalescer<String, OriginalData, OriginalDataEvent>()
     let downloads: ConcurrencyLimiter
+    /// The whole-request timeouts of the downloads in flight.
+    let deadlines = DeadlineWatch()
     let failedURLs = Locked<[String: (error: ImagePipelineError, until: ContinuousClock.Instant)]>([:])
     let counters = Locked(Statistics())
 
