@@ -3,10 +3,10 @@ import NIOPosix
 
 /// A small Redis client for caches: a connection pool per node with pipelining, a timeout on every
 /// request, a circuit breaker per node, and keys spread over independent servers by consistent
-/// hashing.
+/// hashing, or over a Redis Cluster by its hash slots (``RedisConfiguration/topology``).
 ///
 /// It speaks RESP2 and sends any command; ``RedisCacheTier`` uses `GET`, `SET … PX`, `SET … NX PX`,
-/// `DEL` and `EVAL`. Not supported: TLS, Redis Cluster's redirections, pub/sub.
+/// `DEL` and `EVAL`. Not supported: TLS, pub/sub, reads from cluster replicas.
 ///
 /// ```swift
 /// let client = try RedisClient(urls: ["redis://127.0.0.1:6379"])
@@ -33,9 +33,16 @@ public final class RedisClient: Sendable {
     /// code to awaiting requests: anything slow or blocking in it holds up every connection the
     /// loop serves.
     public var taskExecutor: any TaskExecutor { loopExecutor }
-    let nodes: [RedisNode]
-    private let ring: HashRing
+    private let routing: Routing
     let loopExecutor: EventLoopTaskExecutor
+
+    /// Where a key's node comes from.
+    private enum Routing: Sendable {
+        /// Independent servers: the nodes, in configuration order, and the ring over them.
+        case ring([RedisNode], HashRing)
+        /// A Redis Cluster's slot map.
+        case cluster(ClusterRouter)
+    }
 
     /// A client for `configuration.nodes`; nothing connects until the first request.
     public convenience init(configuration: RedisConfiguration) {
@@ -53,24 +60,70 @@ public final class RedisClient: Sendable {
         precondition(!configuration.nodes.isEmpty, "a Redis client needs at least one node")
         self.configuration = configuration
         let group = MultiThreadedEventLoopGroup.singleton
-        nodes = configuration.nodes.map { RedisNode(address: $0, configuration: configuration, group: group, now: now) }
+        switch configuration.topology {
+        case .independent:
+            let nodes = configuration.nodes.map { RedisNode(address: $0, configuration: configuration, group: group, now: now) }
+            routing = .ring(nodes, HashRing(names: configuration.nodes.map(\.description)))
+        case .cluster:
+            routing = .cluster(ClusterRouter(seeds: configuration.nodes) { address in
+                RedisNode(address: address, configuration: configuration, group: group, now: now)
+            })
+        }
         loopExecutor = EventLoopTaskExecutor(eventLoop: group.next())
-        ring = HashRing(names: configuration.nodes.map(\.description))
     }
 
     /// Sends `command` to the node that owns `key` (the first node when `key` is `nil`).
     ///
     /// - Throws: ``RedisError``: the server's refusal as ``RedisError/server(node:message:)``, and
     ///   ``RedisError/circuitOpen(node:)`` without sending when the node failed recently.
+    ///   In a cluster, a `MOVED` or `ASK` reply is followed to the node it names (at most
+    ///   ``RedisConfiguration/maximumRedirects`` times) and `key` decides the slot, so a command
+    ///   without a key goes to a seed.
     @discardableResult
     public func send(_ command: RedisCommand, key: ByteBuffer? = nil) async throws(RedisError) -> RESPValue {
-        try await node(forKey: key).send(command)
+        switch routing {
+        case .ring(let nodes, let ring):
+            return try await Self.node(forKey: key, of: nodes, ring: ring).send(command)
+        case .cluster(let router):
+            return try await send(command, slot: key.map(HashSlot.of) ?? 0, router: router)
+        }
     }
 
-    /// Sends `command` to every node at once (`PING`, `INFO`), with each node's reply or error, in
-    /// the order of ``RedisConfiguration/nodes``.
+    /// Sends `command` to the node serving `slot` and follows the cluster's redirections.
+    private func send(_ command: RedisCommand, slot: Int, router: ClusterRouter) async throws(RedisError) -> RESPValue {
+        var node = await router.node(forSlot: slot)
+        var asking = false
+        var redirects = 0
+        while true {
+            do {
+                return try await node.send(command, asking: asking)
+            } catch {
+                guard let redirect = error.clusterRedirect, redirects < configuration.maximumRedirects else { throw error }
+                redirects += 1
+                let target = router.node(host: redirect.host.isEmpty ? node.address.host : redirect.host, port: redirect.port)
+                if redirect.kind == .moved { router.moved(slot: redirect.slot, to: target) }
+                node = target
+                asking = redirect.kind == .ask
+            }
+        }
+    }
+
+    /// The nodes: independent servers in configuration order, or a cluster's masters (its seeds
+    /// before the slot map is loaded).
+    private var nodes: [RedisNode] {
+        switch routing {
+        case .ring(let nodes, _): nodes
+        case .cluster(let router): router.masters
+        }
+    }
+
+    /// Sends `command` to every node at once (`PING`, `INFO`), with each node's reply or error: in
+    /// the order of ``RedisConfiguration/nodes`` for independent servers, to every master of a
+    /// cluster (loading its slot map first if needed).
     public func sendToEachNode(_ command: RedisCommand) async -> [(node: RedisNodeAddress, reply: Result<RESPValue, RedisError>)] {
-        await withTaskGroup(of: (Int, Result<RESPValue, RedisError>).self) { group in
+        if case .cluster(let router) = routing, router.reloadCount == 0 { await router.reload() }
+        let nodes = self.nodes
+        return await withTaskGroup(of: (Int, Result<RESPValue, RedisError>).self) { group in
             for (index, node) in nodes.enumerated() {
                 group.addTask {
                     do throws(RedisError) {
@@ -86,20 +139,32 @@ public final class RedisClient: Sendable {
         }
     }
 
-    /// The address of the node that owns `key`.
+    /// The address of the node that owns `key` (in a cluster: the master serving its slot as far
+    /// as the client knows now, a seed before it has loaded the slot map).
     public func nodeAddress(forKey key: ByteBuffer) -> RedisNodeAddress {
-        node(forKey: key).address
+        switch routing {
+        case .ring(let nodes, let ring): Self.node(forKey: key, of: nodes, ring: ring).address
+        case .cluster(let router): router.knownNode(forSlot: HashSlot.of(key)).address
+        }
     }
 
-    /// Per-node counters and circuit states.
-    public var nodeStatistics: [RedisNodeStatistics] { nodes.map(\.statistics) }
+    /// Per-node counters and circuit states: every node the client has used or learnt of.
+    public var nodeStatistics: [RedisNodeStatistics] {
+        switch routing {
+        case .ring(let nodes, _): nodes.map(\.statistics)
+        case .cluster(let router): router.knownNodes.map(\.statistics)
+        }
+    }
 
     /// Closes every connection. Requests after this fail.
     public func close() async {
-        for node in nodes { node.close() }
+        switch routing {
+        case .ring(let nodes, _): for node in nodes { node.close() }
+        case .cluster(let router): router.close()
+        }
     }
 
-    private func node(forKey key: ByteBuffer?) -> RedisNode {
+    private static func node(forKey key: ByteBuffer?, of nodes: [RedisNode], ring: HashRing) -> RedisNode {
         guard nodes.count > 1, let key else { return nodes[0] }
         let hash = key.withUnsafeReadableBytes { XXHash64.hash($0) }
         return nodes[ring.owner(ofHash: hash)]

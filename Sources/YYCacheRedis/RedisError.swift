@@ -25,6 +25,12 @@ public enum RedisError: Error, Sendable, Hashable, CustomStringConvertible {
         return message.split(separator: " ", maxSplits: 1).first.map(String.init)
     }
 
+    /// The Redis Cluster redirection (`MOVED`, `ASK`) a server error carries, else `nil`.
+    var clusterRedirect: ClusterRedirect? {
+        guard case .server(_, let message) = self else { return nil }
+        return ClusterRedirect(errorMessage: message)
+    }
+
     /// Whether the error says the node is unhealthy (so its circuit opens), rather than that it
     /// refused one command.
     var isNodeFailure: Bool {

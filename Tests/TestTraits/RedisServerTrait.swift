@@ -8,3 +8,12 @@ extension Trait where Self == ConditionTrait {
         .enabled(if: RedisServer.executable != nil, Comment(rawValue: RedisServer.missingReason))
     }
 }
+
+extension Trait where Self == ConditionTrait {
+    /// Skips a test or suite, saying why, when `redis-server` or `redis-cli` (which makes the
+    /// servers a cluster) is not installed.
+    public static var needsRedisCluster: Self {
+        .enabled(if: RedisServer.executable != nil && RedisCluster.cliExecutable != nil,
+                 Comment(rawValue: RedisServer.missingReason + "; a cluster needs redis-cli too"))
+    }
+}

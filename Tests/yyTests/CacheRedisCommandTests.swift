@@ -61,6 +61,35 @@ import Testing
         #expect(stats.text.contains("down (cannot connect"))
     }
 
+    @Test(.needsRedisCluster) func processesShareValuesThroughARedisClusterFromDifferentSeeds() async throws {
+        let cluster = try await RedisCluster.start()
+        let keys = (0..<12).map { "clustered/\($0)" }
+        for key in keys {
+            let set = try yy("cache", "set", "--path", folder.appending("a"), "--redis", cluster.urls[0], "--redis-cluster", key, input: Data(key.utf8))
+            #expect(set.status == 0, "\(set.standardError)")
+        }
+        for key in keys {
+            let got = try yy("cache", "get", "--path", folder.appending("b"), "--redis", cluster.urls[2], "--redis-cluster", key)
+            #expect(got.status == 0, "\(got.standardError)")
+            #expect(got.standardOutput == Data(key.utf8))
+        }
+        // Each value on the master of its slot: the keys are spread over all three.
+        let counts = try cluster.servers.indices.map { try cluster.keyCount($0) }
+        #expect(counts.reduce(0, +) >= keys.count)
+        #expect(counts.allSatisfy { $0 > 0 })
+        let stats = try yy("cache", "stats", "--path", folder.appending("b"), "--redis", cluster.urls[1], "--redis-cluster", "--json")
+        #expect(stats.status == 0, "\(stats.standardError)")
+        let report = try JSONSerialization.jsonObject(with: stats.standardOutput) as? [String: Any]
+        let nodes = try #require((report?["redis"] as? [String: Any])?["nodes"] as? [[String: Any]])
+        #expect(Set(nodes.compactMap { $0["node"] as? String }) == Set(cluster.servers.map { "127.0.0.1:\($0.port)" }))
+    }
+
+    @Test func redisClusterWithoutRedisIsAUsageError() throws {
+        let result = try yy("cache", "get", "--path", folder.appending("a"), "--redis-cluster", "k")
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("--redis-cluster needs --redis"))
+    }
+
     @Test func anUnusableRedisURLIsAUsageError() throws {
         let result = try yy("cache", "get", "--path", folder.appending("a"), "--redis", "rediss://h:1", "k")
         #expect(result.status == 2)

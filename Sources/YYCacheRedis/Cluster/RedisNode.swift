@@ -26,8 +26,9 @@ final class RedisNode: Sendable {
 
     /// Sends `command` unless the node's circuit is open. A connection failure, a timeout or a
     /// malformed reply opens the circuit; a server error (`-ERR`) does not: the node is well, the
-    /// command was refused.
-    func send(_ command: RedisCommand) async throws(RedisError) -> RESPValue {
+    /// command was refused. With `asking`, `ASKING` goes first on the same connection (a Redis
+    /// Cluster `ASK` redirection).
+    func send(_ command: RedisCommand, asking: Bool = false) async throws(RedisError) -> RESPValue {
         let instant = now()
         let admitted = state.withLock { state in
             let admitted = state.breaker.admits(at: instant)
@@ -37,13 +38,15 @@ final class RedisNode: Sendable {
         guard admitted else { throw .circuitOpen(node: address.description) }
         do {
             let connection = try await pool.connection()
-            let reply = try await connection.send(command, timeout: operationTimeout)
+            let reply = asking ? try await connection.sendAsking(command, timeout: operationTimeout)
+                : try await connection.send(command, timeout: operationTimeout)
             state.withLock { $0.breaker.recordSuccess() }
             return reply
         } catch {
             let instant = error.isNodeFailure ? now() : nil
+            let redirected = error.clusterRedirect != nil
             state.withLock { state in
-                state.counters.failures += 1
+                if redirected { state.counters.redirects += 1 } else { state.counters.failures += 1 }
                 if let instant { state.breaker.recordFailure(at: instant) } else { state.breaker.recordSuccess() }
             }
             throw error
@@ -66,6 +69,7 @@ public struct RedisNodeStatistics: Sendable, Hashable, Codable, CustomStringConv
         var requests = 0
         var failures = 0
         var skipped = 0
+        var redirects = 0
     }
 
     /// The node, `host:port`.
@@ -74,6 +78,8 @@ public struct RedisNodeStatistics: Sendable, Hashable, Codable, CustomStringConv
     public var requests: Int
     /// Requests that failed (timeouts, broken connections, server errors).
     public var failures: Int
+    /// Requests a Redis Cluster node sent elsewhere (`MOVED`, `ASK`); not failures.
+    public var redirects: Int
     /// Requests not sent because the node's circuit was open.
     public var skippedWhileOpen: Int
     /// How many times the node's circuit has opened.
@@ -85,13 +91,14 @@ public struct RedisNodeStatistics: Sendable, Hashable, Codable, CustomStringConv
         self.node = node
         requests = counters.requests
         failures = counters.failures
+        redirects = counters.redirects
         skippedWhileOpen = counters.skipped
         self.circuitOpenings = circuitOpenings
         self.isCircuitOpen = isCircuitOpen
     }
 
     public var description: String {
-        "\(node): requests \(requests), failures \(failures), skipped \(skippedWhileOpen), "
+        "\(node): requests \(requests), failures \(failures), redirects \(redirects), skipped \(skippedWhileOpen), "
             + "circuit \(isCircuitOpen ? "open" : "closed") (opened \(circuitOpenings)×)"
     }
 }

@@ -62,6 +62,25 @@ final class RedisConnection: Sendable {
     func send(_ command: RedisCommand, timeout: Duration) async throws(RedisError) -> RESPValue {
         let promise = channel.eventLoop.makePromise(of: RESPValue.self)
         channel.writeAndFlush(RedisRequest(command: command, promise: promise, timeout: timeout), promise: nil)
+        return try await reply(of: promise)
+    }
+
+    /// Sends `ASKING` and then `command` (a Redis Cluster `ASK` redirection), with nothing of
+    /// other callers between them: `ASKING` holds for the next command on the connection only.
+    func sendAsking(_ command: RedisCommand, timeout: Duration) async throws(RedisError) -> RESPValue {
+        let asking = channel.eventLoop.makePromise(of: RESPValue.self)
+        let promise = channel.eventLoop.makePromise(of: RESPValue.self)
+        let channel = self.channel
+        // Both writes in one turn of the event loop, where no other write can come between.
+        channel.eventLoop.execute {
+            channel.write(RedisRequest(command: RedisCommand("ASKING"), promise: asking, timeout: timeout), promise: nil)
+            channel.writeAndFlush(RedisRequest(command: command, promise: promise, timeout: timeout), promise: nil)
+        }
+        _ = try await reply(of: asking)
+        return try await reply(of: promise)
+    }
+
+    private func reply(of promise: EventLoopPromise<RESPValue>) async throws(RedisError) -> RESPValue {
         let reply: RESPValue
         do {
             reply = try await promise.futureResult.get()

@@ -17,6 +17,11 @@ struct CacheLocation: ParsableArguments {
     @Option(name: .customLong("redis-namespace"), help: ArgumentHelp("The prefix of every key stored in Redis.", valueName: "PREFIX"))
     var redisNamespace = "yycache:"
 
+    @Flag(name: .customLong("redis-cluster"), help: ArgumentHelp(
+        "The --redis URLs are nodes of one Redis Cluster (any one will do): keys follow its hash slots "
+            + "instead of being spread over independent servers."))
+    var redisCluster = false
+
     /// Opens the disk cache, reporting a failure with exit code 3.
     func open() throws(ToolFailure) -> DiskCache {
         do {
@@ -28,10 +33,15 @@ struct CacheLocation: ParsableArguments {
 
     /// The Redis tier named by `--redis`, or `nil` without it.
     func openRedisTier() throws(ToolFailure) -> RedisCacheTier? {
-        guard let redis else { return nil }
+        guard let redis else {
+            if redisCluster { throw .usage("--redis-cluster needs --redis") }
+            return nil
+        }
         let urls = redis.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         do {
-            return RedisCacheTier(client: RedisClient(configuration: try RedisConfiguration(urls: urls)), namespace: redisNamespace)
+            var configuration = try RedisConfiguration(urls: urls)
+            if redisCluster { configuration.topology = .cluster }
+            return RedisCacheTier(client: RedisClient(configuration: configuration), namespace: redisNamespace)
         } catch {
             throw .usage("--redis: \(error)")
         }

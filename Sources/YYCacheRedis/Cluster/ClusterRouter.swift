@@ -1,0 +1,136 @@
+import YYDispatch
+
+/// Which node of a Redis Cluster serves which hash slot, learnt from `CLUSTER SLOTS` and kept up to
+/// date by `MOVED` redirections.
+///
+/// The map is loaded on first use from any node that answers (the seeds first). A `MOVED` reply
+/// moves its slot at once and starts a reload of the whole map in the background (a resharding
+/// usually moves many slots); reloads never run two at a time. Nodes are made on first sight and
+/// kept: a node that leaves the map may come back, and keeping it keeps its circuit breaker.
+final class ClusterRouter: Sendable {
+    private struct State {
+        var owners = [RedisNode?](repeating: nil, count: HashSlot.count)
+        /// Every node seen, by `host:port`.
+        var nodes: [String: RedisNode] = [:]
+        /// In the order first seen: seeds, then nodes the map or a redirection named.
+        var order: [RedisNode] = []
+        var loaded = false
+        var reload: Task<Void, Never>?
+        var reloads = 0
+        var isClosed = false
+    }
+
+    private let state = Locked(State())
+    private let seeds: [RedisNodeAddress]
+    private let makeNode: @Sendable (RedisNodeAddress) -> RedisNode
+
+    /// A router over the cluster `seeds` belong to; `makeNode` makes the node for an address.
+    init(seeds: [RedisNodeAddress], makeNode: @escaping @Sendable (RedisNodeAddress) -> RedisNode) {
+        precondition(!seeds.isEmpty, "a cluster needs at least one seed")
+        self.seeds = seeds
+        self.makeNode = makeNode
+        for seed in seeds { _ = node(host: seed.host, port: seed.port) }
+    }
+
+    /// The node that serves `slot`: from the map, loaded first if it never was; a seed when no
+    /// node serves it (the seed's answer, `MOVED` or `CLUSTERDOWN`, then says what to do).
+    func node(forSlot slot: Int) async -> RedisNode {
+        let (owner, loaded) = state.withLock { ($0.owners[slot], $0.loaded) }
+        if let owner { return owner }
+        if !loaded { await reload() }
+        return knownNode(forSlot: slot)
+    }
+
+    /// The node serving `slot` as far as the map says now, a seed when it does not say.
+    func knownNode(forSlot slot: Int) -> RedisNode {
+        state.withLock { $0.owners[slot] ?? $0.order[0] }
+    }
+
+    /// The node at `host:port`, made if it is new. It logs in as the seeds do; database 0, the
+    /// only one a cluster has.
+    func node(host: String, port: Int) -> RedisNode {
+        let key = RedisNodeAddress(host: host, port: port).description
+        return state.withLock { state in
+            if let known = state.nodes[key] { return known }
+            let seed = seeds[0]
+            let node = makeNode(RedisNodeAddress(host: host, port: port, user: seed.user, password: seed.password))
+            state.nodes[key] = node
+            state.order.append(node)
+            return node
+        }
+    }
+
+    /// Records a `MOVED`: `slot` is served by `node` from now on, and the rest of the map is
+    /// reloaded in the background.
+    func moved(slot: Int, to node: RedisNode) {
+        state.withLock { $0.owners[slot] = node }
+        startReload()
+    }
+
+    /// Every node seen, seeds first.
+    var knownNodes: [RedisNode] { state.withLock { $0.order } }
+
+    /// The masters the map names, in slot order, each once; the seeds before the map is loaded.
+    var masters: [RedisNode] {
+        state.withLock { state in
+            var seen = Set<ObjectIdentifier>()
+            let masters = state.owners.compactMap { $0 }.filter { seen.insert(ObjectIdentifier($0)).inserted }
+            return masters.isEmpty ? Array(state.order.prefix(seeds.count)) : masters
+        }
+    }
+
+    /// How many times the map was loaded.
+    var reloadCount: Int { state.withLock { $0.reloads } }
+
+    /// Loads the map now, or waits for the load under way.
+    func reload() async {
+        await startReload()?.value
+    }
+
+    /// Stops reloading and closes every node's connections.
+    func close() {
+        let (nodes, reload) = state.withLock { state in
+            state.isClosed = true
+            return (state.order, state.reload)
+        }
+        reload?.cancel()
+        for node in nodes { node.close() }
+    }
+
+    @discardableResult
+    private func startReload() -> Task<Void, Never>? {
+        state.withLock { state in
+            if state.isClosed { return nil }
+            if let running = state.reload { return running }
+            let task = Task { await self.loadMap() }
+            state.reload = task
+            return task
+        }
+    }
+
+    /// Asks the known nodes in turn (those serving slots first, then the others) for the map and
+    /// takes the first answer. When none answers the old map stays.
+    private func loadMap() async {
+        defer { state.withLock { $0.reload = nil } }
+        var asked = Set<ObjectIdentifier>()
+        for candidate in masters + knownNodes where asked.insert(ObjectIdentifier(candidate)).inserted {
+            guard !Task.isCancelled else { return }
+            guard let reply = try? await candidate.send(RedisCommand("CLUSTER", ["SLOTS"])),
+                  let ranges = try? ClusterSlotRange.parse(reply, node: candidate.address.description)
+            else { continue }
+            var owners = [RedisNode?](repeating: nil, count: HashSlot.count)
+            for range in ranges {
+                let owner = node(host: range.host.isEmpty ? candidate.address.host : range.host, port: range.port)
+                for slot in range.slots { owners[slot] = owner }
+            }
+            state.withLock { state in
+                state.owners = owners
+                state.loaded = true
+                state.reloads += 1
+            }
+            return
+        }
+        // Nothing answered: requests go to the seeds, whose answers (or failures) say the rest.
+        state.withLock { $0.loaded = true }
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import NIOCore
+import Testing
+import TestSupport
+import TestTraits
+import YYCache
+@testable import YYCacheRedis
+
+/// The client against a real three-master Redis Cluster started by the test: keys go to the
+/// master of their slot, `MOVED` and `ASK` are followed, the tier works on it.
+@Suite(.needsRedisCluster, .timeLimit(.minutes(2))) struct RedisClusterTests {
+    /// A cluster client that knows only `seeds`.
+    private func clusterClient(_ seeds: [String], maximumRedirects: Int = 5) throws -> RedisClient {
+        var configuration = try RedisConfiguration(urls: seeds)
+        configuration.topology = .cluster
+        configuration.maximumRedirects = maximumRedirects
+        configuration.connectionsPerNode = 2
+        configuration.operationTimeout = .seconds(2)
+        configuration.connectTimeout = .seconds(2)
+        return RedisClient(configuration: configuration)
+    }
+
+    private func get(_ client: RedisClient, _ key: String) async throws -> String? {
+        guard case .bulkString(let bytes) = try await client.send(RedisCommand("GET", [key]), key: ByteBuffer(string: key)) else { return nil }
+        return bytes.map { String(buffer: $0) }
+    }
+
+    private func set(_ client: RedisClient, _ key: String, _ value: String) async throws {
+        try await client.send(RedisCommand("SET", [key, value]), key: ByteBuffer(string: key))
+    }
+
+    @Test func keysGoToTheMasterOfTheirSlotFromOneSeed() async throws {
+        let cluster = try await RedisCluster.start()
+        let client = try clusterClient([cluster.urls[1]])
+        let keys = (0..<300).map { "key:\($0)" }
+        for key in keys { try await set(client, key, "value of \(key)") }
+        for key in keys { #expect(try await get(client, key) == "value of \(key)") }
+        // Every master holds the keys of its slots, and only those: nothing was redirected.
+        for index in cluster.servers.indices {
+            let expected = keys.filter { cluster.owner(ofSlot: HashSlot.of(ByteBuffer(string: $0))) == index }.count
+            #expect(try cluster.keyCount(index) == expected)
+            #expect((50...150).contains(expected))
+        }
+        #expect(client.nodeStatistics.map(\.redirects).reduce(0, +) == 0)
+        #expect(client.nodeStatistics.count == 3, "the two other masters were learnt from the slot map")
+        let masters = await client.sendToEachNode(RedisCommand("PING"))
+        #expect(Set(masters.map(\.node.port)) == Set(cluster.servers.map(\.port)))
+        await client.close()
+    }
+
+    @Test func ourSlotsAreTheServersSlotsForHostileKeys() async throws {
+        let cluster = try await RedisCluster.start(masters: 1)
+        var random = SplitMix64(seed: 7)
+        let keys: [ByteBuffer] = [
+            ByteBuffer(), ByteBuffer(string: "{}"), ByteBuffer(string: "{a}b"), ByteBuffer(string: "a{b}c{d}"),
+            ByteBuffer(string: "line\r\nbreak"), ByteBuffer(string: "*"), ByteBuffer(string: "$"),
+            ByteBuffer(bytes: (0..<256).map { UInt8($0) }), ByteBuffer(bytes: (0..<4096).map { _ in UInt8(truncatingIfNeeded: random.next()) }),
+        ]
+        let node = try makeClient(cluster.urls)
+        for key in keys {
+            let reply = try await node.send(RedisCommand("CLUSTER", arguments: [ByteBuffer(string: "KEYSLOT"), key]))
+            #expect(reply == .integer(Int64(HashSlot.of(key))), "\(key.readableBytes)-byte key")
+        }
+        await node.close()
+    }
+
+    @Test func aMovedSlotIsFollowedAndTheMapReloaded() async throws {
+        let cluster = try await RedisCluster.start()
+        let client = try clusterClient([cluster.urls[0]])
+        let key = "moving key"
+        let slot = HashSlot.of(ByteBuffer(string: key))
+        let source = cluster.owner(ofSlot: slot), target = (source + 1) % 3
+        try await set(client, key, "before the move")
+        #expect(client.nodeAddress(forKey: ByteBuffer(string: key)).port == cluster.servers[source].port)
+
+        try cluster.beginMigration(ofSlot: slot, from: source, to: target)
+        try cluster.migrate(key, from: source, to: target)
+        try await cluster.finishMigration(ofSlot: slot, to: target)
+
+        // The client still thinks the source serves the slot: it is told MOVED and follows.
+        #expect(try await get(client, key) == "before the move")
+        let sourceStatistics = try #require(client.nodeStatistics.first { $0.node.hasSuffix(":\(cluster.servers[source].port)") })
+        #expect(sourceStatistics.redirects == 1)
+        #expect(sourceStatistics.failures == 0)
+        #expect(client.nodeAddress(forKey: ByteBuffer(string: key)).port == cluster.servers[target].port)
+        // From now on straight to the target.
+        #expect(try await get(client, key) == "before the move")
+        let redirects = client.nodeStatistics.map(\.redirects).reduce(0, +)
+        #expect(redirects == 1)
+        await client.close()
+    }
+
+    @Test func anAskIsFollowedOnceAndChangesNothing() async throws {
+        let cluster = try await RedisCluster.start()
+        let client = try clusterClient([cluster.urls[2]])
+        let moved = "{tag}moved", staying = "{tag}staying"
+        let slot = HashSlot.of(ByteBuffer(string: moved))
+        let source = cluster.owner(ofSlot: slot), target = (source + 2) % 3
+        try await set(client, moved, "on the target now")
+        try await set(client, staying, "still on the source")
+
+        // Mid-migration: one key of the slot has gone over, the other has not.
+        try cluster.beginMigration(ofSlot: slot, from: source, to: target)
+        try cluster.migrate(moved, from: source, to: target)
+        #expect(try await get(client, moved) == "on the target now")
+        #expect(try await get(client, staying) == "still on the source")
+        #expect(client.nodeAddress(forKey: ByteBuffer(string: moved)).port == cluster.servers[source].port, "ASK moves no slot")
+        let sourceStatistics = try #require(client.nodeStatistics.first { $0.node.hasSuffix(":\(cluster.servers[source].port)") })
+        #expect(sourceStatistics.redirects == 1)
+        // Without ASKING first, the target would have answered MOVED back to the source.
+        let targetStatistics = try #require(client.nodeStatistics.first { $0.node.hasSuffix(":\(cluster.servers[target].port)") })
+        #expect(targetStatistics.redirects == 0)
+        await client.close()
+    }
+
+    @Test func redirectionsStopAtTheLimit() async throws {
+        let cluster = try await RedisCluster.start()
+        let client = try clusterClient([cluster.urls[0]], maximumRedirects: 0)
+        let key = "limited"
+        let slot = HashSlot.of(ByteBuffer(string: key))
+        let source = cluster.owner(ofSlot: slot), target = (source + 1) % 3
+        try await set(client, key, "v")
+        try cluster.beginMigration(ofSlot: slot, from: source, to: target)
+        try cluster.migrate(key, from: source, to: target)
+        try await cluster.finishMigration(ofSlot: slot, to: target)
+        await #expect { try await get(client, key) } throws: { error in
+            (error as? RedisError)?.serverErrorCode == "MOVED"
+        }
+        await client.close()
+    }
+
+    @Test func aDeadSeedIsPassedOver() async throws {
+        let cluster = try await RedisCluster.start()
+        let nobody = "redis://127.0.0.1:\(try RedisServer.freeLoopbackPort())"
+        let client = try clusterClient([nobody, cluster.urls[1]])
+        try await set(client, "k", "v")
+        #expect(try await get(client, "k") == "v")
+        await client.close()
+    }
+
+    @Test func theTierWorksOnACluster() async throws {
+        let cluster = try await RedisCluster.start()
+        let client = try clusterClient([cluster.urls[0]])
+        let tier = RedisCacheTier(client: client)
+        let folder = TemporaryDirectory("redis-cluster-tier")
+        let writer = try Cache<Data>(path: folder.appending("writer"), sharedTier: tier)
+        let reader = try Cache<Data>(path: folder.appending("reader"), sharedTier: tier)
+        let keys = (0..<60).map { "cached \($0)" }
+        for key in keys { try await writer.setValue(Data(key.utf8), forKey: key) }
+        await writer.flushSharedTierWrites()
+        for key in keys { #expect(try await reader.value(forKey: key) == Data(key.utf8)) }
+        // The fill lock (SET NX PX, then EVAL to release it) works on the slot's master too.
+        let filled = try await reader.value(forKey: "filled once") { Data("fill".utf8) }
+        #expect(filled == Data("fill".utf8))
+        #expect(tier.statistics.errors == 0)
+        var keyTotal = 0
+        for index in cluster.servers.indices { keyTotal += try cluster.keyCount(index) }
+        #expect(keyTotal == keys.count + 1)
+        await client.close()
+    }
+}
