@@ -147,10 +147,12 @@ import TestTraits
         let server = try await FakeRedisServer(.reply("+OK\r\n", close: false))
         var configuration = try RedisConfiguration(urls: [server.url])
         configuration.connectionsPerNode = 1
-        configuration.operationTimeout = .milliseconds(200)
+        // Long enough for the first request on a machine slowed down by a sanitizer.
+        configuration.operationTimeout = .seconds(1)
+        configuration.connectTimeout = .seconds(5)
         let client = RedisClient(configuration: configuration)
         #expect(try await client.send(RedisCommand("SET", ["k", "v"])) == .simpleString("OK"))
-        await #expect(throws: RedisError.timeout(node: "127.0.0.1:\(server.port)", after: .milliseconds(200))) {
+        await #expect(throws: RedisError.timeout(node: "127.0.0.1:\(server.port)", after: .seconds(1))) {
             try await client.send(RedisCommand("GET", ["k"]))
         }
         await client.close()
