@@ -32,8 +32,9 @@ final class ClusterRouter: Sendable {
         for seed in seeds { _ = node(host: seed.host, port: seed.port) }
     }
 
-    /// The node that serves `slot`: from the map, loaded first if it never was; a seed when no
-    /// node serves it (the seed's answer, `MOVED` or `CLUSTERDOWN`, then says what to do).
+    /// The node that serves `slot`: from the map, loaded first if it never was; the first seed
+    /// when no node serves it or no node answered (its answer, `MOVED` or `CLUSTERDOWN`, or its
+    /// failure then says what happens).
     func node(forSlot slot: Int) async -> RedisNode {
         let (owner, loaded) = state.withLock { ($0.owners[slot], $0.loaded) }
         if let owner { return owner }
@@ -50,14 +51,17 @@ final class ClusterRouter: Sendable {
     /// only one a cluster has.
     func node(host: String, port: Int) -> RedisNode {
         let key = RedisNodeAddress(host: host, port: port).description
-        return state.withLock { state in
-            if let known = state.nodes[key] { return known }
+        let (node, isClosed) = state.withLock { state in
+            if let known = state.nodes[key] { return (known, state.isClosed) }
             let seed = seeds[0]
             let node = makeNode(RedisNodeAddress(host: host, port: port, user: seed.user, password: seed.password))
             state.nodes[key] = node
             state.order.append(node)
-            return node
+            return (node, state.isClosed)
         }
+        // A node first seen after `close()` (a late redirection) opens no connection either.
+        if isClosed { node.close() }
+        return node
     }
 
     /// Records a `MOVED`: `slot` is served by `node` from now on, and the rest of the map is
@@ -109,7 +113,9 @@ final class ClusterRouter: Sendable {
     }
 
     /// Asks the known nodes in turn (those serving slots first, then the others) for the map and
-    /// takes the first answer. When none answers the old map stays.
+    /// takes the first answer. When none answers the old map stays, and a map never loaded is
+    /// asked for again by the next request (nodes that failed are skipped fast meanwhile: their
+    /// circuits are open).
     private func loadMap() async {
         defer { state.withLock { $0.reload = nil } }
         var asked = Set<ObjectIdentifier>()
@@ -130,7 +136,5 @@ final class ClusterRouter: Sendable {
             }
             return
         }
-        // Nothing answered: requests go to the seeds, whose answers (or failures) say the rest.
-        state.withLock { $0.loaded = true }
     }
 }

@@ -9,15 +9,15 @@ import YYCache
 /// The client against a real three-master Redis Cluster started by the test: keys go to the
 /// master of their slot, `MOVED` and `ASK` are followed, the tier works on it.
 @Suite(.needsRedisCluster, .timeLimit(.minutes(2))) struct RedisClusterTests {
-    /// A cluster client that knows only `seeds`.
-    private func clusterClient(_ seeds: [String], maximumRedirects: Int = 5) throws -> RedisClient {
+    /// A cluster client that knows only `seeds`, its circuit breakers on `time`.
+    private func clusterClient(_ seeds: [String], maximumRedirects: Int = 5, time: ManualTime = ManualTime()) throws -> RedisClient {
         var configuration = try RedisConfiguration(urls: seeds)
         configuration.topology = .cluster
         configuration.maximumRedirects = maximumRedirects
         configuration.connectionsPerNode = 2
         configuration.operationTimeout = .seconds(2)
         configuration.connectTimeout = .seconds(2)
-        return RedisClient(configuration: configuration)
+        return RedisClient(configuration: configuration, now: time.now)
     }
 
     private func get(_ client: RedisClient, _ key: String) async throws -> String? {
@@ -135,6 +135,24 @@ import YYCache
         let client = try clusterClient([nobody, cluster.urls[1]])
         try await set(client, "k", "v")
         #expect(try await get(client, "k") == "v")
+        await client.close()
+    }
+
+    @Test func aMapThatCouldNotBeLoadedIsAskedForAgain() async throws {
+        let cluster = try await RedisCluster.start()
+        let time = ManualTime()
+        let client = try clusterClient([cluster.urls[0], cluster.urls[1]], time: time)
+        cluster.servers[0].kill()
+        cluster.servers[1].kill()
+        await #expect(throws: RedisError.self) { try await set(client, "k", "v") }
+        // The second seed comes back, the first does not: the next request loads the map from the
+        // second and reaches the third master, which never went away.
+        try cluster.servers[1].restart()
+        time.advance(by: .seconds(2))  // past the back-off of the seeds' circuits
+        let key = try #require((0..<100).map { "key \($0)" }.first { cluster.owner(ofSlot: HashSlot.of(ByteBuffer(string: $0))) == 2 })
+        try await set(client, key, "v")
+        #expect(try await get(client, key) == "v")
+        #expect(client.nodeStatistics.count == 3, "the third master was learnt from the second seed's map")
         await client.close()
     }
 
