@@ -4,6 +4,7 @@
 // Cache memory hit with and without the tier.
 //
 //   RedisBenchmarks --port PORT [--rounds N] [--peers results/redis-peers.json] [--connections N] [--only SIZE/CALLERS]
+//                   [--cluster-seed PORT]   # also 32 callers against a Redis Cluster, one of whose nodes listens on PORT
 //
 // Prints Markdown tables. The peers' figures come from the run script, which measures them against
 // the same server just before.
@@ -33,7 +34,8 @@ struct Workload: Hashable {
     var peerKey: String { "\(size)/\(concurrency)" }
 }
 
-/// `--only SIZE/CALLERS` (e.g. `100000/32`) runs that workload alone (and no memory-hit table), for profilers.
+/// `--only SIZE/CALLERS` (e.g. `100000/32`) runs that workload alone (and no memory-hit table), for
+/// profilers; `--only cluster` runs only the cluster's workloads (with `--cluster-seed`).
 let workloads = [100, 100_000].flatMap { size in
     [Workload(size: size, concurrency: 1), Workload(size: size, concurrency: 1, onClientExecutor: true), Workload(size: size, concurrency: 32)]
 }.filter { workload in commandLineOption("--only").map { $0 == workload.peerKey } ?? true }
@@ -119,8 +121,43 @@ for workload in workloads {
     }
 }
 
+// A Redis Cluster: the same 32-caller workloads routed by hash slot, against `redis-benchmark --cluster`.
+@MainActor func runClusterWorkloads(seed: String) async throws {
+    var clusterConfiguration = try RedisConfiguration(urls: ["redis://127.0.0.1:\(seed)"])
+    clusterConfiguration.topology = .cluster
+    if let connections = commandLineOption("--connections").flatMap(Int.init) { clusterConfiguration.connectionsPerNode = connections }
+    let cluster = RedisClient(configuration: clusterConfiguration)
+    print()
+    print("RedisClient on a three-master Redis Cluster on the same machine (`topology = .cluster`), 32 callers, best of \(rounds), operations per second")
+    print()
+    print("| workload | command | RedisClient | redis-benchmark --cluster | redis-benchmark / RedisClient (goal ≤ 1.25) |")
+    print("|---|---|---:|---:|---:|")
+    for size in [100, 100_000] {
+        let workload = Workload(size: size, concurrency: 32)
+        let value = ByteBuffer(repeating: UInt8(ascii: "x"), count: size)
+        var best = (set: 0.0, get: 0.0)
+        for _ in 0..<rounds {
+            let set = try await rate(workload) { index in
+                try await cluster.send(RedisCommand("SET", arguments: [keys[index], value]), key: keys[index])
+            }
+            let get = try await rate(workload) { index in
+                try await cluster.send(RedisCommand("GET", arguments: [keys[index]]), key: keys[index])
+            }
+            best = (max(best.set, set), max(best.get, get))
+        }
+        let redirects = cluster.nodeStatistics.map(\.redirects).reduce(0, +)
+        guard redirects == 0 else { fatalError("\(redirects) redirections: the slot map is wrong") }
+        for (command, mine) in [("SET", best.set), ("GET", best.get)] {
+            let native = peers["redis-benchmark-cluster"]?[workload.peerKey]?[command.lowercased()]
+            print("| \(workload.name) | \(command) | \(format(mine)) | \(format(native)) | \(native.map { format($0 / mine, 2) + "x" } ?? "–") |")
+        }
+    }
+    await cluster.close()
+}
+
 if commandLineOption("--only") != nil {
     await client.close()
+    if let seed = commandLineOption("--cluster-seed") { try await runClusterWorkloads(seed: seed) }
     exit(0)
 }
 
@@ -159,3 +196,5 @@ print("| without a tier | with RedisCacheTier | with / without (goal ≈ 1) |")
 print("|---:|---:|---:|")
 print("| \(format(hitPlain, 1)) | \(format(hitTiered, 1)) | \(format(hitTiered / hitPlain, 2))x |")
 await client.close()
+
+if let seed = commandLineOption("--cluster-seed") { try await runClusterWorkloads(seed: seed) }
