@@ -8,7 +8,10 @@ import YYCache
 
 /// The client against a real three-master Redis Cluster started by the test: keys go to the
 /// master of their slot, `MOVED` and `ASK` are followed, the tier works on it.
-@Suite(.needsRedisCluster, .timeLimit(.minutes(2))) struct RedisClusterTests {
+///
+/// One test at a time: each starts three servers whose gossip, with the redis-cli processes that
+/// watch it, would otherwise crowd out the timing-sensitive suites running beside them.
+@Suite(.needsRedisCluster, .serialized, .timeLimit(.minutes(2))) struct RedisClusterTests {
     /// A cluster client that knows only `seeds`, its circuit breakers on `time`.
     private func clusterClient(_ seeds: [String], maximumRedirects: Int = 5, time: ManualTime = ManualTime()) throws -> RedisClient {
         var configuration = try RedisConfiguration(urls: seeds)
