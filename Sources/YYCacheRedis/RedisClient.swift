@@ -77,8 +77,8 @@ public final class RedisClient: Sendable {
     /// - Throws: ``RedisError``: the server's refusal as ``RedisError/server(node:message:)``, and
     ///   ``RedisError/circuitOpen(node:)`` without sending when the node failed recently.
     ///   In a cluster, a `MOVED` or `ASK` reply is followed to the node it names (at most
-    ///   ``RedisConfiguration/maximumRedirects`` times) and `key` decides the slot, so a command
-    ///   without a key goes to a seed.
+    ///   ``RedisConfiguration/maximumRedirects`` times) and `key` decides the slot; a command
+    ///   without a key goes to the master of slot 0.
     @discardableResult
     public func send(_ command: RedisCommand, key: ByteBuffer? = nil) async throws(RedisError) -> RESPValue {
         switch routing {
