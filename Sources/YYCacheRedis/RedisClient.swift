@@ -121,7 +121,7 @@ public final class RedisClient: Sendable {
     /// the order of ``RedisConfiguration/nodes`` for independent servers, to every master of a
     /// cluster (loading its slot map first if needed).
     public func sendToEachNode(_ command: RedisCommand) async -> [(node: RedisNodeAddress, reply: Result<RESPValue, RedisError>)] {
-        if case .cluster(let router) = routing, router.reloadCount == 0 { await router.reload() }
+        if case .cluster(let router) = routing, !router.isLoaded { await router.reload() }
         let nodes = self.nodes
         return await withTaskGroup(of: (Int, Result<RESPValue, RedisError>).self) { group in
             for (index, node) in nodes.enumerated() {

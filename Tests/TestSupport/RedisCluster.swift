@@ -57,14 +57,14 @@ public final class RedisCluster: Sendable {
     /// Returns once every node says `cluster_state:ok` and knows every other (after a start, or a
     /// node's restart).
     public func waitUntilFormed() async throws {
-        // Gossip joins the nodes in a second or two: check for the event, 100 ms apart (each
-        // check starts a redis-cli per node; more often would load the machine other tests share).
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !isFormed {
-            guard ContinuousClock.now < deadline else { throw Failure(description: "the cluster did not form within 30 s") }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        // Gossip joins the nodes in a second or two: checked every 100 ms (each check starts a
+        // redis-cli per node; more often would load the machine other tests share).
+        await waitUntil(timeout: .seconds(30), every: Self.checkInterval) { isFormed }
+        guard isFormed else { throw Failure(description: "the cluster did not form within 30 s") }
     }
+
+    /// How often the nodes are asked whether they have agreed.
+    private static let checkInterval = Duration.milliseconds(100)
 
     private struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -125,11 +125,9 @@ public final class RedisCluster: Sendable {
         for index in [target] + servers.indices.filter({ $0 != target }) {
             try command(index, "CLUSTER", "SETSLOT", String(slot), "NODE", targetID)
         }
-        let deadline = ContinuousClock.now + .seconds(30)
-        while try !servers.indices.allSatisfy({ try owner(ofSlot: slot, asSeenBy: $0) == targetID }) {
-            guard ContinuousClock.now < deadline else { throw Failure(description: "the nodes did not agree on slot \(slot) within 30 s") }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        let agreed = { self.servers.indices.allSatisfy { (try? self.owner(ofSlot: slot, asSeenBy: $0)) == targetID } }
+        await waitUntil(timeout: .seconds(30), every: Self.checkInterval, agreed)
+        guard agreed() else { throw Failure(description: "the nodes did not agree on slot \(slot) within 30 s") }
     }
 
     /// The ID of the node that serves `slot` in node `index`'s `CLUSTER NODES`: lines of

@@ -63,25 +63,37 @@ func rate(_ workload: Workload, _ body: @escaping @Sendable (Int) async throws -
     return Double(share * workload.concurrency) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
 }
 
-var configuration = try RedisConfiguration(urls: [url])
-if let connections = commandLineOption("--connections").flatMap(Int.init) { configuration.connectionsPerNode = connections }
-let client = RedisClient(configuration: configuration)
+/// A client for `url` with the connections `--connections` asks for.
+func makeClient(_ url: String, topology: RedisConfiguration.Topology = .independent) throws -> RedisClient {
+    var configuration = try RedisConfiguration(urls: [url])
+    configuration.topology = topology
+    if let connections = commandLineOption("--connections").flatMap(Int.init) { configuration.connectionsPerNode = connections }
+    return RedisClient(configuration: configuration)
+}
+
+let client = try makeClient(url)
 let keys = (0..<keyCount).map { ByteBuffer(string: "bench:\($0)") }
+
+/// SETs and GETs per second of `workload` through `client`.
+func setAndGetRates(_ workload: Workload, through client: RedisClient) async throws -> (set: Double, get: Double) {
+    let value = ByteBuffer(repeating: UInt8(ascii: "x"), count: workload.size)
+    let set = try await rate(workload) { index in
+        try await client.send(RedisCommand("SET", arguments: [keys[index], value]), key: keys[index])
+    }
+    let get = try await rate(workload) { index in
+        try await client.send(RedisCommand("GET", arguments: [keys[index]]), key: keys[index])
+    }
+    return (set, get)
+}
 let tier = RedisCacheTier(client: client, namespace: "bench-tier:")
 let tierKeys = (0..<keyCount).map { "k\($0)" }
 
 var swiftRates: [Workload: (set: Double, get: Double, tierSet: Double, tierGet: Double)] = [:]
 for workload in workloads {
-    let value = ByteBuffer(repeating: UInt8(ascii: "x"), count: workload.size)
     let data = Data(repeating: UInt8(ascii: "x"), count: workload.size)
     var best = (set: 0.0, get: 0.0, tierSet: 0.0, tierGet: 0.0)
     for _ in 0..<rounds {
-        let set = try await rate(workload) { index in
-            try await client.send(RedisCommand("SET", arguments: [keys[index], value]), key: keys[index])
-        }
-        let get = try await rate(workload) { index in
-            try await client.send(RedisCommand("GET", arguments: [keys[index]]), key: keys[index])
-        }
+        let (set, get) = try await setAndGetRates(workload, through: client)
         let tierSet = try await rate(workload) { index in
             try await tier.setData(data, forKey: tierKeys[index], timeToLive: nil)
         }
@@ -123,10 +135,7 @@ for workload in workloads {
 
 // A Redis Cluster: the same 32-caller workloads routed by hash slot, against `redis-benchmark --cluster`.
 @MainActor func runClusterWorkloads(seed: String) async throws {
-    var clusterConfiguration = try RedisConfiguration(urls: ["redis://127.0.0.1:\(seed)"])
-    clusterConfiguration.topology = .cluster
-    if let connections = commandLineOption("--connections").flatMap(Int.init) { clusterConfiguration.connectionsPerNode = connections }
-    let cluster = RedisClient(configuration: clusterConfiguration)
+    let cluster = try makeClient("redis://127.0.0.1:\(seed)", topology: .cluster)
     print()
     print("RedisClient on a three-master Redis Cluster on the same machine (`topology = .cluster`), 32 callers, best of \(rounds), operations per second")
     print()
@@ -134,15 +143,9 @@ for workload in workloads {
     print("|---|---|---:|---:|---:|")
     for size in [100, 100_000] {
         let workload = Workload(size: size, concurrency: 32)
-        let value = ByteBuffer(repeating: UInt8(ascii: "x"), count: size)
         var best = (set: 0.0, get: 0.0)
         for _ in 0..<rounds {
-            let set = try await rate(workload) { index in
-                try await cluster.send(RedisCommand("SET", arguments: [keys[index], value]), key: keys[index])
-            }
-            let get = try await rate(workload) { index in
-                try await cluster.send(RedisCommand("GET", arguments: [keys[index]]), key: keys[index])
-            }
+            let (set, get) = try await setAndGetRates(workload, through: cluster)
             best = (max(best.set, set), max(best.get, get))
         }
         let redirects = cluster.nodeStatistics.map(\.redirects).reduce(0, +)

@@ -14,9 +14,8 @@ final class ClusterRouter: Sendable {
         var nodes: [String: RedisNode] = [:]
         /// In the order first seen: seeds, then nodes the map or a redirection named.
         var order: [RedisNode] = []
-        var loaded = false
+        var isLoaded = false
         var reload: Task<Void, Never>?
-        var reloads = 0
         var isClosed = false
     }
 
@@ -36,9 +35,9 @@ final class ClusterRouter: Sendable {
     /// when no node serves it or no node answered (its answer, `MOVED` or `CLUSTERDOWN`, or its
     /// failure then says what happens).
     func node(forSlot slot: Int) async -> RedisNode {
-        let (owner, loaded) = state.withLock { ($0.owners[slot], $0.loaded) }
+        let (owner, isLoaded) = state.withLock { ($0.owners[slot], $0.isLoaded) }
         if let owner { return owner }
-        if !loaded { await reload() }
+        if !isLoaded { await reload() }
         return knownNode(forSlot: slot)
     }
 
@@ -83,8 +82,8 @@ final class ClusterRouter: Sendable {
         }
     }
 
-    /// How many times the map was loaded.
-    var reloadCount: Int { state.withLock { $0.reloads } }
+    /// Whether a node has given the map yet.
+    var isLoaded: Bool { state.withLock { $0.isLoaded } }
 
     /// Loads the map now, or waits for the load under way.
     func reload() async {
@@ -131,8 +130,7 @@ final class ClusterRouter: Sendable {
             }
             state.withLock { state in
                 state.owners = owners
-                state.loaded = true
-                state.reloads += 1
+                state.isLoaded = true
             }
             return
         }

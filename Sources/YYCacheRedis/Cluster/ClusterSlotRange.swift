@@ -13,7 +13,10 @@ struct ClusterSlotRange: Equatable {
     /// - Throws: ``RedisError/unexpectedReply(node:command:reply:)`` for any other shape, or slots
     ///   outside 0…16383.
     static func parse(_ reply: RESPValue, node: String) throws(RedisError) -> [ClusterSlotRange] {
-        let unexpected = RedisError.unexpectedReply(node: node, command: "CLUSTER SLOTS", reply: String(describing: reply).prefix(200).description)
+        // Described only when it is thrown: a whole map's description is not free.
+        var unexpected: RedisError {
+            .unexpectedReply(node: node, command: "CLUSTER SLOTS", reply: String(String(describing: reply).prefix(200)))
+        }
         guard case .array(let entries?) = reply else { throw unexpected }
         var ranges: [ClusterSlotRange] = []
         for entry in entries {

@@ -17,7 +17,7 @@ enum HashSlot {
     }
 
     /// The bytes the slot is computed from: the hash tag if there is one, else the whole key.
-    static func hashedPart(of key: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    private static func hashedPart(of key: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         guard let open = key.firstIndex(of: UInt8(ascii: "{")),
               let close = key[(open + 1)...].firstIndex(of: UInt8(ascii: "}")),
               close > open + 1
