@@ -7,11 +7,14 @@ import Darwin
 
 /// A `redis-server` of the test's own on a loopback port, persistence off, stopped when released.
 ///
-/// Readiness is read from the server's log ("Ready to accept connections"), not waited for.
+/// It runs in a folder of its own (`--dir`), so nothing it might write lands in the working
+/// directory, which is the clone. Readiness is read from the server's log ("Ready to accept connections"), not waited for.
 public final class RedisServer: @unchecked Sendable {
     /// The loopback port it listens on.
     public let port: Int
     private let extraArguments: [String]
+    /// The server's working directory; a `--dir` in the caller's arguments comes later and wins.
+    private let folder = TemporaryDirectory("redis-server")
     private let lock = NSLock()
     private var process: Process?
 
@@ -25,13 +28,13 @@ public final class RedisServer: @unchecked Sendable {
     /// Starts a server on a free loopback port with `arguments` added to its command line
     /// (e.g. `["--requirepass", "secret"]`).
     public init(arguments: [String] = []) throws {
-        extraArguments = arguments
+        extraArguments = ["--dir", folder.path] + arguments
         var lastError: (any Error)?
         // A port found free can be taken by someone else before the server binds it: try again.
         for _ in 0..<5 {
             let port = try Self.freeLoopbackPort()
             do {
-                process = try Self.launch(port: port, arguments: arguments)
+                process = try Self.launch(port: port, arguments: extraArguments)
                 self.port = port
                 return
             } catch {
