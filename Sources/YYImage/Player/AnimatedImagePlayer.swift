@@ -91,8 +91,11 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
         var wake: Wake?
         var bufferToken: UInt64?
         var budget: Int
-        var subscribers: [Int: AsyncStream<Event>.Continuation] = [:]
-        var observers: [Int: @Sendable (Event) -> Void] = [:]
+        var subscribers: [Int: AsyncStream<Event>.Continuation] = [:] { didSet { updateListeners() } }
+        var observers: [Int: @Sendable (Event) -> Void] = [:] { didSet { updateListeners() } }
+        /// Everyone to tell about an event: kept as the tables change, so that telling one of
+        /// each frame copies nothing.
+        private(set) var listeners = Listeners()
         var nextListener = 0
         var statistics = PlayerStatistics()
 
@@ -104,8 +107,9 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             return Plan(generation: generation, replaced: wake)
         }
 
-        /// Everyone to tell about an event.
-        var listeners: Listeners { Listeners(subscribers: Array(subscribers.values), observers: Array(observers.values)) }
+        private mutating func updateListeners() {
+            listeners = Listeners(subscribers: Array(subscribers.values), observers: Array(observers.values))
+        }
     }
 
     /// Subscribers and observers, taken out of the lock to be told.
@@ -389,14 +393,14 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
     /// Arranges for the plan of `generation` to take its next step at `deadline`.
     @_specialize(where C == ContinuousClock)
     private func wake(at deadline: C.Instant, generation: Int) {
-        let player = WeakPlayer(self)
         let wake: Wake
         if usesTimerThread {
             // `C` is `ContinuousClock` (checked once, at init), so the instant is one: a plain
             // reinterpretation, where a dynamic cast would cost a conformance lookup per frame.
             let instant = unsafeBitCast(deadline, to: ContinuousClock.Instant.self)
-            wake = .timer(PlaybackTimerThread.shared.schedule(at: instant) { player.player?.advance(generation: generation) })
+            wake = .timer(PlaybackTimerThread.shared.schedule(at: instant, target: self, generation: generation))
         } else {
+            let player = WeakPlayer(self)
             let clock = self.clock
             wake = .task(Task {
                 // A deadline already reached needs no sleep (a test clock would wait for an advance).
@@ -465,9 +469,14 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             return nil
         case .show(let sequence, let index, let due, let skipped, let token):
             if let token { buffer.move(token, to: index) }
-            // A buffered frame comes back at once. Otherwise, once the decoder is done, the plan
-            // steps again on its own thread (and finds the frame buffered, or a later one due);
-            // a frame that cannot be decoded is passed over.
+            // A buffered frame comes back at once (the steady state: nothing allocated).
+            if let held = buffer.heldContents(at: index) {
+                return publish(.success(held), sequence: sequence, due: due, skipped: skipped, shownAt: clock.now,
+                               generation: generation)
+            }
+            // Otherwise, once the decoder is done, the plan steps again on its own thread (and
+            // finds the frame buffered, or a later one due); a frame that cannot be decoded is
+            // passed over.
             let player = WeakPlayer(self)
             let clock = self.clock
             let held = buffer.contents(at: index) { fetched in
@@ -566,6 +575,13 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
         let (deadline, change, listeners) = outcome
         if let change { listeners.tell(.frame(change)) }
         return deadline
+    }
+}
+
+extension AnimatedImagePlayer: PlaybackTimerTarget {
+    /// The timer thread's wake-up of the plan of `generation` (continuous clock only).
+    func timerFired(generation: Int) {
+        advance(generation: generation)
     }
 }
 

@@ -32,6 +32,11 @@ final class FrameBuffer: Sendable {
     static let trimCooldown = 30
 
     let image: any AnimatedImage
+    /// The image's frame count, frame size and decoding scratch, read once: an image does not
+    /// change them, and reading them through the protocol on every frame change costs.
+    private let frameCount: Int
+    private let bytesPerFrame: Int
+    private let scratchBytes: Int
     private let state = Locked(State())
     /// The plan's generation: seeks, stops, detaches and trims increase it, so the decoder knows
     /// without the lock whether the frame it picked may have stopped being wanted.
@@ -73,6 +78,9 @@ final class FrameBuffer: Sendable {
     init(image: any AnimatedImage, queue: DispatchQueue = DispatchQueuePool.shared(for: .utility).queue) {
         self.image = image
         self.queue = queue
+        frameCount = max(1, image.frameCount)
+        bytesPerFrame = image.bytesPerFrame
+        scratchBytes = image.decodingScratchBytes
     }
 
     // MARK: Players
@@ -110,13 +118,25 @@ final class FrameBuffer: Sendable {
     /// changes), false for the next frame in order.
     func move(_ token: UInt64, to index: Int, jumped: Bool = false) {
         if jumped { plan.increase() }
-        state.withLock { state in
-            guard let claim = state.claims[token], claim.index != index else { return }
-            state.claims[token]?.index = index
-            if let changes = state.changesSinceTrim { state.changesSinceTrim = changes + 1 }
-            dropUnwanted(&state)
+        let start = state.withLock { state -> Bool in
+            if let claim = state.claims[token], claim.index != index {
+                state.claims[token]?.index = index
+                if let changes = state.changesSinceTrim { state.changesSinceTrim = changes + 1 }
+                dropUnwanted(&state)
+            }
+            return claimDecoder(&state)
         }
-        startDecoder()
+        if start { runDecoder() }
+    }
+
+    /// Frame `index` when it is buffered (counted as a hit); `nil` otherwise, counting nothing:
+    /// the caller then asks ``contents(at:whenDecoded:)``. The common case allocates nothing.
+    func heldContents(at index: Int) -> FrameContents? {
+        state.withLock { state in
+            guard let frame = state.frames[index] else { return nil }
+            state.statistics.hits += 1
+            return frame
+        }
     }
 
     /// Frame `index` at once when it is buffered (a hit). Otherwise `nil`, and `whenDecoded` is
@@ -172,12 +192,11 @@ final class FrameBuffer: Sendable {
     /// memory, over the frame size, less the frame being decoded; at most ``maximumFrameCount``,
     /// at least one; after a trim, two at first, then one more per frame change past the cool-down.
     private func capacity(_ state: State) -> Int {
-        let frameCount = max(1, image.frameCount)
-        guard image.bytesPerFrame > 0 else { return min(frameCount, Self.maximumFrameCount) }
+        guard bytesPerFrame > 0 else { return min(frameCount, Self.maximumFrameCount) }
         // The decoder's canvas and one frame for the frame being decoded come out of the budget,
         // so that the buffer and its decoder together stay within it.
-        let budget = state.largestBudget - image.decodingScratchBytes
-        var frames = min(Self.maximumFrameCount, max(1, budget / image.bytesPerFrame - 1))
+        let budget = state.largestBudget - scratchBytes
+        var frames = min(Self.maximumFrameCount, max(1, budget / bytesPerFrame - 1))
         if let changes = state.changesSinceTrim {
             frames = min(frames, 2 + max(0, changes - Self.trimCooldown))
         }
@@ -186,14 +205,13 @@ final class FrameBuffer: Sendable {
 
     /// Whether every frame fits, so that none is ever dropped.
     private func keepsEveryFrame(_ state: State) -> Bool {
-        capacity(state) >= image.frameCount
+        capacity(state) >= frameCount
     }
 
     /// The frames wanted, most urgent first: each player's current frame, then the frames after
     /// them (around the loop), taken in turns, up to the capacity. Players showing the same frames
     /// share their windows; players far apart share the capacity out.
     private func wantedFrames(_ state: State) -> [Int] {
-        let frameCount = max(1, image.frameCount)
         let claims = state.claims.values.sorted { $0.index < $1.index }
         guard !claims.isEmpty else { return [] }
         let limit = keepsEveryFrame(state) ? frameCount : capacity(state)
@@ -222,15 +240,23 @@ final class FrameBuffer: Sendable {
     // MARK: The decoder
 
     private func startDecoder() {
-        let start = state.withLock { state -> Bool in
-            // Every frame held and no one waiting (the steady state of an animation that fits):
-            // nothing to plan, at no cost per frame.
-            if state.waiters.isEmpty && state.frames.count >= image.frameCount { return false }
-            guard !state.decoderRunning, nextFrameToDecode(state) != nil else { return false }
-            state.decoderRunning = true
-            return true
-        }
-        if start { queue.async { self.decodeWhileWanted() } }
+        if state.withLock({ claimDecoder(&$0) }) { runDecoder() }
+    }
+
+    /// Whether the decoder should start, marking it running if so: it is not running and there is
+    /// something to decode.
+    private func claimDecoder(_ state: inout State) -> Bool {
+        // Every frame held and no one waiting (the steady state of an animation that fits):
+        // nothing to plan, at no cost per frame.
+        if state.waiters.isEmpty && state.frames.count >= frameCount { return false }
+        guard !state.decoderRunning, nextFrameToDecode(state) != nil else { return false }
+        state.decoderRunning = true
+        return true
+    }
+
+    /// Starts the decoder claimed by ``claimDecoder(_:)`` on the buffer's queue.
+    private func runDecoder() {
+        queue.async { self.decodeWhileWanted() }
     }
 
     /// The frame to decode next: one a player waits for, else the most urgent wanted frame not

@@ -8,9 +8,9 @@ import YYDispatch
 /// A task's sleep on Linux wakes a dispatch worker and then a cooperative thread, which costs
 /// several times more CPU than the frame it times (about 250 µs a wake on the machine the
 /// benchmarks ran on, against about 50 µs for a futex wait). This thread waits on a semaphore with
-/// a timeout until the earliest deadline and runs each due action itself, so a frame that is
-/// already decoded is shown with no thread hop at all. Actions must be short: the players' run
-/// only the bookkeeping of a frame change and hand decoding to their buffer's queue.
+/// a timeout until the earliest deadline and wakes each due player itself, so a frame that is
+/// already decoded is shown with no thread hop at all. Players do only the bookkeeping of a frame
+/// change here and hand decoding to their buffer's queue.
 final class PlaybackTimerThread: Sendable {
     /// The process's timer thread.
     static let shared = PlaybackTimerThread()
@@ -18,11 +18,13 @@ final class PlaybackTimerThread: Sendable {
     private struct Entry {
         let deadline: ContinuousClock.Instant
         let id: UInt64
-        let action: @Sendable () -> Void
+        /// Held weakly: a player released while it waits is simply not woken.
+        weak var target: (any PlaybackTimerTarget)?
+        let generation: Int
     }
 
     private struct State {
-        /// Pending actions, earliest deadline first.
+        /// Pending wake-ups, earliest deadline first.
         var entries: [Entry] = []
         var nextID: UInt64 = 0
         /// What the thread sleeps until (`nil`: until something is scheduled).
@@ -44,13 +46,14 @@ final class PlaybackTimerThread: Sendable {
         thread.start()
     }
 
-    /// Runs `action` on the timer thread at `deadline` (at once if it has passed); returns an id
-    /// for ``cancel(_:)``.
+    /// Calls `target`'s ``PlaybackTimerTarget/timerFired(generation:)`` on the timer thread at
+    /// `deadline` (at once if it has passed), unless `target` is gone by then; returns an id for
+    /// ``cancel(_:)``. A target and a number rather than a closure: nothing is allocated per frame.
     @discardableResult
-    func schedule(at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> UInt64 {
+    func schedule(at deadline: ContinuousClock.Instant, target: any PlaybackTimerTarget, generation: Int) -> UInt64 {
         let (id, wake) = state.withLock { state -> (UInt64, Bool) in
             state.nextID += 1
-            let entry = Entry(deadline: deadline, id: state.nextID, action: action)
+            let entry = Entry(deadline: deadline, id: state.nextID, target: target, generation: generation)
             // Binary search for the first later deadline: equal deadlines keep their order.
             var low = 0, high = state.entries.count
             while low < high {
@@ -79,7 +82,7 @@ final class PlaybackTimerThread: Sendable {
         #endif
     }
 
-    /// Forgets a scheduled action that has not run yet.
+    /// Forgets a scheduled wake-up that has not happened yet.
     func cancel(_ id: UInt64) {
         state.withLock { state in state.entries.removeAll { $0.id == id } }
     }
@@ -87,16 +90,19 @@ final class PlaybackTimerThread: Sendable {
     private func run() {
         while true {
             let now = ContinuousClock.now
-            let (due, next) = state.withLock { state -> ([Entry], ContinuousClock.Instant?) in
-                let dueCount = state.entries.firstIndex { $0.deadline > now } ?? state.entries.count
-                let due = Array(state.entries.prefix(dueCount))
-                state.entries.removeFirst(dueCount)
+            // One due entry at a time, so that the common case (one player's next frame) copies
+            // nothing out of the lock but the entry.
+            let (due, next) = state.withLock { state -> (Entry?, ContinuousClock.Instant?) in
+                if let first = state.entries.first, first.deadline <= now {
+                    state.isSleeping = false
+                    return (state.entries.removeFirst(), nil)
+                }
                 state.sleepingUntil = state.entries.first?.deadline
-                state.isSleeping = due.isEmpty
-                return (due, state.sleepingUntil)
+                state.isSleeping = true
+                return (nil, state.sleepingUntil)
             }
-            guard due.isEmpty else {
-                for entry in due { entry.action() }
+            if let due {
+                due.target?.timerFired(generation: due.generation)
                 continue
             }
             if let next {
@@ -107,4 +113,10 @@ final class PlaybackTimerThread: Sendable {
             }
         }
     }
+}
+
+/// What the timer thread wakes: a player on the continuous clock.
+protocol PlaybackTimerTarget: AnyObject, Sendable {
+    /// Called on the timer thread at the deadline scheduled with `generation`; must be short.
+    func timerFired(generation: Int)
 }
