@@ -60,16 +60,18 @@ public final class RedisClient: Sendable {
         precondition(!configuration.nodes.isEmpty, "a Redis client needs at least one node")
         self.configuration = configuration
         let group = MultiThreadedEventLoopGroup.singleton
+        // The executor's loop is the pools' home: a node's first connection opens there.
+        let home = group.next()
         switch configuration.topology {
         case .independent:
-            let nodes = configuration.nodes.map { RedisNode(address: $0, configuration: configuration, group: group, now: now) }
+            let nodes = configuration.nodes.map { RedisNode(address: $0, configuration: configuration, group: group, home: home, now: now) }
             routing = .ring(nodes, HashRing(names: configuration.nodes.map(\.description)))
         case .cluster:
             routing = .cluster(ClusterRouter(seeds: configuration.nodes) { address in
-                RedisNode(address: address, configuration: configuration, group: group, now: now)
+                RedisNode(address: address, configuration: configuration, group: group, home: home, now: now)
             })
         }
-        loopExecutor = EventLoopTaskExecutor(eventLoop: group.next())
+        loopExecutor = EventLoopTaskExecutor(eventLoop: home)
     }
 
     /// Sends `command` to the node that owns `key` (the first node when `key` is `nil`).
@@ -110,7 +112,7 @@ public final class RedisClient: Sendable {
 
     /// The nodes: independent servers in configuration order, or a cluster's masters (its seeds
     /// before the slot map is loaded).
-    private var nodes: [RedisNode] {
+    var nodes: [RedisNode] {
         switch routing {
         case .ring(let nodes, _): nodes
         case .cluster(let router): router.masters

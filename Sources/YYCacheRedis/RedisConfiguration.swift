@@ -24,11 +24,13 @@ public struct RedisConfiguration: Sendable {
     /// The most redirections a request follows in a cluster before it fails with the last one
     /// (default 5).
     public var maximumRedirects = 5
-    /// Connections per node, opened when first needed; requests are pipelined on them. Default 4:
-    /// on the 2-core benchmark machine, 4 carried 32 callers' 100 KB reads about 1.4x faster than 2
-    /// and small values as fast; 16 was slower for small values (`--connections` of
-    /// `RedisBenchmarks`).
-    public var connectionsPerNode = 4
+    /// Connections per node, opened when first needed; requests are pipelined on them. Default 1,
+    /// as Lettuce and StackExchange.Redis do: one pipelined connection carries a node's traffic,
+    /// and each further one puts another event loop thread to work beside the callers. On the
+    /// 2-core benchmark machine, 32 callers' 100 KB reads ran at about 26k/s on 1 connection
+    /// against 21k/s on 2 or 4, with small values as fast (`--connections` of `RedisBenchmarks`).
+    /// More can pay when the client has cores to spare and the values are large.
+    public var connectionsPerNode = 1
     /// How long one request may wait for its reply before it fails. Default 250 ms.
     public var operationTimeout: Duration = .milliseconds(250)
     /// How long opening a connection may take. Default 250 ms.

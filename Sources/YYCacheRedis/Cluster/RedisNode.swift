@@ -4,18 +4,19 @@ import YYDispatch
 /// One server: its connections and its circuit breaker.
 final class RedisNode: Sendable {
     let address: RedisNodeAddress
-    private let pool: RedisConnectionPool
+    let pool: RedisConnectionPool
     /// The breaker and the counters under one lock: each request takes it once before it is
     /// sent and once when it ends.
     private let state: Locked<(breaker: CircuitBreaker, counters: RedisNodeStatistics.Counters)>
     private let operationTimeout: Duration
     private let now: @Sendable () -> Duration
 
-    init(address: RedisNodeAddress, configuration: RedisConfiguration, group: any EventLoopGroup, now: @escaping @Sendable () -> Duration) {
+    init(address: RedisNodeAddress, configuration: RedisConfiguration, group: any EventLoopGroup, home: any EventLoop,
+         now: @escaping @Sendable () -> Duration) {
         self.address = address
         pool = RedisConnectionPool(
             address: address, size: configuration.connectionsPerNode, connectTimeout: configuration.connectTimeout,
-            maximumReplySize: configuration.maximumReplySize, group: group)
+            maximumReplySize: configuration.maximumReplySize, group: group, home: home)
         let breaker = CircuitBreaker(
             initialBackoff: configuration.circuitBackoff, maximumBackoff: configuration.maximumCircuitBackoff,
             probeTimeout: configuration.connectTimeout + configuration.operationTimeout)

@@ -4,6 +4,10 @@ import YYDispatch
 
 /// A node's connections: a fixed number, opened when first needed, handed out in turn, and opened
 /// again when one has closed. Callers share connections (pipelining) rather than waiting for one.
+///
+/// Slot `i` opens on the `i`-th event loop from the client's home loop (unless its caller runs on
+/// a loop of the group: then on that one), so a one-connection pool lives on the loop of the
+/// client's ``RedisClient/taskExecutor``, and larger pools spread over the loops.
 final class RedisConnectionPool: Sendable {
     private typealias ConnectTask = Task<Result<RedisConnection, RedisError>, Never>
 
@@ -39,15 +43,19 @@ final class RedisConnectionPool: Sendable {
     private let group: any EventLoopGroup
     /// The group's loops, for telling whether a caller runs on one of them.
     private let loops: [any EventLoop]
+    /// Where in `loops` slot 0 opens.
+    private let homeIndex: Int
     private let state: Locked<State>
 
-    init(address: RedisNodeAddress, size: Int, connectTimeout: Duration, maximumReplySize: Int, group: any EventLoopGroup) {
+    init(address: RedisNodeAddress, size: Int, connectTimeout: Duration, maximumReplySize: Int, group: any EventLoopGroup,
+         home: any EventLoop) {
         precondition(size > 0, "a pool holds at least one connection")
         self.address = address
         self.connectTimeout = connectTimeout
         self.maximumReplySize = maximumReplySize
         self.group = group
         loops = Array(group.makeIterator())
+        homeIndex = loops.firstIndex { $0 === home } ?? 0
         state = Locked(State(slots: Array(repeating: .empty, count: size)))
     }
 
@@ -71,7 +79,7 @@ final class RedisConnectionPool: Sendable {
             case .connecting(let task):
                 return .connecting(slot: index, task: task)
             case .ready, .empty:
-                let task = connect(on: currentLoop ?? group)
+                let task = connect(on: currentLoop ?? loops[(homeIndex + index) % loops.count])
                 state.slots[index] = .connecting(task)
                 return .connecting(slot: index, task: task)
             }

@@ -49,6 +49,29 @@ import TestTraits
         await client.close()
     }
 
+    @Test func aPoolOpensSlotZeroOnItsHomeLoopAndTheNextSlotsOnTheLoopsAfterIt() async throws {
+        let server = try RedisServer()
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 3)
+        let loops = Array(group.makeIterator())
+        for homeIndex in loops.indices {
+            let pool = RedisConnectionPool(address: RedisNodeAddress(host: "127.0.0.1", port: server.port), size: 2,
+                                           connectTimeout: .seconds(2), maximumReplySize: 1 << 20, group: group, home: loops[homeIndex])
+            // From the shared concurrency pool (not a loop of the group): slots in turn.
+            let first = try await pool.connection()
+            let second = try await pool.connection()
+            #expect(first.eventLoop === loops[homeIndex])
+            #expect(second.eventLoop === loops[(homeIndex + 1) % loops.count])
+            pool.closeAll()
+        }
+        // A one-connection client's connection is on the loop of its task executor, so that callers
+        // there never leave it.
+        let client = try makeClient([server.url], connections: 1)
+        _ = try await client.send(RedisCommand("PING"))
+        #expect(try await client.nodes[0].pool.connection().eventLoop === client.loopExecutor.eventLoop)
+        await client.close()
+        try await group.shutdownGracefully()
+    }
+
     @Test func aCallerOnAnotherGroupsEventLoopGetsAConnectionThatOutlivesThatGroup() async throws {
         let server = try RedisServer()
         let client = try makeClient([server.url], connections: 1)
