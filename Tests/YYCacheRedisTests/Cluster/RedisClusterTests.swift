@@ -153,15 +153,23 @@ import YYCache
         try cluster.servers[1].restart()
         time.advance(by: .seconds(2))  // past the back-off of the seeds' circuits
         let key = try #require((0..<100).map { "key \($0)" }.first { cluster.owner(ofSlot: HashSlot.of(ByteBuffer(string: $0))) == 2 })
-        // On a loaded machine the restarted node may answer late once; each try moves the
-        // breakers' clock past their back-off. The old rule (a failed load never asked again)
-        // fails every try.
+        // On a loaded machine the restarted node may answer late for a while: the write is tried
+        // every 100 ms for up to 30 s, each try moving the breakers' clock past their back-off.
+        // The old rule (a failed load never asked again) fails every try.
+        var lastError: (any Error)?
+        let deadline = ContinuousClock.now + .seconds(30)
         var stored = false
-        for _ in 0..<20 where !stored {
-            stored = (try? await set(client, key, "v")) != nil
-            time.advance(by: .seconds(60))
+        while !stored && ContinuousClock.now < deadline {
+            do {
+                try await set(client, key, "v")
+                stored = true
+            } catch {
+                lastError = error
+                time.advance(by: .seconds(60))
+                try await Task.sleep(for: .milliseconds(100))
+            }
         }
-        #expect(stored)
+        #expect(stored, "last error: \(lastError.map { "\($0)" } ?? "none")")
         #expect(try await get(client, key) == "v")
         #expect(client.nodeStatistics.count == 3, "the third master was learnt from the second seed's map")
         await client.close()
