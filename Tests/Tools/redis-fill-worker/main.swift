@@ -14,31 +14,41 @@ guard arguments.count >= 6, let callers = Int(arguments[4]), let lockMillisecond
     FileHandle.standardError.write(Data("usage: redis-fill-worker REDIS_URL CACHE_FOLDER KEY CALLERS LOCK_TTL_MS [--hang]\n".utf8))
     exit(2)
 }
-let key = arguments[3]
-let hang = arguments.contains("--hang")
-let tier = try RedisCacheTier(urls: [arguments[1]])
-let cache = try Cache<Data>(path: arguments[2], sharedTier: tier)
-let identity = "filled by process \(ProcessInfo.processInfo.processIdentifier)"
+/// The worker's whole run, in a function rather than top-level code: LeakSanitizer does not see the
+/// globals of async top-level code, so values they hold at exit would be reported as leaks.
+func run(callers: Int, lockMilliseconds: Int) async throws {
+    let key = arguments[3]
+    let hang = arguments.contains("--hang")
+    let tier = try RedisCacheTier(urls: [arguments[1]])
+    let cache = try Cache<Data>(path: arguments[2], sharedTier: tier)
+    let identity = "filled by process \(ProcessInfo.processInfo.processIdentifier)"
 
-let values = try await withThrowingTaskGroup(of: Data.self) { group in
-    for _ in 0..<callers {
-        group.addTask {
-            try await cache.value(forKey: key, fillLockTimeToLive: .milliseconds(lockMilliseconds)) {
-                try await tier.client.send(RedisCommand("INCR", ["fills"]))
-                if hang {
-                    while true { try await Task.sleep(for: .seconds(60)) }
+    let values = try await withThrowingTaskGroup(of: Data.self) { group in
+        for _ in 0..<callers {
+            group.addTask {
+                try await cache.value(forKey: key, fillLockTimeToLive: .milliseconds(lockMilliseconds)) {
+                    try await tier.client.send(RedisCommand("INCR", ["fills"]))
+                    if hang {
+                        while true { try await Task.sleep(for: .seconds(60)) }
+                    }
+                    // A fill that takes a while, as real ones do, so that the other callers and
+                    // processes arrive while it runs.
+                    try await Task.sleep(for: .milliseconds(300))
+                    return Data(identity.utf8)
                 }
-                // A fill that takes a while, as real ones do, so that the other callers and
-                // processes arrive while it runs.
-                try await Task.sleep(for: .milliseconds(300))
-                return Data(identity.utf8)
             }
         }
+        var values = Set<Data>()
+        for try await value in group { values.insert(value) }
+        return values
     }
-    var values = Set<Data>()
-    for try await value in group { values.insert(value) }
-    return values
+    for value in values.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+        print(String(decoding: value, as: UTF8.self))
+    }
+    // Ends cleanly: the tier's writes sent and the connections closed, so that nothing is in
+    // flight when the process exits.
+    await cache.flushSharedTierWrites()
+    await tier.client.close()
 }
-for value in values.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-    print(String(decoding: value, as: UTF8.self))
-}
+
+try await run(callers: callers, lockMilliseconds: lockMilliseconds)
