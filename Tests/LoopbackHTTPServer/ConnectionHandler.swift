@@ -76,6 +76,12 @@ final class ConnectionHandler: ChannelInboundHandler {
             context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes))).assumeIsolated().whenComplete { result in
                 if case .success = result { self.play(rest, context: context) }
             }
+        case .waitFor(let gate):
+            let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+            let eventLoop = context.eventLoop
+            gate.whenOpen {
+                eventLoop.execute { bound.value.handler.play(rest, context: bound.value.context) }
+            }
         case .pause(let duration):
             let (seconds, attoseconds) = duration.components
             loop.scheduleTask(in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)) {

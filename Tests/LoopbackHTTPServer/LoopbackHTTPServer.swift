@@ -42,6 +42,40 @@ public final class LoopbackHTTPServer: Sendable {
         case stall
         /// Writes these bytes again and again until the client goes away.
         case sendForever([UInt8])
+        /// Holds the next steps until the test opens the gate (at once if it is open): for
+        /// pacing a response by what the client has received rather than by time alone.
+        case waitFor(Gate)
+    }
+
+    /// A barrier that a test opens once; ``Step/waitFor(_:)`` waits for it.
+    public final class Gate: @unchecked Sendable {
+        // @unchecked: `isOpen` and `waiters` are guarded by `lock`.
+        private let lock = NSLock()
+        private var isOpen = false
+        private var waiters: [@Sendable () -> Void] = []
+
+        /// A closed gate.
+        public init() {}
+
+        /// Opens the gate: what waits for it carries on. Opening it again does nothing.
+        public func open() {
+            let released = lock.withLock { () -> [@Sendable () -> Void] in
+                guard !isOpen else { return [] }
+                isOpen = true
+                defer { waiters = [] }
+                return waiters
+            }
+            for waiter in released { waiter() }
+        }
+
+        /// Calls `body` once the gate is open (at once, on this thread, if it is).
+        func whenOpen(_ body: @escaping @Sendable () -> Void) {
+            let openNow = lock.withLock { () -> Bool in
+                if !isOpen { waiters.append(body) }
+                return isOpen
+            }
+            if openNow { body() }
+        }
     }
 
     /// Chooses the steps that answer a request.

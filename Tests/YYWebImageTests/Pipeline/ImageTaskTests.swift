@@ -16,11 +16,17 @@ import YYImage
         var response: ImageResponse?
     }
 
+    /// Serves `bytes` in `pieces` pieces, each sent once the task has reported the one before it
+    /// as received and 250 ms have passed: every piece is then its own read, past the preview
+    /// interval, however slow a loaded machine is to read (pieces sent on time alone were read
+    /// together there, and gave fewer previews).
     private func loadInPieces(_ bytes: [UInt8], pieces: Int, path: String) async throws -> StreamedLoad {
         let head = LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "\(bytes.count)")])
         let size = (bytes.count + pieces - 1) / pieces
+        let ends = (0..<pieces).map { min(bytes.count, ($0 + 1) * size) }
+        let gates = ends.map { _ in LoopbackHTTPServer.Gate() }
         let steps: [LoopbackHTTPServer.Step] = [.send(head)] + (0..<pieces).flatMap { index -> [LoopbackHTTPServer.Step] in
-            [.send(Array(bytes[(index * size)..<min(bytes.count, (index + 1) * size)])), .pause(.milliseconds(250))]
+            [.send(Array(bytes[(index * size)..<ends[index]])), .waitFor(gates[index]), .pause(.milliseconds(250))]
         }
         let harness = try await PipelineHarness.start { _ in steps }
         defer { harness.server.stop() }
@@ -34,6 +40,7 @@ import YYImage
                 #expect(received >= load.lastProgress)
                 #expect(expected == bytes.count)
                 load.lastProgress = received
+                for (end, gate) in zip(ends, gates) where end <= received { gate.open() }
             }
         }
         load.elapsed = ContinuousClock.now - started
