@@ -40,8 +40,7 @@ final class RedisConnectionPool: Sendable {
     private let address: RedisNodeAddress
     private let connectTimeout: Duration
     private let maximumReplySize: Int
-    private let group: any EventLoopGroup
-    /// The group's loops, for telling whether a caller runs on one of them.
+    /// The group's loops: where connections open, and for telling whether a caller runs on one.
     private let loops: [any EventLoop]
     /// Where in `loops` slot 0 opens.
     private let homeIndex: Int
@@ -53,7 +52,6 @@ final class RedisConnectionPool: Sendable {
         self.address = address
         self.connectTimeout = connectTimeout
         self.maximumReplySize = maximumReplySize
-        self.group = group
         loops = Array(group.makeIterator())
         homeIndex = loops.firstIndex { $0 === home } ?? 0
         state = Locked(State(slots: Array(repeating: .empty, count: size)))
