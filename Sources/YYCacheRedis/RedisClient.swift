@@ -102,7 +102,7 @@ public final class RedisClient: Sendable {
             } catch {
                 guard let redirect = error.clusterRedirect, redirects < configuration.maximumRedirects else { throw error }
                 redirects += 1
-                let target = router.node(host: redirect.host.isEmpty ? node.address.host : redirect.host, port: redirect.port)
+                let target = router.node(host: redirect.host, port: redirect.port, namedBy: node)
                 if redirect.kind == .moved { router.moved(slot: redirect.slot, to: target) }
                 node = target
                 asking = redirect.kind == .ask

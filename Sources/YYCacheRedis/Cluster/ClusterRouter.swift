@@ -63,6 +63,12 @@ final class ClusterRouter: Sendable {
         return node
     }
 
+    /// The node at `host:port` as `answering` named it in a reply: an empty host, how a server
+    /// writes an endpoint it does not know, is `answering`'s own host.
+    func node(host: String, port: Int, namedBy answering: RedisNode) -> RedisNode {
+        node(host: host.isEmpty ? answering.address.host : host, port: port)
+    }
+
     /// Records a `MOVED`: `slot` is served by `node` from now on, and the rest of the map is
     /// reloaded in the background.
     func moved(slot: Int, to node: RedisNode) {
@@ -125,7 +131,7 @@ final class ClusterRouter: Sendable {
             else { continue }
             var owners = [RedisNode?](repeating: nil, count: HashSlot.count)
             for range in ranges {
-                let owner = node(host: range.host.isEmpty ? candidate.address.host : range.host, port: range.port)
+                let owner = node(host: range.host, port: range.port, namedBy: candidate)
                 for slot in range.slots { owners[slot] = owner }
             }
             state.withLock { state in

@@ -157,17 +157,16 @@ import YYCache
         // every 100 ms for up to 30 s, each try moving the breakers' clock past their back-off.
         // The old rule (a failed load never asked again) fails every try.
         var lastError: (any Error)?
-        let deadline = ContinuousClock.now + .seconds(30)
         var stored = false
-        while !stored && ContinuousClock.now < deadline {
+        await waitUntil(timeout: .seconds(30), every: .milliseconds(100)) {
             do {
                 try await set(client, key, "v")
                 stored = true
             } catch {
                 lastError = error
                 time.advance(by: .seconds(60))
-                try await Task.sleep(for: .milliseconds(100))
             }
+            return stored
         }
         #expect(stored, "last error: \(lastError.map { "\($0)" } ?? "none")")
         #expect(try await get(client, key) == "v")
