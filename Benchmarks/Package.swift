@@ -54,7 +54,8 @@ let package = Package(
             name: "RedisBenchmarks",
             dependencies: [
                 .product(name: "YYCacheRedis", package: "YYKit"), .product(name: "YYCache", package: "YYKit"),
-                .product(name: "NIOCore", package: "swift-nio"), "BenchmarkSupport",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                "BenchmarkSupport",
             ]
         ),
         .executableTarget(

@@ -5,14 +5,25 @@
 //
 //   RedisBenchmarks --port PORT [--rounds N] [--peers results/redis-peers.json] [--connections N] [--only SIZE/CALLERS]
 //                   [--cluster-seed PORT]   # also 32 callers against a Redis Cluster, one of whose nodes listens on PORT
+//   RedisBenchmarks --port PORT --nio-global-executor [--rounds N] [--peers FILE]
+//                   # only the single caller, in a process whose tasks all run on NIO's event loops
 //
 // Prints Markdown tables. The peers' figures come from the run script, which measures them against
 // the same server just before.
 import BenchmarkSupport
 import Foundation
 import NIOCore
+import NIOPosix
 import YYCache
 import YYCacheRedis
+
+/// `--nio-global-executor`: NIO's event loops become Swift's global executor before anything else
+/// runs, as a server may do at start-up, so a task that awaits a reply resumes on the loop that
+/// read it instead of waking a thread of the concurrency pool. Only the single caller runs.
+let nioIsGlobalExecutor = CommandLine.arguments.contains("--nio-global-executor")
+if nioIsGlobalExecutor, !NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor() {
+    fatalError("NIO's event loops could not be installed as the global executor")
+}
 
 guard let port = commandLineOption("--port").flatMap(Int.init) else {
     fatalError("usage: RedisBenchmarks --port PORT [--rounds N] [--peers FILE]")
@@ -30,6 +41,7 @@ struct Workload: Hashable {
     var name: String {
         "\(size == 100 ? "100 B" : "100 KB"), \(concurrency) caller\(concurrency == 1 ? "" : "s")"
             + (onClientExecutor ? " on `client.taskExecutor`" : "")
+            + (nioIsGlobalExecutor ? ", NIO's loops as the global executor" : "")
     }
     var peerKey: String { "\(size)/\(concurrency)" }
 }
@@ -39,6 +51,7 @@ struct Workload: Hashable {
 let workloads = [100, 100_000].flatMap { size in
     [Workload(size: size, concurrency: 1), Workload(size: size, concurrency: 1, onClientExecutor: true), Workload(size: size, concurrency: 32)]
 }.filter { workload in commandLineOption("--only").map { $0 == workload.peerKey } ?? true }
+    .filter { workload in !nioIsGlobalExecutor || (workload.concurrency == 1 && !workload.onClientExecutor) }
 
 /// Operations per second of `operations` calls of `body` shared by `concurrency` tasks.
 func rate(_ workload: Workload, _ body: @escaping @Sendable (Int) async throws -> Void) async throws -> Double {
@@ -119,7 +132,10 @@ func format(_ value: Double?, _ digits: Int = 0) -> String {
     return String(format: "%.\(digits)f", value)
 }
 
-print("RedisClient against one redis-server on loopback, best of \(rounds), operations per second (higher is better)")
+print(nioIsGlobalExecutor
+      ? "The single caller again, in a process that made NIO's event loops Swift's global executor before it started "
+        + "(`NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()`), best of \(rounds), operations per second"
+      : "RedisClient against one redis-server on loopback, best of \(rounds), operations per second (higher is better)")
 print()
 print("| workload | command | RedisClient | via RedisCacheTier | redis-py + hiredis | redis-benchmark | RedisClient / redis-py (goal ≥ 2) | redis-benchmark / RedisClient (goal ≤ 1.25) |")
 print("|---|---|---:|---:|---:|---:|---:|---:|")
@@ -158,7 +174,7 @@ for workload in workloads {
     await cluster.close()
 }
 
-if commandLineOption("--only") != nil {
+if commandLineOption("--only") != nil || nioIsGlobalExecutor {
     await client.close()
     if let seed = commandLineOption("--cluster-seed") { try await runClusterWorkloads(seed: seed) }
     exit(0)
