@@ -44,6 +44,7 @@ let package = Package(
                 .product(name: "YYWebImage", package: "YYKit"), .product(name: "YYImage", package: "YYKit"),
                 .product(name: "YYCache", package: "YYKit"), "BenchmarkSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .executableTarget(
