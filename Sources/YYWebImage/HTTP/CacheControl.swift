@@ -39,7 +39,7 @@ struct CacheControl: Equatable {
         var digits = text.trimmingHTTPSpaces()
         while digits.first == "\"" { digits.removeFirst() }
         while digits.last == "\"" { digits.removeLast() }
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return 0 }
+        guard digits.isASCIIDigits else { return 0 }
         return Int(digits) ?? Int(Int32.max)
     }
 }

@@ -45,9 +45,7 @@ enum HTTPDate {
     /// two by default: days and times). `Int(_:)` alone would take a sign, and a year of 19
     /// digits, which the calendar wraps round to year 1.
     private static func number(_ text: String, digits: [Int] = [1, 2]) -> Int? {
-        guard digits.contains(text.utf8.count), text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
-            return nil
-        }
+        guard digits.contains(text.utf8.count), text.isASCIIDigits else { return nil }
         return Int(text)
     }
 }

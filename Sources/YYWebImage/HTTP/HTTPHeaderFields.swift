@@ -61,6 +61,12 @@ extension StringProtocol {
         return self[start..<end]
     }
 
+    /// Whether this is one or more ASCII digits and nothing else: HTTP's numbers (`1*DIGIT`,
+    /// RFC 9110 §8.6, RFC 9111 §1.2.2), which `Int(_:)` alone would also read with a sign.
+    var isASCIIDigits: Bool {
+        !isEmpty && utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
     /// Equality ignoring ASCII case, as header names compare: names are ASCII tokens
     /// (RFC 9110 §5.1), so other bytes must match exactly. Byte-wise, because this runs for
     /// every header of every response and Foundation's `caseInsensitiveCompare` is far slower.

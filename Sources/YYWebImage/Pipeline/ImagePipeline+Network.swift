@@ -123,11 +123,9 @@ extension ImagePipeline {
         var expected: Int?
         if let text = response.headers["Content-Length"] {
             let digits = text.trimmingHTTPSpaces()
-            guard let length = Int(digits), length >= 0 else {
-                // Too many digits for an Int is a length no one can accept either.
-                if digits.allSatisfy(\.isNumber) { throw .tooLarge(limit: limit) }
-                throw .invalidResponse("Content-Length '\(text)'")
-            }
+            guard digits.isASCIIDigits else { throw .invalidResponse("Content-Length '\(text)'") }
+            // Too many digits for an Int is a length no one can accept either.
+            guard let length = Int(digits) else { throw .tooLarge(limit: limit) }
             guard length <= limit else { throw .tooLarge(limit: limit) }
             expected = length
         }

@@ -157,6 +157,24 @@ import YYImage
         }
         #expect(loader.requestedURLs == ["https://example.com/secure.png"])
     }
+
+    /// A loader of the user's own may pass on any Content-Length: one that is not digits alone is
+    /// a malformed response, one of more digits than an `Int` holds is over the size limit.
+    @Test(arguments: [
+        ("", ImagePipelineError.invalidResponse("Content-Length ''")),
+        ("+5", .invalidResponse("Content-Length '+5'")),
+        ("-0", .invalidResponse("Content-Length '-0'")),
+        ("٣", .invalidResponse("Content-Length '٣'")),
+        ("99999999999999999999999", .tooLarge(limit: 64 << 20)),
+    ])
+    func aContentLengthThatIsNotDigitsAloneIsRefused(value: String, error: ImagePipelineError) async {
+        let png = self.png
+        let loader = ScriptedLoader { _ in
+            DataLoadResponse(statusCode: 200, headers: ["Content-Length": value], body: ScriptedLoader.body(png))
+        }
+        let pipeline = ImagePipeline(configuration: .init(dataLoader: loader))
+        await #expect(throws: error) { try await pipeline.image(for: URL(string: "https://example.com/image.png")!) }
+    }
 }
 
 /// A ``DataLoading`` that answers from a closure (for what a loopback server cannot show, like HTTPS).
