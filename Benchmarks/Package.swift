@@ -19,6 +19,11 @@ let package = Package(
         .target(name: "CSimdjson", path: "Sources/CSimdjson", linkerSettings: [.linkedLibrary("simdjson")]),
         // The timing loop the benchmarks share.
         .target(name: "BenchmarkSupport"),
+        // `--nio-global-executor`, for the harnesses whose contenders run on NIO.
+        .target(
+            name: "NIOExecutorOption",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
+        ),
         .executableTarget(
             name: "JSONBenchmarks",
             dependencies: [.product(name: "YYModel", package: "YYKit"), "CSimdjson", "BenchmarkSupport"]
@@ -43,8 +48,7 @@ let package = Package(
             dependencies: [
                 .product(name: "YYWebImage", package: "YYKit"), .product(name: "YYImage", package: "YYKit"),
                 .product(name: "YYCache", package: "YYKit"), "BenchmarkSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), "NIOExecutorOption",
             ]
         ),
         .executableTarget(
@@ -55,8 +59,7 @@ let package = Package(
             name: "RedisBenchmarks",
             dependencies: [
                 .product(name: "YYCacheRedis", package: "YYKit"), .product(name: "YYCache", package: "YYKit"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                "BenchmarkSupport",
+                .product(name: "NIOCore", package: "swift-nio"), "BenchmarkSupport", "NIOExecutorOption",
             ]
         ),
         .executableTarget(

@@ -13,17 +13,14 @@
 import BenchmarkSupport
 import Foundation
 import NIOCore
-import NIOPosix
+import NIOExecutorOption
 import YYCache
 import YYCacheRedis
 
 /// `--nio-global-executor`: NIO's event loops become Swift's global executor before anything else
 /// runs, as a server may do at start-up, so a task that awaits a reply resumes on the loop that
 /// read it instead of waking a thread of the concurrency pool. Only the single caller runs.
-let nioIsGlobalExecutor = CommandLine.arguments.contains("--nio-global-executor")
-if nioIsGlobalExecutor, !NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor() {
-    fatalError("NIO's event loops could not be installed as the global executor")
-}
+let nioIsGlobalExecutor = installNIOGlobalExecutorIfAsked()
 
 guard let port = commandLineOption("--port").flatMap(Int.init) else {
     fatalError("usage: RedisBenchmarks --port PORT [--rounds N] [--peers FILE]")

@@ -12,14 +12,14 @@
 import AsyncHTTPClient
 import BenchmarkSupport
 import Foundation
+import NIOExecutorOption
 import YYCache
 import YYImage
 import YYWebImage
 
 let option = commandLineOption
 /// `--nio-global-executor`: every task runs on NIO's event loops (installed before anything else).
-let nioIsGlobalExecutor = CommandLine.arguments.contains("--nio-global-executor")
-if nioIsGlobalExecutor { installNIOAsGlobalExecutor() }
+let nioIsGlobalExecutor = installNIOGlobalExecutorIfAsked()
 guard let base = option("--base"), let folder = option("--files") else {
     FileHandle.standardError.write(Data("usage: WebImageBenchmarks --base URL --files DIR [--python PATH] [--rounds N] [--count N]\n".utf8))
     exit(2)
