@@ -6,6 +6,8 @@
 //       thread, then wait until the queue ran what they asked for; best of the rounds.
 //
 //   DispatchBenchmarks [--monitor-seconds N] [--rounds N]
+//   DispatchBenchmarks --profile-monitor SECONDS [--no-probes]
+//       # only a monitor at 10 Hz (three probes, or none) for SECONDS, for a profiler (`perf record`)
 import BenchmarkSupport
 import Dispatch
 import Foundation
@@ -36,6 +38,18 @@ func idleCPU(for seconds: Double, setUp: () -> (() -> Void)) -> Double {
 actor Probed {}
 let probed = Probed()
 let probedQueue = DispatchQueue(label: "probed")
+
+if let seconds = option("--profile-monitor").flatMap(Double.init) {
+    let probes: [StallMonitor.Probe] = CommandLine.arguments.contains("--no-probes")
+        ? [] : [.queue(probedQueue), .concurrencyPool(), .actor(probed, name: "actor")]
+    let monitor = StallMonitor(probes: probes)
+    monitor.start()
+    _ = DispatchSemaphore(value: 0).wait(timeout: .now() + seconds)
+    let used = monitor.ownCPUTime
+    monitor.stop()
+    print("monitor thread: \(used) of CPU over \(seconds) s")
+    exit(0)
+}
 
 // (a) Monitor on and off, in turns, the best (least) of each.
 var withMonitor = Double.infinity, without = Double.infinity
