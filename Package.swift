@@ -21,6 +21,14 @@ let package = Package(
         .library(name: "YYWebImage", targets: ["YYWebImage"]),
         .executable(name: "yy", targets: ["yy"]),
     ],
+    traits: [
+        .trait(
+            name: "RedisTLS",
+            description: "rediss:// in YYCacheRedis, on swift-nio-ssl (which compiles BoringSSL: minutes of build time). "
+                + "On by default; a package that never needs TLS to Redis depends on YYKit with `traits: []`."
+        ),
+        .default(enabledTraits: ["RedisTLS"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,6 +36,8 @@ let package = Package(
         // YYWebImage's network stage (and the tests' loopback server).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // YYCacheRedis's TLS (trait RedisTLS); AsyncHTTPClient builds it for HTTPS anyway.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // YYWebImage's deadline heap (swift-nio builds swift-collections already).
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // Documentation only: `swift package generate-documentation` (scripts/docs).
@@ -89,6 +99,8 @@ let package = Package(
                 "YYCache", "YYDispatch",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["RedisTLS"])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["RedisTLS"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -242,6 +254,7 @@ let package = Package(
                 "YYCacheRedis", "YYCache", "TestSupport", "TestTraits",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["RedisTLS"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

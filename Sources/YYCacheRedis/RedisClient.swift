@@ -64,13 +64,16 @@ public final class RedisClient: Sendable {
         let group = MultiThreadedEventLoopGroup.singleton
         // The executor's loop is the pools' home: a node's first connection opens there.
         let home = group.next()
+        let tls = TLSConnector.forClient(of: configuration)
         switch configuration.topology {
         case .independent:
-            let nodes = configuration.nodes.map { RedisNode(address: $0, configuration: configuration, group: group, home: home, now: now) }
+            let nodes = configuration.nodes.map {
+                RedisNode(address: $0, configuration: configuration, tls: tls, group: group, home: home, now: now)
+            }
             routing = .ring(nodes, HashRing(names: configuration.nodes.map(\.description)))
         case .cluster:
             routing = .cluster(ClusterRouter(seeds: configuration.nodes) { address in
-                RedisNode(address: address, configuration: configuration, group: group, home: home, now: now)
+                RedisNode(address: address, configuration: configuration, tls: tls, group: group, home: home, now: now)
             })
         }
         loopExecutor = EventLoopTaskExecutor(eventLoop: home)

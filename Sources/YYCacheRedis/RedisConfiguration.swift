@@ -1,3 +1,7 @@
+#if RedisTLS
+public import NIOSSL
+#endif
+
 /// How a ``RedisClient`` reaches its servers and how long it waits for them.
 ///
 /// The defaults suit a cache: a Redis on the local network answers in well under a millisecond, so
@@ -33,7 +37,7 @@ public struct RedisConfiguration: Sendable {
     public var connectionsPerNode = 1
     /// How long one request may wait for its reply before it fails. Default 250 ms.
     public var operationTimeout: Duration = .milliseconds(250)
-    /// How long opening a connection may take. Default 250 ms.
+    /// How long opening a connection may take, and then a TLS handshake on it. Default 250 ms.
     public var connectTimeout: Duration = .milliseconds(250)
     /// How long a node that failed is skipped before one request tries it again. Default 1 s; it
     /// doubles while the node keeps failing, up to ``maximumCircuitBackoff``.
@@ -43,13 +47,24 @@ public struct RedisConfiguration: Sendable {
     /// The largest bulk reply accepted; a server announcing a larger one is treated as broken.
     /// Default 64 MB.
     public var maximumReplySize = 64 << 20
+#if RedisTLS
+    /// TLS for the nodes whose addresses say so (`rediss://`, ``RedisNodeAddress/usesTLS``). By
+    /// default the system's trust roots and full verification: the certificate must name the host
+    /// of the URL (or, for an IP address, that address). A private CA goes in `trustRoots`
+    /// (`.file(path)` of PEM certificates); a client certificate, for servers run with
+    /// `tls-auth-clients yes`, in `certificateChain` and `privateKey`. A setting that cannot be
+    /// loaded (a missing file) makes every TLS connection fail, which the client reports as
+    /// ``RedisError/connectionFailed(node:message:)``.
+    public var tls: TLSConfiguration = .makeClientConfiguration()
+#endif
 
     /// A configuration for `nodes`.
     public init(nodes: [RedisNodeAddress]) {
         self.nodes = nodes
     }
 
-    /// A configuration for servers given as `redis://[user:password@]host[:port][/db]` URLs.
+    /// A configuration for servers given as `redis://[user:password@]host[:port][/db]` URLs
+    /// (`rediss://` for TLS).
     ///
     /// - Throws: ``RedisError/invalidURL(_:reason:)`` for a URL that cannot be used, or no URL.
     public init(urls: [String]) throws(RedisError) {

@@ -12,6 +12,8 @@ import Darwin
 public final class RedisServer: @unchecked Sendable {
     /// The loopback port it listens on.
     public let port: Int
+    /// Whether it speaks TLS on that port (and nothing else anywhere).
+    public let usesTLS: Bool
     private let extraArguments: [String]
     /// The server's working directory; a `--dir` in the caller's arguments comes later and wins.
     private let folder = TemporaryDirectory("redis-server")
@@ -26,15 +28,17 @@ public final class RedisServer: @unchecked Sendable {
     public static let missingReason = "redis-server is not installed (scripts/setup --reference installs it)"
 
     /// Starts a server on a free loopback port with `arguments` added to its command line
-    /// (e.g. `["--requirepass", "secret"]`).
-    public init(arguments: [String] = []) throws {
-        extraArguments = ["--dir", folder.path] + arguments
+    /// (e.g. `["--requirepass", "secret"]`). With `tls` (its certificate options, see
+    /// ``TestCertificates/redisArguments(serving:clientsAuthenticate:)``) the port speaks only TLS.
+    public init(arguments: [String] = [], tls: [String]? = nil) throws {
+        extraArguments = ["--dir", folder.path] + (tls ?? []) + arguments
+        usesTLS = tls != nil
         var lastError: (any Error)?
         // A port found free can be taken by someone else before the server binds it: try again.
         for _ in 0..<5 {
             let port = try Self.freeLoopbackPort()
             do {
-                process = try Self.launch(port: port, arguments: extraArguments)
+                process = try Self.launch(port: port, tls: usesTLS, arguments: extraArguments)
                 self.port = port
                 return
             } catch {
@@ -46,8 +50,8 @@ public final class RedisServer: @unchecked Sendable {
 
     deinit { kill() }
 
-    /// `redis://127.0.0.1:PORT`.
-    public var url: String { "redis://127.0.0.1:\(port)" }
+    /// `redis://127.0.0.1:PORT`, or `rediss://…` for TLS.
+    public var url: String { "\(usesTLS ? "rediss" : "redis")://127.0.0.1:\(port)" }
 
     /// Ends the server with SIGKILL and waits until it is gone: as a crash, and the only signal
     /// sure to arrive (a child inherits the test runner's blocked signals, SIGTERM among them).
@@ -66,7 +70,7 @@ public final class RedisServer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         precondition(process == nil, "restart a stopped server only")
-        process = try Self.launch(port: port, arguments: extraArguments)
+        process = try Self.launch(port: port, tls: usesTLS, arguments: extraArguments)
     }
 
     private struct StartFailure: Error, CustomStringConvertible {
@@ -75,11 +79,12 @@ public final class RedisServer: @unchecked Sendable {
 
     /// Runs redis-server and returns once its log says it accepts connections (or throws with the
     /// log when it exits first, or says nothing for 20 s).
-    private static func launch(port: Int, arguments: [String]) throws -> Process {
+    private static func launch(port: Int, tls: Bool, arguments: [String]) throws -> Process {
         guard let executable else { throw StartFailure(description: missingReason) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+        let ports = tls ? ["--port", "0", "--tls-port", String(port)] : ["--port", String(port)]
+        process.arguments = ports + ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                              "--protected-mode", "no", "--daemonize", "no", "--loglevel", "notice"] + arguments
         let output = Pipe()
         process.standardOutput = output

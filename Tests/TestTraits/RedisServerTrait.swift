@@ -17,3 +17,12 @@ extension Trait where Self == ConditionTrait {
                  Comment(rawValue: RedisServer.missingReason + "; a cluster needs redis-cli too"))
     }
 }
+
+extension Trait where Self == ConditionTrait {
+    /// Skips a test or suite, saying why, when `redis-server` or `openssl` (which makes the test's
+    /// certificates) is not installed.
+    public static var needsRedisTLS: Self {
+        .enabled(if: RedisServer.executable != nil && TestCertificates.executable != nil,
+                 Comment(rawValue: RedisServer.missingReason + "; TLS needs " + TestCertificates.missingReason))
+    }
+}

@@ -13,6 +13,10 @@ import Testing
     }
 
     func yy(_ arguments: String..., input: Data? = nil) throws -> ChildProcess.Output {
+        try yy(arguments, input: input)
+    }
+
+    func yy(_ arguments: [String], input: Data? = nil) throws -> ChildProcess.Output {
         let binary = try #require(BuildProducts.executable("yy"), "build the yy product first")
         return try ChildProcess.run(binary, arguments, input: input)
     }
@@ -48,6 +52,25 @@ import Testing
         #expect(nodes.first?["node"] as? String == "127.0.0.1:\(server.port)")
         #expect(nodes.first?["reachable"] as? Bool == true)
     }
+
+    #if RedisTLS
+    @Test(.needsRedisTLS) func aTLSServerIsSharedThroughRedissWithTheAuthorityGivenByRedisCAFile() throws {
+        let certificates = try TestCertificates()
+        let tlsServer = try RedisServer(tls: certificates.redisArguments(serving: certificates.server))
+        let trusting = ["--redis", tlsServer.url, "--redis-ca-file", certificates.authority]
+        let set = try yy(["cache", "set", "--path", folder.appending("a")] + trusting + ["k"], input: Data("over TLS".utf8))
+        #expect(set.status == 0, "\(set.standardError)")
+        let got = try yy(["cache", "get", "--path", folder.appending("b")] + trusting + ["k"])
+        #expect(got.status == 0, "\(got.standardError)")
+        #expect(got.standardOutput == Data("over TLS".utf8))
+        // The system's authorities do not vouch for the tests' server: a miss, never the value.
+        #expect(try yy("cache", "get", "--path", folder.appending("c"), "--redis", tlsServer.url, "k").status == 1)
+        let unreadable = try yy("cache", "get", "--path", folder.appending("c"), "--redis", tlsServer.url,
+                                "--redis-ca-file", folder.appending("absent.pem"), "k")
+        #expect(unreadable.status == 2)
+        #expect(unreadable.standardError.contains("--redis-ca-file"))
+    }
+    #endif
 
     @Test func aRedisThatIsDownMakesNoCommandFail() throws {
         let down = "redis://127.0.0.1:\(try RedisServer.freeLoopbackPort())"
@@ -91,8 +114,8 @@ import Testing
     }
 
     @Test func anUnusableRedisURLIsAUsageError() throws {
-        let result = try yy("cache", "get", "--path", folder.appending("a"), "--redis", "rediss://h:1", "k")
+        let result = try yy("cache", "get", "--path", folder.appending("a"), "--redis", "http://h:1", "k")
         #expect(result.status == 2)
-        #expect(result.standardError.contains("TLS"))
+        #expect(result.standardError.contains("the scheme must be redis:// or rediss://"))
     }
 }

@@ -46,14 +46,14 @@ final class ClusterRouter: Sendable {
         state.withLock { $0.owners[slot] ?? $0.order[0] }
     }
 
-    /// The node at `host:port`, made if it is new. It logs in as the seeds do; database 0, the
-    /// only one a cluster has.
+    /// The node at `host:port`, made if it is new. It logs in as the seeds do, with TLS when they
+    /// use it; database 0, the only one a cluster has.
     func node(host: String, port: Int) -> RedisNode {
         let key = RedisNodeAddress(host: host, port: port).description
         let (node, isClosed) = state.withLock { state in
             if let known = state.nodes[key] { return (known, state.isClosed) }
             let seed = seeds[0]
-            let node = makeNode(RedisNodeAddress(host: host, port: port, user: seed.user, password: seed.password))
+            let node = makeNode(RedisNodeAddress(host: host, port: port, user: seed.user, password: seed.password, usesTLS: seed.usesTLS))
             state.nodes[key] = node
             state.order.append(node)
             return (node, state.isClosed)

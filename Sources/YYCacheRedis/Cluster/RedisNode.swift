@@ -11,11 +11,11 @@ final class RedisNode: Sendable {
     private let operationTimeout: Duration
     private let now: @Sendable () -> Duration
 
-    init(address: RedisNodeAddress, configuration: RedisConfiguration, group: any EventLoopGroup, home: any EventLoop,
-         now: @escaping @Sendable () -> Duration) {
+    init(address: RedisNodeAddress, configuration: RedisConfiguration, tls: TLSConnector?, group: any EventLoopGroup,
+         home: any EventLoop, now: @escaping @Sendable () -> Duration) {
         self.address = address
         pool = RedisConnectionPool(
-            address: address, size: configuration.connectionsPerNode, connectTimeout: configuration.connectTimeout,
+            address: address, tls: tls, size: configuration.connectionsPerNode, connectTimeout: configuration.connectTimeout,
             maximumReplySize: configuration.maximumReplySize, group: group, home: home)
         let breaker = CircuitBreaker(
             initialBackoff: configuration.circuitBackoff, maximumBackoff: configuration.maximumCircuitBackoff,

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import YYDispatch
 
 /// One TCP connection to a Redis server, logged in and on the right database, on which any number
 /// of commands may be in flight at once.
@@ -18,9 +19,11 @@ final class RedisConnection: Sendable {
     /// The event loop whose thread the connection's I/O runs on.
     var eventLoop: any EventLoop { channel.eventLoop }
 
-    /// Connects to `address`, then sends `AUTH` and `SELECT` when the address asks for them.
+    /// Connects to `address` (through `tls` when the address uses TLS), then sends `AUTH` and
+    /// `SELECT` when the address asks for them.
     static func connect(
         to address: RedisNodeAddress,
+        tls: TLSConnector?,
         timeout: Duration,
         maximumReplySize: Int,
         group: any EventLoopGroup
@@ -28,6 +31,8 @@ final class RedisConnection: Sendable {
         let node = address.description
         let parser = RESPParser(maximumBulkLength: maximumReplySize)
         let channel: any Channel
+        // Set while the channel is set up when the address uses TLS.
+        let handshake = Locked<EventLoopFuture<Void>?>(nil)
         do {
             channel = try await ClientBootstrap(group: group)
                 .connectTimeout(.nanoseconds(timeout.nanoseconds))
@@ -36,6 +41,11 @@ final class RedisConnection: Sendable {
                 .channelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 1024, initial: 16 * 1024, maximum: 1 << 20))
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        if address.usesTLS {
+                            guard let tls else { throw RedisError.connectionFailed(node: node, message: "this build has no TLS") }
+                            let ended = try tls.addHandlers(to: channel, host: address.host, timeout: timeout)
+                            handshake.withLock { $0 = ended }
+                        }
                         try channel.pipeline.syncOperations.addHandlers(
                             ByteToMessageHandler(RESPReplyDecoder(parser: parser)),
                             RedisConnectionHandler(node: node)
@@ -47,6 +57,14 @@ final class RedisConnection: Sendable {
         } catch {
             throw .connectionFailed(node: node, message: "\(error)")
         }
+        if let ended = handshake.withLock({ $0 }) {
+            do {
+                try await ended.get()
+            } catch {
+                channel.close(promise: nil)
+                throw .connectionFailed(node: node, message: "TLS handshake failed: \(error)")
+            }
+        }
         let connection = RedisConnection(channel: channel, node: node)
         do {
             try await connection.logIn(address, timeout: timeout)
@@ -57,11 +75,19 @@ final class RedisConnection: Sendable {
         return connection
     }
 
+    /// Completed once the connection has closed.
+    var closeFuture: EventLoopFuture<Void> { channel.closeFuture }
+
     /// Sends `command` and waits for its reply, at most `timeout`. A `-ERR` reply throws
     /// ``RedisError/server(node:message:)``.
+    ///
+    /// A write that finds the channel closed never reaches the handler that pairs replies with
+    /// requests: only the write's own promise hears of it, so its failure is passed on to the
+    /// reply's, or the caller would wait for ever (a server that hangs up just after the pool
+    /// handed the connection out: one that refuses a TLS client's certificate does so every time).
     func send(_ command: RedisCommand, timeout: Duration) async throws(RedisError) -> RESPValue {
         let promise = channel.eventLoop.makePromise(of: RESPValue.self)
-        channel.writeAndFlush(RedisRequest(command: command, promise: promise, timeout: timeout), promise: nil)
+        channel.writeAndFlush(RedisRequest(command: command, promise: promise, timeout: timeout)).cascadeFailure(to: promise)
         return try await reply(of: promise)
     }
 
@@ -73,8 +99,8 @@ final class RedisConnection: Sendable {
         let channel = self.channel
         // Both writes in one turn of the event loop, where no other write can come between.
         channel.eventLoop.execute {
-            channel.write(RedisRequest(command: RedisCommand("ASKING"), promise: asking, timeout: timeout), promise: nil)
-            channel.writeAndFlush(RedisRequest(command: command, promise: promise, timeout: timeout), promise: nil)
+            channel.write(RedisRequest(command: RedisCommand("ASKING"), promise: asking, timeout: timeout)).cascadeFailure(to: asking)
+            channel.writeAndFlush(RedisRequest(command: command, promise: promise, timeout: timeout)).cascadeFailure(to: promise)
         }
         _ = try await reply(of: asking)
         return try await reply(of: promise)

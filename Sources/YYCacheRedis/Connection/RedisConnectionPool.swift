@@ -38,6 +38,7 @@ final class RedisConnectionPool: Sendable {
     }
 
     private let address: RedisNodeAddress
+    private let tls: TLSConnector?
     private let connectTimeout: Duration
     private let maximumReplySize: Int
     /// The group's loops: where connections open, and for telling whether a caller runs on one.
@@ -46,10 +47,11 @@ final class RedisConnectionPool: Sendable {
     private let homeIndex: Int
     private let state: Locked<State>
 
-    init(address: RedisNodeAddress, size: Int, connectTimeout: Duration, maximumReplySize: Int, group: any EventLoopGroup,
-         home: any EventLoop) {
+    init(address: RedisNodeAddress, tls: TLSConnector?, size: Int, connectTimeout: Duration, maximumReplySize: Int,
+         group: any EventLoopGroup, home: any EventLoop) {
         precondition(size > 0, "a pool holds at least one connection")
         self.address = address
+        self.tls = tls
         self.connectTimeout = connectTimeout
         self.maximumReplySize = maximumReplySize
         loops = Array(group.makeIterator())
@@ -90,10 +92,10 @@ final class RedisConnectionPool: Sendable {
     }
 
     private func connect(on group: any EventLoopGroup) -> ConnectTask {
-        Task { [address, connectTimeout, maximumReplySize] in
+        Task { [address, tls, connectTimeout, maximumReplySize] in
             do throws(RedisError) {
                 return .success(try await RedisConnection.connect(
-                    to: address, timeout: connectTimeout, maximumReplySize: maximumReplySize, group: group))
+                    to: address, tls: tls, timeout: connectTimeout, maximumReplySize: maximumReplySize, group: group))
             } catch {
                 return .failure(error)
             }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Where one Redis server is and how to log in: `redis://[user:password@]host[:port][/db]`.
+/// Where one Redis server is and how to log in: `redis://[user:password@]host[:port][/db]`, or
+/// `rediss://…` for TLS.
 public struct RedisNodeAddress: Sendable, Hashable, CustomStringConvertible {
     /// The host name or IP address.
     public var host: String
@@ -12,24 +13,39 @@ public struct RedisNodeAddress: Sendable, Hashable, CustomStringConvertible {
     public var password: String?
     /// The database `SELECT`ed on each connection (default 0).
     public var database: Int
+    /// Whether connections speak TLS (`rediss://`), with ``RedisConfiguration/tls``'s settings.
+    /// Needs the package's `RedisTLS` trait (on by default): without it such a node's connections
+    /// fail.
+    public var usesTLS: Bool
 
     /// An address from its parts.
-    public init(host: String, port: Int = 6379, user: String? = nil, password: String? = nil, database: Int = 0) {
+    public init(host: String, port: Int = 6379, user: String? = nil, password: String? = nil, database: Int = 0,
+                usesTLS: Bool = false) {
         self.host = host
         self.port = port
         self.user = user
         self.password = password
         self.database = database
+        self.usesTLS = usesTLS
     }
 
-    /// Parses `redis://[user:password@]host[:port][/db]`; user and password may be percent-encoded.
+    /// Parses `redis://[user:password@]host[:port][/db]`, or `rediss://` for TLS; user and password
+    /// may be percent-encoded.
     ///
-    /// - Throws: ``RedisError/invalidURL(_:reason:)`` for another scheme (`rediss://`: TLS is not
-    ///   supported), a missing host, a port out of range or a database that is not a number.
+    /// - Throws: ``RedisError/invalidURL(_:reason:)`` for another scheme, `rediss://` when the
+    ///   package was built without its `RedisTLS` trait, a missing host, a port out of range or a
+    ///   database that is not a number.
     public init(url: String) throws(RedisError) {
         guard let components = URLComponents(string: url) else { throw .invalidURL(url, reason: "not a URL") }
-        guard components.scheme?.lowercased() == "redis" else {
-            throw .invalidURL(url, reason: "the scheme must be redis:// (TLS, rediss://, is not supported)")
+        let usesTLS: Bool
+        switch components.scheme?.lowercased() {
+        case "redis": usesTLS = false
+        case "rediss":
+            guard TLSConnector.isAvailable else {
+                throw .invalidURL(url, reason: "rediss:// needs YYKit built with its RedisTLS trait, which this build turned off")
+            }
+            usesTLS = true
+        default: throw .invalidURL(url, reason: "the scheme must be redis:// or rediss:// (TLS)")
         }
         guard let host = components.host, !host.isEmpty else { throw .invalidURL(url, reason: "no host") }
         let port = components.port ?? 6379
@@ -43,10 +59,11 @@ public struct RedisNodeAddress: Sendable, Hashable, CustomStringConvertible {
             database = number
         }
         let user = components.user.flatMap { $0.isEmpty ? nil : $0 }
-        self.init(host: host, port: port, user: user, password: components.password, database: database)
+        self.init(host: host, port: port, user: user, password: components.password, database: database, usesTLS: usesTLS)
     }
 
-    /// `host:port`, and `/db` when it is not 0. Never the password.
+    /// `host:port`, and `/db` when it is not 0. Never the password, nor whether it is TLS: the
+    /// name consistent hashing places the node by, so that turning TLS on moves no key.
     public var description: String {
         let hostPart = host.contains(":") ? "[\(host)]" : host
         return database == 0 ? "\(hostPart):\(port)" : "\(hostPart):\(port)/\(database)"

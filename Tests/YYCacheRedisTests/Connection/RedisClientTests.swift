@@ -49,12 +49,27 @@ import TestTraits
         await client.close()
     }
 
+    @Test func aRequestWrittenToAConnectionThatHasClosedFailsInsteadOfWaitingForever() async throws {
+        let server = try RedisServer()
+        let group = MultiThreadedEventLoopGroup.singleton
+        let connection = try await RedisConnection.connect(
+            to: RedisNodeAddress(host: "127.0.0.1", port: server.port), tls: nil, timeout: .seconds(2),
+            maximumReplySize: 1 << 20, group: group.next())
+        connection.close()
+        try await connection.closeFuture.get()
+        // One more turn of its loop: the closed channel's handlers are gone by then.
+        try await connection.eventLoop.submit {}.get()
+        await #expect(throws: RedisError.connectionClosed(node: "127.0.0.1:\(server.port)")) {
+            try await connection.send(RedisCommand("PING"), timeout: .seconds(30))
+        }
+    }
+
     @Test func aPoolOpensSlotZeroOnItsHomeLoopAndTheNextSlotsOnTheLoopsAfterIt() async throws {
         let server = try RedisServer()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 3)
         let loops = Array(group.makeIterator())
         for homeIndex in loops.indices {
-            let pool = RedisConnectionPool(address: RedisNodeAddress(host: "127.0.0.1", port: server.port), size: 2,
+            let pool = RedisConnectionPool(address: RedisNodeAddress(host: "127.0.0.1", port: server.port), tls: nil, size: 2,
                                            connectTimeout: .seconds(2), maximumReplySize: 1 << 20, group: group, home: loops[homeIndex])
             // From the shared concurrency pool (not a loop of the group): slots in turn.
             let first = try await pool.connection()

@@ -1,5 +1,6 @@
+import NIOPosix
 import Testing
-import YYCacheRedis
+@testable import YYCacheRedis
 
 @Suite struct RedisNodeAddressTests {
     @Test func readsUserPasswordHostPortAndDatabase() throws {
@@ -14,8 +15,30 @@ import YYCacheRedis
         #expect(try RedisNodeAddress(url: "redis://:pw@h:1/").user == nil)
     }
 
+    #if RedisTLS
+    @Test func aRedissURLIsTLSToANodeOfTheSameNameSoTurningTLSOnMovesNoKey() throws {
+        let address = try RedisNodeAddress(url: "rediss://cache:pw@h.example:6380/2")
+        #expect(address == RedisNodeAddress(host: "h.example", port: 6380, user: "cache", password: "pw", database: 2, usesTLS: true))
+        #expect(address.description == (try RedisNodeAddress(url: "redis://cache:pw@h.example:6380/2")).description)
+        #expect(throws: RedisError.self) { try RedisConfiguration(urls: ["redis://h:1", "rediss://h:1"]) }
+    }
+
+    @Test func nodesThatAClusterMapNamesLogInAndUseTLSAsTheSeedsDo() throws {
+        let configuration = try RedisConfiguration(urls: ["rediss://cache:pw@10.0.0.1:7000"])
+        let group = MultiThreadedEventLoopGroup.singleton
+        let router = ClusterRouter(seeds: configuration.nodes) { address in
+            RedisNode(address: address, configuration: configuration, tls: nil, group: group, home: group.next(), now: { .zero })
+        }
+        #expect(router.node(host: "10.0.0.2", port: 7001).address
+                == RedisNodeAddress(host: "10.0.0.2", port: 7001, user: "cache", password: "pw", usesTLS: true))
+    }
+    #else
+    @Test func aRedissURLIsRefusedWithoutTheRedisTLSTrait() {
+        #expect { try RedisNodeAddress(url: "rediss://h:6379") } throws: { "\($0)".contains("RedisTLS trait") }
+    }
+    #endif
+
     @Test(arguments: [
-        ("rediss://h:6379", "TLS"),
         ("http://h:6379", "scheme"),
         ("redis://:6379", "no host"),
         ("redis://h:0", "out of range"),
