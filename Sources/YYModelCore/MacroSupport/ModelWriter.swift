@@ -21,11 +21,13 @@ public struct _ModelWriter {
         output = JSONOutput(pretty: options.pretty)
     }
 
+    /// Opens a JSON object (`{`).
     public mutating func beginObject() {
         output.open(UInt8(ascii: "{"))
         first.append(true)
     }
 
+    /// Closes the innermost open object (`}`).
     public mutating func endObject() {
         let empty = first.removeLast()
         output.close(UInt8(ascii: "}"), empty: empty)
@@ -39,6 +41,7 @@ public struct _ModelWriter {
     }
 
     // Every `value` throws, so that generated code can write `try` before each without warnings.
+    /// Writes a member's value (after ``key(_:)``) or an array element.
     public mutating func value(_ value: Int) throws { output.appendInteger(Int64(value)) }
     public mutating func value(_ value: Int64) throws { output.appendInteger(value) }
     public mutating func value(_ value: UInt64) throws { output.appendInteger(value) }

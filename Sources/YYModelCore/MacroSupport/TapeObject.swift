@@ -125,18 +125,22 @@ public struct _TapeObject {
         return try read(at: index, key, coercion) { try $0.decodeInteger(type, at: $1, path: $2) }
     }
 
+    /// The member `key` as `Int` under `coercion` (the decoder's when `nil`), or `nil` when it is absent or null.
     public mutating func decode(_ type: Int.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int? {
         try integer(type, key, coercion)
     }
 
+    /// The member `key` as `Int64` under `coercion` (the decoder's when `nil`), or `nil` when it is absent or null.
     public mutating func decode(_ type: Int64.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int64? {
         try integer(type, key, coercion)
     }
 
+    /// The member `key` as `UInt64` under `coercion` (the decoder's when `nil`), or `nil` when it is absent or null.
     public mutating func decode(_ type: UInt64.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> UInt64? {
         try integer(type, key, coercion)
     }
 
+    /// The member `key` as `Double` under `coercion` (the decoder's when `nil`), or `nil` when it is absent or null.
     public mutating func decode(_ type: Double.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Double? {
         guard let index = valueIndex(of: key) else { return nil }
         switch view.tag(at: index) {
@@ -146,6 +150,7 @@ public struct _TapeObject {
         }
     }
 
+    /// The member `key` as `Bool` under `coercion` (the decoder's when `nil`), or `nil` when it is absent or null.
     public mutating func decode(_ type: Bool.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Bool? {
         guard let index = valueIndex(of: key) else { return nil }
         switch view.tag(at: index) {
@@ -155,6 +160,7 @@ public struct _TapeObject {
         }
     }
 
+    /// The member `key` as `String` under `coercion` (the decoder's when `nil`), or `nil` when it is absent or null.
     public mutating func decode(_ type: String.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> String? {
         guard let index = valueIndex(of: key) else { return nil }
         if view.tag(at: index) == .string {
@@ -165,6 +171,7 @@ public struct _TapeObject {
         return try read(at: index, key, coercion) { try $0.decodeString(at: $1, path: $2) }
     }
 
+    /// The member `key` decoded as `T` under `coercion` (the decoder's when `nil`), or `nil` when it is absent or null.
     public mutating func decode<T: Decodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
                                               dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T? {
         try readNested(key, coercion, dates) { try $0.decode(type, at: $1, path: $2) }
@@ -182,42 +189,50 @@ public struct _TapeObject {
         try readNested(key, coercion, dates) { try $0.decodeModels(T.self, at: $1, path: $2) }
     }
 
+    /// The value at the first of `paths` (key paths) that is present and not null, or `nil`.
     public mutating func decode<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
                                               dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T? {
         guard let (index, path) = valueIndex(paths: paths) else { return nil }
         return try reader(for: coercion, dates: dates).decode(type, at: index, path: path)
     }
 
+    /// Like `decode(_:key:coercion:)`, but the member must be present and not null: `DecodingError.keyNotFound` otherwise.
     public mutating func require(_ type: Int.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int {
         guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
         return value
     }
 
+    /// Like `decode(_:key:coercion:)`, but the member must be present and not null: `DecodingError.keyNotFound` otherwise.
     public mutating func require(_ type: Int64.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Int64 {
         guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
         return value
     }
 
+    /// Like `decode(_:key:coercion:)`, but the member must be present and not null: `DecodingError.keyNotFound` otherwise.
     public mutating func require(_ type: UInt64.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> UInt64 {
         guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
         return value
     }
 
+    /// Like `decode(_:key:coercion:)`, but the member must be present and not null: `DecodingError.keyNotFound` otherwise.
     public mutating func require(_ type: Double.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Double {
         guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
         return value
     }
 
+    /// Like `decode(_:key:coercion:)`, but the member must be present and not null: `DecodingError.keyNotFound` otherwise.
     public mutating func require(_ type: Bool.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> Bool {
         guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
         return value
     }
 
+    /// Like `decode(_:key:coercion:)`, but the member must be present and not null: `DecodingError.keyNotFound` otherwise.
     public mutating func require(_ type: String.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil) throws -> String {
         guard let value = try decode(type, key: key, coercion: coercion) else { throw missing(key.description) }
         return value
     }
 
+    /// Like `decode(_:key:coercion:)`, but the member must be present and not null: `DecodingError.keyNotFound` otherwise.
     public mutating func require<T: Decodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
                                                dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T {
         guard let value = try decode(type, key: key, coercion: coercion, dates: dates) else { throw missing(key.description) }
@@ -238,6 +253,7 @@ public struct _TapeObject {
         return value
     }
 
+    /// Like `decode(_:paths:coercion:dates:)`, but a value must be found: `DecodingError.keyNotFound` otherwise.
     public mutating func require<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
                                                dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T {
         guard let value = try decode(type, paths: paths, coercion: coercion, dates: dates) else {
