@@ -80,30 +80,51 @@ final class RedisConnection: Sendable {
 
     /// Sends `command` and waits for its reply, at most `timeout`. A `-ERR` reply throws
     /// ``RedisError/server(node:message:)``.
-    ///
-    /// A write that finds the channel closed never reaches the handler that pairs replies with
-    /// requests: only the write's own promise hears of it, so its failure is passed on to the
-    /// reply's, or the caller would wait for ever (a server that hangs up just after the pool
-    /// handed the connection out: one that refuses a TLS client's certificate does so every time).
     func send(_ command: RedisCommand, timeout: Duration) async throws(RedisError) -> RESPValue {
         let promise = channel.eventLoop.makePromise(of: RESPValue.self)
-        channel.writeAndFlush(RedisRequest(command: command, promise: promise, timeout: timeout)).cascadeFailure(to: promise)
+        let request = RedisRequest(command: command, promise: promise, timeout: timeout)
+        if channel.eventLoop.inEventLoop {
+            Self.write(request, on: channel, node: node)
+        } else {
+            // What `writeAndFlush` would do from another thread anyway: one job on the loop.
+            channel.eventLoop.execute { [channel, node] in Self.write(request, on: channel, node: node) }
+        }
         return try await reply(of: promise)
     }
 
     /// Sends `ASKING` and then `command` (a Redis Cluster `ASK` redirection), with nothing of
     /// other callers between them: `ASKING` holds for the next command on the connection only.
     func sendAsking(_ command: RedisCommand, timeout: Duration) async throws(RedisError) -> RESPValue {
-        let asking = channel.eventLoop.makePromise(of: RESPValue.self)
-        let promise = channel.eventLoop.makePromise(of: RESPValue.self)
-        let channel = self.channel
+        let asking = RedisRequest(command: RedisCommand("ASKING"), promise: channel.eventLoop.makePromise(), timeout: timeout)
+        let request = RedisRequest(command: command, promise: channel.eventLoop.makePromise(), timeout: timeout)
         // Both writes in one turn of the event loop, where no other write can come between.
-        channel.eventLoop.execute {
-            channel.write(RedisRequest(command: RedisCommand("ASKING"), promise: asking, timeout: timeout)).cascadeFailure(to: asking)
-            channel.writeAndFlush(RedisRequest(command: command, promise: promise, timeout: timeout)).cascadeFailure(to: promise)
+        channel.eventLoop.execute { [channel, node] in
+            Self.write(asking, flushing: false, on: channel, node: node)
+            Self.write(request, on: channel, node: node)
         }
-        _ = try await reply(of: asking)
-        return try await reply(of: promise)
+        _ = try await reply(of: asking.promise)
+        return try await reply(of: request.promise)
+    }
+
+    /// Writes `request` (and flushes, unless told not to), on `channel`'s event loop, unless the
+    /// channel has closed: then the request fails.
+    ///
+    /// A closed channel's handlers are gone, so a request written to it would never reach the one
+    /// that completes its promise, and its caller would wait for ever (a server that hangs up just
+    /// after the pool handed the connection out: one that refuses a TLS client's certificate does
+    /// so every time). On the loop, a channel still active has not begun to close: its handlers
+    /// are there until the loop has run the close.
+    private static func write(_ request: RedisRequest, flushing: Bool = true, on channel: any Channel, node: String) {
+        channel.eventLoop.assertInEventLoop()
+        guard channel.isActive else {
+            request.promise.fail(RedisError.connectionClosed(node: node))
+            return
+        }
+        if flushing {
+            channel.writeAndFlush(request, promise: nil)
+        } else {
+            channel.write(request, promise: nil)
+        }
     }
 
     private func reply(of promise: EventLoopPromise<RESPValue>) async throws(RedisError) -> RESPValue {
