@@ -3,10 +3,11 @@ import NIOPosix
 
 /// A small Redis client for caches: a connection pool per node with pipelining, a timeout on every
 /// request, a circuit breaker per node, and keys spread over independent servers by consistent
-/// hashing, or over a Redis Cluster by its hash slots (``RedisConfiguration/topology``).
+/// hashing, or over a Redis Cluster by its hash slots (``RedisConfiguration/topology``); TLS to
+/// `rediss://` nodes.
 ///
 /// It speaks RESP2 and sends any command; ``RedisCacheTier`` uses `GET`, `SET … PX`, `SET … NX PX`,
-/// `DEL` and `EVAL`. Not supported: TLS, pub/sub, reads from cluster replicas.
+/// `DEL` and `EVAL`. Not supported: pub/sub, reads from cluster replicas.
 ///
 /// ```swift
 /// let client = try RedisClient(urls: ["redis://127.0.0.1:6379"])
