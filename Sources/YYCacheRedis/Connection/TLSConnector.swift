@@ -97,6 +97,12 @@ private final class HandshakeWatch: ChannelInboundHandler, RemovableChannelHandl
         context.fireChannelInactive()
     }
 
+    /// Taken out of a pipeline before the handshake ended (one torn down): the promise must not
+    /// be left unfulfilled.
+    func handlerRemoved(context: ChannelHandlerContext) {
+        finish(.failure(ClosedFirst()))
+    }
+
     /// The first outcome wins; the promise is completed once.
     private func finish(_ outcome: Result<Void, any Error>) {
         guard !isDone else { return }
