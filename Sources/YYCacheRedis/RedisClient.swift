@@ -65,7 +65,8 @@ public final class RedisClient: Sendable {
         let group = MultiThreadedEventLoopGroup.singleton
         // The executor's loop is the pools' home: a node's first connection opens there.
         let home = group.next()
-        let tls = TLSConnector.forClient(of: configuration)
+        // Typed: without the RedisTLS trait the connector type has no values, and it is always nil.
+        let tls: TLSConnector? = TLSConnector.forClient(of: configuration)
         switch configuration.topology {
         case .independent:
             let nodes = configuration.nodes.map {
