@@ -2,6 +2,13 @@ public import Foundation
 
 /// A child process with its standard streams captured.
 public final class ChildProcess: @unchecked Sendable {
+    /// The path of the installed tool `name`: Debian's `/usr/bin`, then `/usr/local/bin` and
+    /// Homebrew's `/opt/homebrew/bin`; `nil` when it is in none of them.
+    public static func systemExecutable(_ name: String) -> String? {
+        ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"].map { "\($0)/\(name)" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
     /// What a finished process produced.
     public struct Output: Sendable {
         /// The exit status (or the signal number, when `terminatedBySignal`).

@@ -13,8 +13,7 @@ public final class RedisCluster: Sendable {
     public static let slotCount = 16384
 
     /// The path of `redis-cli`, or `nil` when it is not installed.
-    public static let cliExecutable: String? = ["/usr/bin/redis-cli", "/usr/local/bin/redis-cli", "/opt/homebrew/bin/redis-cli"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    public static let cliExecutable = ChildProcess.systemExecutable("redis-cli")
 
     private init(servers: [RedisServer], folder: TemporaryDirectory) {
         self.servers = servers

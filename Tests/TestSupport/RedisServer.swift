@@ -21,8 +21,7 @@ public final class RedisServer: @unchecked Sendable {
     private var process: Process?
 
     /// The path of `redis-server`, or `nil` when it is not installed.
-    public static let executable: String? = ["/usr/bin/redis-server", "/usr/local/bin/redis-server", "/opt/homebrew/bin/redis-server"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    public static let executable = ChildProcess.systemExecutable("redis-server")
 
     /// Why Redis tests are skipped when it is missing.
     public static let missingReason = "redis-server is not installed (scripts/setup --reference installs it)"

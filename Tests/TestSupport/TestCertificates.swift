@@ -25,8 +25,7 @@ public final class TestCertificates: Sendable {
     private let folder: TemporaryDirectory
 
     /// The path of `openssl`, or `nil` when it is not installed.
-    public static let executable: String? = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/opt/homebrew/bin/openssl"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    public static let executable = ChildProcess.systemExecutable("openssl")
 
     /// Why TLS tests are skipped when it is missing.
     public static let missingReason = "openssl is not installed (scripts/setup installs it)"

@@ -69,7 +69,7 @@ import YYImage
 
     /// Decodes sixel bytes with libsixel's `sixel2png`.
     static func decodeWithLibsixel(_ sixel: [UInt8]) throws -> Bitmap? {
-        guard let tool = ["/usr/bin/sixel2png", "/usr/local/bin/sixel2png"].first(where: FileManager.default.isExecutableFile) else { return nil }
+        guard let tool = ChildProcess.systemExecutable("sixel2png") else { return nil }
         let folder = TemporaryDirectory("sixel")
         let input = folder.appending("frame.six"), output = folder.appending("frame.png")
         try Data(sixel).write(to: URL(fileURLWithPath: input))

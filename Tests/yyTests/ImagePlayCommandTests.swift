@@ -141,8 +141,7 @@ struct ImagePlayInTmuxTests {
 /// A private tmux server (its own socket) running one shell command in a detached 60 × 20 pane.
 struct Tmux {
     static let target = "play"
-    static let path: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
-        .first(where: FileManager.default.isExecutableFile)
+    static let path = ChildProcess.systemExecutable("tmux")
     let socket = "yykit-\(UUID().uuidString.prefix(8))"
 
     init(command: String) throws {

@@ -203,7 +203,7 @@ struct CompositingTests {
 
 /// libwebp's command-line tools.
 enum WebPTools {
-    static let webpmux = ["/usr/bin/webpmux", "/usr/local/bin/webpmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let webpmux = ChildProcess.systemExecutable("webpmux")
     static var isAvailable: Bool { webpmux != nil }
     static let missingReason = "webpmux is not installed: run scripts/setup --reference (Debian package webp)"
 }

@@ -138,9 +138,7 @@ struct ImageEncoderTests {
 
 /// Command-line image tools from Debian (scripts/setup --reference).
 enum OutsideTools {
-    static func path(_ name: String) -> String? {
-        ["/usr/bin/", "/usr/local/bin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static func path(_ name: String) -> String? { ChildProcess.systemExecutable(name) }
     static var isAvailable: Bool { ["gifsicle", "webpmux", "apngdis"].allSatisfy { path($0) != nil } }
     static let missingReason = "gifsicle, webpmux or apngdis is missing: run scripts/setup --reference"
 }

@@ -50,7 +50,7 @@ enum LibPNGReference {
 /// apngdis (the APNG Disassembler from the APNG project): writes every APNG frame composited
 /// on the canvas as a PNG, which libpng then reads.
 enum APNGDisassembler {
-    static let executable = ["/usr/bin/apngdis", "/usr/local/bin/apngdis"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let executable = ChildProcess.systemExecutable("apngdis")
     static var isAvailable: Bool { executable != nil }
     static let missingReason = "apngdis is not installed: run scripts/setup --reference"
 
