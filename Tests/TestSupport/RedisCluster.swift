@@ -70,10 +70,16 @@ public final class RedisCluster: Sendable {
     }
 
     /// Whether every node sees the whole cluster, all slots served.
+    ///
+    /// `cluster_state:ok` alone does not say it: with `cluster-require-full-coverage no` a node is
+    /// ok before gossip has told it the others' slots, and `cluster_known_nodes` counts nodes still
+    /// in their handshake. A node killed then would come back from a configuration file that
+    /// lacks them.
     private var isFormed: Bool {
         servers.indices.allSatisfy { index in
             guard let info = try? command(index, "CLUSTER", "INFO") else { return false }
             return info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:\(servers.count)")
+                && info.contains("cluster_slots_assigned:\(Self.slotCount)")
         }
     }
 

@@ -5,8 +5,11 @@ import YYDispatch
 ///
 /// The map is loaded on first use from any node that answers (the seeds first). A `MOVED` reply
 /// moves its slot at once and starts a reload of the whole map in the background (a resharding
-/// usually moves many slots); reloads never run two at a time. Nodes are made on first sight and
-/// kept: a node that leaves the map may come back, and keeping it keeps its circuit breaker.
+/// usually moves many slots); reloads never run two at a time. A request for a slot the map leaves
+/// uncovered reloads it too (at most once per ``uncoveredReloadInterval``): the node that gave the
+/// map may have known less than the cluster does now, as a node restarted from an old
+/// configuration file does. Nodes are made on first sight and kept: a node that leaves the map may
+/// come back, and keeping it keeps its circuit breaker.
 final class ClusterRouter: Sendable {
     private struct State {
         var owners = [RedisNode?](repeating: nil, count: HashSlot.count)
@@ -15,6 +18,8 @@ final class ClusterRouter: Sendable {
         /// In the order first seen: seeds, then nodes the map or a redirection named.
         var order: [RedisNode] = []
         var isLoaded = false
+        /// When a request for an uncovered slot last reloaded the map.
+        var lastUncoveredReload: Duration?
         var reload: Task<Void, Never>?
         var isClosed = false
     }
@@ -22,28 +27,49 @@ final class ClusterRouter: Sendable {
     private let state = Locked(State())
     private let seeds: [RedisNodeAddress]
     private let makeNode: @Sendable (RedisNodeAddress) -> RedisNode
+    private let now: @Sendable () -> Duration
 
-    /// A router over the cluster `seeds` belong to; `makeNode` makes the node for an address.
-    init(seeds: [RedisNodeAddress], makeNode: @escaping @Sendable (RedisNodeAddress) -> RedisNode) {
+    /// How often at most requests for slots the map leaves uncovered reload it: a slot no master
+    /// serves (the cluster is down for it) costs one `CLUSTER SLOTS` a second, not one a request.
+    static let uncoveredReloadInterval = Duration.seconds(1)
+
+    /// A router over the cluster `seeds` belong to; `makeNode` makes the node for an address, and
+    /// `now` (the circuit breakers' clock) spaces the reloads for uncovered slots.
+    init(seeds: [RedisNodeAddress], now: @escaping @Sendable () -> Duration,
+         makeNode: @escaping @Sendable (RedisNodeAddress) -> RedisNode) {
         precondition(!seeds.isEmpty, "a cluster needs at least one seed")
         self.seeds = seeds
+        self.now = now
         self.makeNode = makeNode
         for seed in seeds { _ = node(host: seed.host, port: seed.port) }
     }
 
-    /// The node that serves `slot`: from the map, loaded first if it never was; the first seed
-    /// when no node serves it or no node answered (its answer, `MOVED` or `CLUSTERDOWN`, or its
-    /// failure then says what happens).
+    /// The node that serves `slot`: from the map, loaded first if it never was, and reloaded first
+    /// if it leaves `slot` uncovered (see ``uncoveredReloadInterval``). When no node serves it or
+    /// no node answered, a node that is not failing (see ``knownNode(forSlot:)``): its answer,
+    /// `MOVED` or `CLUSTERDOWN`, or its failure then says what happens.
     func node(forSlot slot: Int) async -> RedisNode {
-        let (owner, isLoaded) = state.withLock { ($0.owners[slot], $0.isLoaded) }
+        let instant = now()
+        let (owner, mustReload) = state.withLock { state -> (RedisNode?, Bool) in
+            if let owner = state.owners[slot] { return (owner, false) }
+            guard state.isLoaded else { return (nil, true) }
+            if let last = state.lastUncoveredReload, instant - last < Self.uncoveredReloadInterval { return (nil, false) }
+            state.lastUncoveredReload = instant
+            return (nil, true)
+        }
         if let owner { return owner }
-        if !isLoaded { await reload() }
+        if mustReload { await reload() }
         return knownNode(forSlot: slot)
     }
 
-    /// The node serving `slot` as far as the map says now, a seed when it does not say.
+    /// The node serving `slot` as far as the map says now. When it does not say: the first node
+    /// whose circuit is closed (the map's masters first, then every node seen), so that a dead
+    /// first seed does not fail every request for such a slot; the first seed when all are failing.
     func knownNode(forSlot slot: Int) -> RedisNode {
-        state.withLock { $0.owners[slot] ?? $0.order[0] }
+        let (owner, candidates) = state.withLock { state in (state.owners[slot], state.order) }
+        if let owner { return owner }
+        // The breakers are read outside the router's lock: a node's lock is never taken under it.
+        return (masters + candidates).first { !$0.isCircuitOpen } ?? candidates[0]
     }
 
     /// The node at `host:port`, made if it is new. It logs in as the seeds do, with TLS when they

@@ -61,6 +61,9 @@ final class RedisNode: Sendable {
             circuitOpenings: breaker.openings, isCircuitOpen: breaker.isOpen)
     }
 
+    /// Whether the node's circuit is open (or one request is probing it): it failed recently.
+    var isCircuitOpen: Bool { state.withLock { $0.breaker.isOpen } }
+
     func close() { pool.closeAll() }
 }
 

@@ -174,6 +174,44 @@ import YYCache
         await client.close()
     }
 
+    @Test func aSlotTheLoadedMapLackedReloadsItRatherThanFailingOnADeadFirstSeed() async throws {
+        // One master, so no gossip can give a slot back behind the test's back.
+        let cluster = try await RedisCluster.start(masters: 1)
+        let nobody = "redis://127.0.0.1:\(try RedisServer.freeLoopbackPort())"
+        let client = try clusterClient([nobody, cluster.urls[0]])
+        let key = "added later", slot = HashSlot.of(ByteBuffer(string: key))
+        try cluster.command(0, "CLUSTER", "DELSLOTS", String(slot))
+        try await set(client, "other key", "loads the map without the slot")
+        try cluster.command(0, "CLUSTER", "ADDSLOTS", String(slot))
+        // The old rule sent the request to the first seed, dead (its circuit open), every time.
+        try await set(client, key, "v")
+        #expect(try await get(client, key) == "v")
+        #expect(client.nodeAddress(forKey: ByteBuffer(string: key)).port == cluster.servers[0].port)
+        await client.close()
+    }
+
+    @Test func aSlotNoMasterServesGoesToANodeThatAnswersAndReloadsTheMapAtMostOnceASecond() async throws {
+        let cluster = try await RedisCluster.start(masters: 1)
+        let nobody = "redis://127.0.0.1:\(try RedisServer.freeLoopbackPort())"
+        let time = ManualTime()
+        let client = try clusterClient([nobody, cluster.urls[0]], time: time)
+        let key = "served by no one", slot = HashSlot.of(ByteBuffer(string: key))
+        try cluster.command(0, "CLUSTER", "DELSLOTS", String(slot))
+        try await set(client, "other key", "loads the map without the slot")
+        let requests = { client.nodeStatistics.first { $0.node.hasSuffix(":\(cluster.servers[0].port)") }?.requests ?? 0 }
+        // The node that answers says why: not the dead seed's open circuit.
+        func expectUnserved(sending expected: Int) async {
+            let before = requests()
+            await #expect { try await set(client, key, "v") } throws: { ($0 as? RedisError)?.serverErrorCode == "CLUSTERDOWN" }
+            #expect(requests() - before == expected)
+        }
+        await expectUnserved(sending: 2)  // CLUSTER SLOTS, then SET
+        await expectUnserved(sending: 1)  // within the second: SET only
+        time.advance(by: ClusterRouter.uncoveredReloadInterval)
+        await expectUnserved(sending: 2)
+        await client.close()
+    }
+
     @Test func theTierWorksOnACluster() async throws {
         let cluster = try await RedisCluster.start()
         let client = try clusterClient([cluster.urls[0]])

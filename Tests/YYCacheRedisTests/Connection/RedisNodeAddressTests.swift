@@ -26,7 +26,7 @@ import Testing
     @Test func nodesThatAClusterMapNamesLogInAndUseTLSAsTheSeedsDo() throws {
         let configuration = try RedisConfiguration(urls: ["rediss://cache:pw@10.0.0.1:7000"])
         let group = MultiThreadedEventLoopGroup.singleton
-        let router = ClusterRouter(seeds: configuration.nodes) { address in
+        let router = ClusterRouter(seeds: configuration.nodes, now: { .zero }) { address in
             RedisNode(address: address, configuration: configuration, tls: nil, group: group, home: group.next(), now: { .zero })
         }
         #expect(router.node(host: "10.0.0.2", port: 7001).address
