@@ -124,8 +124,10 @@ func playNaively(_ image: Image, loops: Int, measuredFrom: Int) async throws -> 
 }
 
 if let file = option("--profile-play") {
-    // For profilers: play one animation for three loops with an observer, and nothing else.
-    _ = await playWithPlayer(try Image(contentsOfFile: file), loops: 3, measuredFrom: 1)
+    // For profilers: play one animation (three loops, or `--loops N`) with an observer, and
+    // nothing else.
+    let loops = option("--loops").flatMap(Int.init) ?? 3
+    _ = await playWithPlayer(try Image(contentsOfFile: file), loops: loops, measuredFrom: 1)
     exit(0)
 }
 
