@@ -49,9 +49,11 @@ final class ClusterRouter: Sendable {
     /// no node answered, a node that is not failing (see ``knownNode(forSlot:)``): its answer,
     /// `MOVED` or `CLUSTERDOWN`, or its failure then says what happens.
     func node(forSlot slot: Int) async -> RedisNode {
+        if let owner = state.withLock({ $0.owners[slot] }) { return owner }
+        // The clock is read only off the common path, where the map has an owner.
         let instant = now()
         let (owner, mustReload) = state.withLock { state -> (RedisNode?, Bool) in
-            if let owner = state.owners[slot] { return (owner, false) }
+            if let owner = state.owners[slot] { return (owner, false) }  // loaded meanwhile
             guard state.isLoaded else { return (nil, true) }
             if let last = state.lastUncoveredReload, instant - last < Self.uncoveredReloadInterval { return (nil, false) }
             state.lastUncoveredReload = instant
