@@ -68,10 +68,17 @@ final class ClusterRouter: Sendable {
     /// whose circuit is closed (the map's masters first, then every node seen), so that a dead
     /// first seed does not fail every request for such a slot; the first seed when all are failing.
     func knownNode(forSlot slot: Int) -> RedisNode {
-        let (owner, candidates) = state.withLock { state in (state.owners[slot], state.order) }
+        let (owner, owners, candidates) = state.withLock { state in (state.owners[slot], state.owners, state.order) }
         if let owner { return owner }
-        // The breakers are read outside the router's lock: a node's lock is never taken under it.
-        return (masters + candidates).first { !$0.isCircuitOpen } ?? candidates[0]
+        // The map's masters in slot order, each asked once per run of its slots: usually the
+        // first one answers, so the 16384 slots are not gathered into a list first. The breakers
+        // are read outside the router's lock: a node's lock is never taken under it.
+        var asked: RedisNode?
+        for case let master? in owners where master !== asked {
+            if !master.isCircuitOpen { return master }
+            asked = master
+        }
+        return candidates.first { !$0.isCircuitOpen } ?? candidates[0]
     }
 
     /// The node at `host:port`, made if it is new. It logs in as the seeds do, with TLS when they
