@@ -26,7 +26,7 @@ import YYCache
         if let authority { configuration.tls.trustRoots = .file(authority) }
         if let identity {
             configuration.tls.certificateChain = try NIOSSLCertificate.fromPEMFile(identity.certificate).map { .certificate($0) }
-            configuration.tls.privateKey = .file(identity.privateKey)
+            configuration.tls.privateKey = .privateKey(try NIOSSLPrivateKey(file: identity.privateKey, format: .pem))
         }
         return RedisClient(configuration: configuration)
     }
