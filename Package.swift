@@ -31,6 +31,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // StallMonitor's optional metrics (the API package alone: no dependencies, seconds to build).
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
         // YYWebImage's network stage (and the tests' loopback server).
@@ -79,7 +81,10 @@ let package = Package(
         ),
         .target(
             name: "YYDispatch",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -237,7 +242,7 @@ let package = Package(
         ),
         .testTarget(
             name: "YYDispatchTests",
-            dependencies: ["YYDispatch", "TestSupport"],
+            dependencies: ["YYDispatch", "TestSupport", .product(name: "MetricsTestKit", package: "swift-metrics")],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -309,7 +314,10 @@ let package = Package(
         // that the documents show exactly this code.
         .testTarget(
             name: "SnippetTests",
-            dependencies: ["YYCache", "YYCacheRedis", "YYDispatch", "YYModel", "YYImage", "YYWebImage"],
+            dependencies: [
+                "YYCache", "YYCacheRedis", "YYDispatch", "YYModel", "YYImage", "YYWebImage",
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,4 +1,5 @@
 import Dispatch
+import Metrics
 import YYDispatch
 
 // The README's YYDispatch example, compiled. Never called: it would start a stall monitor.
@@ -65,7 +66,8 @@ final class Screen: Sendable {
         let warm = idle.addIdleWork { self.preload(self.nextPage) }; warm.cancel()
 
         // Pings from a thread of its own; a probe silent past the threshold is a stall.
-        let settings = StallMonitor.Configuration()            // 10 Hz, 250 ms threshold
+        var settings = StallMonitor.Configuration()            // 10 Hz, 250 ms threshold
+        settings.metricsFactory = MetricsSystem.factory        // optional: ping latencies, stall counts (swift-metrics)
         let monitor = StallMonitor(probes: [.queue(.main, name: "main"), .concurrencyPool(), .actor(store, name: "store")],
                                    configuration: settings) { event in print(event) }
         monitor.start()

@@ -1,3 +1,4 @@
+public import CoreMetrics
 import Foundation
 public import Logging
 
@@ -10,7 +11,8 @@ public import Logging
 /// thread of the process was doing; reminders follow at doubling gaps while it lasts; the answer
 /// ends it, with its duration. When the monitor's own thread wakes much later than it asked
 /// (the process was paused, the CPU throttled), it reports that, and the time it lost is not
-/// counted against the probes.
+/// counted against the probes. Given a swift-metrics factory, it also records every answered
+/// ping's latency and counts stalls and oversleeps (see ``Configuration/metricsFactory``).
 ///
 /// ```swift
 /// let monitor = StallMonitor(probes: [.queue(.main, name: "main"), .concurrencyPool()]) { event in
@@ -30,6 +32,16 @@ public final class StallMonitor: Sendable {
         public var oversleepTolerance: Duration?
         /// Whether a stall's beginning records every thread's state (default true).
         public var recordsThreads = true
+        /// Where the monitor records its metrics, or `nil` for nowhere (the default: recording
+        /// costs the monitor's thread a little at every answered ping). Pass
+        /// `MetricsSystem.factory` for the backend the process bootstrapped, before the monitor
+        /// is made. Recorded, with the probe's name as dimension `probe`:
+        /// - `yykit_stall_monitor_ping_latency` (timer): how long each answered ping took, as the
+        ///   monitor saw it at its next wake-up;
+        /// - `yykit_stall_monitor_stalls` (counter): stalls begun;
+        /// - `yykit_stall_monitor_oversleeps` (counter, no dimension): wake-ups late enough to be
+        ///   reported as ``Event/monitorOverslept(by:)``.
+        public var metricsFactory: (any MetricsFactory)?
 
         /// The defaults.
         public init() {}
@@ -68,12 +80,27 @@ public final class StallMonitor: Sendable {
     private let logger: Logger
     private let onEvent: @Sendable (Event) -> Void
     private let states: [Locked<ProbeState>]
+    private let metrics: Metrics?
     private let control = Locked(Control())
 
     private struct Control {
         var isRunning = false
         var generation = 0
         var cpuTime: Duration = .zero
+    }
+
+    /// The handles of ``Configuration/metricsFactory``, made once.
+    private struct Metrics: Sendable {
+        /// By probe, in the order of ``probes``.
+        let latencies: [CoreMetrics.Timer]
+        let stalls: [Counter]
+        let oversleeps: Counter
+
+        init(probes: [Probe], factory: any MetricsFactory) {
+            latencies = probes.map { CoreMetrics.Timer(label: "yykit_stall_monitor_ping_latency", dimensions: [("probe", $0.name)], factory: factory) }
+            stalls = probes.map { Counter(label: "yykit_stall_monitor_stalls", dimensions: [("probe", $0.name)], factory: factory) }
+            oversleeps = Counter(label: "yykit_stall_monitor_oversleeps", factory: factory)
+        }
     }
 
     /// Per probe; written by the monitor's thread and, for `answeredAt`, by whoever answers.
@@ -101,6 +128,7 @@ public final class StallMonitor: Sendable {
         self.logger = logger
         self.onEvent = onEvent
         self.states = probes.map { _ in Locked(ProbeState()) }
+        self.metrics = configuration.metricsFactory.map { Metrics(probes: probes, factory: $0) }
     }
 
     /// Whether the monitor's thread runs.
@@ -153,7 +181,10 @@ public final class StallMonitor: Sendable {
             let now = clock.now
             let late = now - expectedWake
             let overslept = late > (configuration.oversleepTolerance ?? configuration.threshold)
-            if overslept { report(.monitorOverslept(by: late)) }
+            if overslept {
+                metrics?.oversleeps.increment()
+                report(.monitorOverslept(by: late))
+            }
             for index in probes.indices { check(index, now: now, afterOversleeping: overslept) }
             expectedWake = now + configuration.interval
             clock.sleep(until: expectedWake)
@@ -164,10 +195,14 @@ public final class StallMonitor: Sendable {
     private func check(_ index: Int, now: Duration, afterOversleeping overslept: Bool) {
         let threshold = configuration.threshold
         var events: [Event] = []
+        var latency: Duration?
+        var stallBegan = false
         let pingID = states[index].withLock { state -> Int? in
             if let outstanding = state.outstanding, let answeredAt = state.answeredAt {
+                let waited = answeredAt - outstanding.sentAt
+                latency = waited
                 if state.stallStartedAt != nil {
-                    events.append(.stallEnded(probe: probes[index].name, duration: answeredAt - outstanding.sentAt))
+                    events.append(.stallEnded(probe: probes[index].name, duration: waited))
                 }
                 state.outstanding = nil
                 state.answeredAt = nil
@@ -189,6 +224,7 @@ public final class StallMonitor: Sendable {
                 state.stallStartedAt = now
                 state.reminderGap = threshold * 2
                 state.nextReminder = now + state.reminderGap
+                stallBegan = true
                 events.append(.stallBegan(probe: probes[index].name, waited: waited, threads: []))
             } else if now >= state.nextReminder {
                 state.reminderGap *= 2
@@ -196,6 +232,10 @@ public final class StallMonitor: Sendable {
                 events.append(.stallContinues(probe: probes[index].name, duration: waited))
             }
             return nil
+        }
+        if let metrics {
+            if let latency { metrics.latencies[index].recordNanoseconds(Self.nanoseconds(latency)) }
+            if stallBegan { metrics.stalls[index].increment() }
         }
         for event in events {
             if case .stallBegan(let probe, let waited, _) = event, configuration.recordsThreads {
@@ -205,6 +245,11 @@ public final class StallMonitor: Sendable {
             }
         }
         if let pingID { ping(index, id: pingID) }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     private func ping(_ index: Int, id: Int) {

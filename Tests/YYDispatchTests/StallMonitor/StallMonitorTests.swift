@@ -1,12 +1,15 @@
 import Dispatch
 import Foundation
+import MetricsTestKit
 import Testing
 @testable import YYDispatch
 
 /// The monitor against a clock moved by hand, then against real threads with wide margins.
 @Suite(.timeLimit(.minutes(1))) struct StallMonitorTests {
-    private func configuration(interval: Duration = .milliseconds(100), threshold: Duration = .milliseconds(250)) -> StallMonitor.Configuration {
+    private func configuration(interval: Duration = .milliseconds(100), threshold: Duration = .milliseconds(250),
+                               metrics: TestMetrics? = nil) -> StallMonitor.Configuration {
         var configuration = StallMonitor.Configuration()
+        configuration.metricsFactory = metrics
         configuration.interval = interval
         configuration.threshold = threshold
         configuration.recordsThreads = false
@@ -14,11 +17,12 @@ import Testing
     }
 
     /// Runs a monitor of `probe` on a manual clock; `script` moves the clock by wake-ups.
-    private func withManualMonitor(_ probe: ManualProbe, _ script: (_ clock: ManualStallClock, _ tick: (Duration) -> Void) -> Void)
+    private func withManualMonitor(_ probe: ManualProbe, metrics: TestMetrics? = nil,
+                                   _ script: (_ clock: ManualStallClock, _ tick: (Duration) -> Void) -> Void)
         -> (events: [StallMonitor.Event], cpuTime: Duration) {
         let clock = ManualStallClock()
         let events = EventLog<StallMonitor.Event>()
-        let monitor = StallMonitor(probes: [probe.probe], configuration: configuration(), clock: clock) { events.append($0) }
+        let monitor = StallMonitor(probes: [probe.probe], configuration: configuration(metrics: metrics), clock: clock) { events.append($0) }
         monitor.start()
         var sleeps = 1
         clock.waitForSleep(count: sleeps)
@@ -76,6 +80,42 @@ import Testing
             for _ in 0..<5 { tick(.milliseconds(100)); probe.answer() }
         }
         #expect(events == [.monitorOverslept(by: .milliseconds(1900))])
+    }
+
+    @Test func answeredPingsRecordTheirLatencyAndAStallCountsOnceInTheMetrics() throws {
+        let metrics = TestMetrics()
+        let probe = ManualProbe()
+        let (events, _) = withManualMonitor(probe, metrics: metrics) { clock, tick in
+            clock.advance(by: .milliseconds(40))               // the ping of t = 0 answered at 40 ms
+            probe.answer()
+            tick(.milliseconds(60))                            // t = 100 ms: seen; the next ping goes out
+            for _ in 0..<3 { tick(.milliseconds(100)) }        // t = 400 ms: 300 ms unanswered, a stall
+            clock.advance(by: .milliseconds(50))               // answered at 450 ms
+            probe.answer()
+            tick(.milliseconds(50))                            // t = 500 ms: the stall ends
+            probe.answer()                                     // the ping of t = 500 ms answered at once
+            tick(.milliseconds(100))
+        }
+        #expect(events == [
+            .stallBegan(probe: "manual", waited: .milliseconds(300), threads: []),
+            .stallEnded(probe: "manual", duration: .milliseconds(350)),
+        ])
+        let latencies = try metrics.expectTimer("yykit_stall_monitor_ping_latency", [("probe", "manual")])
+        #expect(latencies.values == [40_000_000, 350_000_000, 0])
+        #expect(try metrics.expectCounter("yykit_stall_monitor_stalls", [("probe", "manual")]).totalValue == 1)
+        #expect(try metrics.expectCounter("yykit_stall_monitor_oversleeps").totalValue == 0)
+    }
+
+    @Test func aMonitorThatOversleptCountsItInTheMetricsAndNoStall() throws {
+        let metrics = TestMetrics()
+        let probe = ManualProbe()
+        _ = withManualMonitor(probe, metrics: metrics) { _, tick in
+            tick(.seconds(2))                                  // asked to wake at 100 ms, woke at 2 s
+            probe.answer()
+            for _ in 0..<3 { tick(.milliseconds(100)); probe.answer() }
+        }
+        #expect(try metrics.expectCounter("yykit_stall_monitor_oversleeps").totalValue == 1)
+        #expect(try metrics.expectCounter("yykit_stall_monitor_stalls", [("probe", "manual")]).totalValue == 0)
     }
 
     @Test func threadStatesAreReadFromProcWhateverTheThreadIsCalled() {
