@@ -28,10 +28,11 @@ public final class Transaction: Sendable {
         self.target = target
     }
 
-    /// Commits `action` under `key`; it runs once at the end of this turn of ``target``.
+    /// Commits `action` under `key`; it runs once at the end of this turn of ``target``. Keys are
+    /// the same when they are of one type and equal (`1` and `UInt8(1)` are two keys).
     public func commit(_ key: some Hashable & Sendable, action: @escaping @Sendable () -> Void) {
+        let key = Key(key)
         let schedules = state.withLock { state -> Bool in
-            let key = Key(key)
             if state.actions[key] == nil {
                 state.order.append(key)
                 state.actions[key] = action
@@ -62,10 +63,31 @@ public final class Transaction: Sendable {
 }
 
 /// A committed key, type-erased.
+///
+/// Not `AnyHashable`, whose making looks for a `Hashable` superclass and for integer types to
+/// convert: that was most of a commit's cost (Benchmarks/README.md, "Transaction.commit"). The hash
+/// comes from the key's own type, once, outside the lock; equality is asked of the key's type only
+/// when the hashes match. Keys of different types are different keys, even `1` and `UInt8(1)`.
 private struct Key: Hashable, @unchecked Sendable {
     // @unchecked: built only from `Hashable & Sendable` values (see `Transaction.commit`).
-    let base: AnyHashable
-    init(_ key: some Hashable & Sendable) { base = AnyHashable(key) }
+    let base: any Hashable
+    let hash: Int
+
+    init<Base: Hashable & Sendable>(_ key: Base) {
+        base = key
+        hash = key.hashValue
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    static func == (lhs: Key, rhs: Key) -> Bool {
+        lhs.hash == rhs.hash && lhs.base.isEqual(to: rhs.base)
+    }
+}
+
+extension Hashable {
+    /// Whether `other` is a value of this type equal to this one.
+    fileprivate func isEqual(to other: any Hashable) -> Bool { (other as? Self) == self }
 }
 
 /// The key of a (target, action) commit.

@@ -29,6 +29,37 @@ import YYDispatch
         #expect(log.all == ["a1", "b1", "c1"])
     }
 
+    /// A key whose hash is the same for every value: only equality tells two apart.
+    private struct Colliding: Hashable, Sendable {
+        let name: String
+        func hash(into hasher: inout Hasher) { hasher.combine(0) }
+    }
+
+    @Test func keysWhoseHashesCollideAreToldApartByEquality() async {
+        let transaction = Transaction(on: .queue(queue))
+        let log = EventLog<String>()
+        await run(on: queue) {
+            for name in ["x", "y", "x", "z", "y"] {
+                transaction.commit(Colliding(name: name)) { log.append(name) }
+            }
+        }
+        await run(on: queue)
+        #expect(log.all == ["x", "y", "z"])
+    }
+
+    @Test func equalValuesOfDifferentTypesAreDifferentKeys() async {
+        let transaction = Transaction(on: .queue(queue))
+        let log = EventLog<String>()
+        await run(on: queue) {
+            transaction.commit(1) { log.append("Int") }
+            transaction.commit(UInt8(1)) { log.append("UInt8") }
+            transaction.commit("1") { log.append("String") }
+            transaction.commit(1) { log.append("Int again") }
+        }
+        await run(on: queue)
+        #expect(log.all == ["Int", "UInt8", "String"])
+    }
+
     @Test func commitsMadeWhileCommittingRunInTheNextTurn() async {
         let transaction = Transaction(on: .queue(queue))
         let log = EventLog<String>()
