@@ -71,17 +71,18 @@ public final class Transaction: Sendable {
 private struct Key: Hashable, @unchecked Sendable {
     // @unchecked: built only from `Hashable & Sendable` values (see `Transaction.commit`).
     let base: any Hashable
-    let hash: Int
+    /// `base`'s own hash value.
+    let baseHash: Int
 
     init<Base: Hashable & Sendable>(_ key: Base) {
         base = key
-        hash = key.hashValue
+        baseHash = key.hashValue
     }
 
-    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    func hash(into hasher: inout Hasher) { hasher.combine(baseHash) }
 
     static func == (lhs: Key, rhs: Key) -> Bool {
-        lhs.hash == rhs.hash && lhs.base.isEqual(to: rhs.base)
+        lhs.baseHash == rhs.baseHash && lhs.base.isEqual(to: rhs.base)
     }
 }
 
