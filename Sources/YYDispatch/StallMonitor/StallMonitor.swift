@@ -32,8 +32,9 @@ public final class StallMonitor: Sendable {
         public var oversleepTolerance: Duration?
         /// Whether a stall's beginning records every thread's state (default true).
         public var recordsThreads = true
-        /// Where the monitor records its metrics, or `nil` for nowhere (the default: recording
-        /// costs the monitor's thread a little at every answered ping). Pass
+        /// Where the monitor records its metrics, or `nil` for nowhere (the default, so that a
+        /// monitor whose metrics nobody reads does no work for them; with a factory, its thread
+        /// records at every answered ping, outside its locks). Pass
         /// `MetricsSystem.factory` for the backend the process bootstrapped, before the monitor
         /// is made. Recorded, with the probe's name as dimension `probe`:
         /// - `yykit_stall_monitor_ping_latency` (timer): how long each answered ping took, as the
