@@ -83,7 +83,7 @@ let package = Package(
             name: "YYDispatch",
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,6 +1,7 @@
 public import CoreMetrics
 import Foundation
 public import Logging
+import Metrics
 
 /// Watches queues, the concurrency pool, actors or anything else that can answer a ping, and
 /// reports when one stops answering (the semaphore ping of KSCrash's deadlock monitor, grown up).
@@ -200,10 +201,10 @@ public final class StallMonitor: Sendable {
         var stallBegan = false
         let pingID = states[index].withLock { state -> Int? in
             if let outstanding = state.outstanding, let answeredAt = state.answeredAt {
-                let waited = answeredAt - outstanding.sentAt
-                latency = waited
+                let answeredAfter = answeredAt - outstanding.sentAt
+                latency = answeredAfter
                 if state.stallStartedAt != nil {
-                    events.append(.stallEnded(probe: probes[index].name, duration: waited))
+                    events.append(.stallEnded(probe: probes[index].name, duration: answeredAfter))
                 }
                 state.outstanding = nil
                 state.answeredAt = nil
@@ -235,7 +236,7 @@ public final class StallMonitor: Sendable {
             return nil
         }
         if let metrics {
-            if let latency { metrics.latencies[index].recordNanoseconds(Self.nanoseconds(latency)) }
+            if let latency { metrics.latencies[index].record(duration: latency) }
             if stallBegan { metrics.stalls[index].increment() }
         }
         for event in events {
@@ -246,11 +247,6 @@ public final class StallMonitor: Sendable {
             }
         }
         if let pingID { ping(index, id: pingID) }
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     private func ping(_ index: Int, id: Int) {
