@@ -55,7 +55,10 @@ import YYImage
     }
 
     @Test func exitCodesForBadFilesAndUsage() throws {
-        #expect(try yy(["image", "play", folder.appending("missing.gif")]).status == 1)
+        let missingFile = folder.appending("missing.gif")
+        let missing = try yy(["image", "play", missingFile])
+        #expect(missing.status == 1)
+        #expect(missing.standardError == "yy: \(missingFile): cannot read: No such file or directory\n")
         let text = folder.appending("text.gif")
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: text))
         let undecodable = try yy(["image", "play", text])
