@@ -41,6 +41,12 @@ public macro Model(allow: [String] = [], ignore: [String] = [], coercion: ModelD
 @attached(peer)
 public macro Key(_ first: String, _ more: String...) = #externalMacro(module: "YYModelMacros", type: "FieldAttributeMacro")
 
+/// The JSON key of a property of a ``Model(allow:ignore:coercion:)`` type, taken as written: a
+/// dot in it is part of the key, not a key path (`@Key(verbatim: "a.b")` reads `{"a.b": 1}`),
+/// and it may be empty (`@Key(verbatim: "")` reads `{"": 1}`).
+@attached(peer)
+public macro Key(verbatim key: String) = #externalMacro(module: "YYModelMacros", type: "FieldAttributeMacro")
+
 /// Leaves a property of a ``Model(allow:ignore:coercion:)`` type out of decoding and encoding. It needs an initial value.
 @attached(peer)
 public macro Ignore() = #externalMacro(module: "YYModelMacros", type: "FieldAttributeMacro")

@@ -5,7 +5,9 @@ public import YYModelCore
 /// Objects become structs (nested objects get their own types, named after their key; array
 /// elements after the singular of theirs). Samples are merged: an integer that is a double
 /// elsewhere is `Double`, a member missing or `null` somewhere is optional, mixed kinds are
-/// `JSONValue`. Keys that are not Swift identifiers get a camelCase property and `@Key`.
+/// `JSONValue`. Keys that are not Swift identifiers get a camelCase property and `@Key`. A type
+/// name already taken, or one the generated code needs (`String`, `Model`, `Self`…), gets a
+/// number (`String2`).
 ///
 /// Its own module, apart from the runtime (YYModelCore), because only tools need it.
 public struct ModelSourceGenerator: Sendable {
@@ -24,7 +26,7 @@ public struct ModelSourceGenerator: Sendable {
         }
         guard case .object(let fields) = root else { throw .notAnObject }
         var emitter = Emitter()
-        emitter.emit(typeName: Self.typeName(typeName), fields: fields)
+        emitter.emit(typeName: emitter.claimTypeName(Self.typeName(typeName)), fields: fields)
         return (["import YYModel"] + emitter.declarations).joined(separator: "\n\n") + "\n"
     }
 
@@ -97,7 +99,7 @@ public struct ModelSourceGenerator: Sendable {
                 usedProperties.insert(property)
                 let type = swiftType(field.shape, key: field.key, pending: &pending)
                 let optional = field.optional || field.shape == .null
-                let attribute = property == field.key ? "" : "@Key(\(ModelSourceGenerator.literal(field.key))) "
+                let attribute = property == field.key ? "" : "@Key(\(ModelSourceGenerator.keyArgument(field.key))) "
                 lines.append("    \(attribute)var \(ModelSourceGenerator.escapedIdentifier(property)): \(type)\(optional ? "?" : "")")
             }
             lines.append("}")
@@ -115,16 +117,23 @@ public struct ModelSourceGenerator: Sendable {
             case .array(let element):
                 return "[" + swiftType(element, key: ModelSourceGenerator.singular(key), pending: &pending) + "]"
             case .object(let fields):
-                var name = ModelSourceGenerator.typeName(key)
-                var suffix = 2
-                while usedNames.contains(name) || pending.contains(where: { $0.0 == name }) {
-                    name = ModelSourceGenerator.typeName(key) + String(suffix)
-                    suffix += 1
-                }
-                usedNames.insert(name)
+                let name = claimTypeName(ModelSourceGenerator.typeName(key))
                 pending.append((name, fields))
                 return name
             }
+        }
+
+        /// `base`, or `base2`, `base3`… when an earlier type took it or the generated code
+        /// needs it to mean what it means in Swift.
+        mutating func claimTypeName(_ base: String) -> String {
+            var name = base
+            var suffix = 2
+            while usedNames.contains(name) || ModelSourceGenerator.reservedTypeNames.contains(name) {
+                name = base + String(suffix)
+                suffix += 1
+            }
+            usedNames.insert(name)
+            return name
         }
     }
 
@@ -185,8 +194,23 @@ public struct ModelSourceGenerator: Sendable {
         "nil", "super", "self", "Self", "throw", "throws", "true", "try", "Type", "protocol",
     ]
 
+    /// Names a generated struct must not take: keywords that cannot name a type, and the
+    /// types, macros and modules the generated code and `@Model`'s expansion refer to, which a
+    /// struct of the same name would shadow (a key "string" must not turn `String` into a model).
+    static let reservedTypeNames: Set<String> = [
+        "Any", "Self", "Type", "Protocol",
+        "Bool", "Int", "Double", "String", "JSONValue", "Model", "Key", "Decoder", "Encoder",
+        "Swift", "YYModel", "YYModelCore",
+    ]
+
     static func escapedIdentifier(_ name: String) -> String {
         keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// What `@Key` takes to read `key` as written: a plain literal, or `verbatim:` when a dot
+    /// would make it a key path or it is empty.
+    static func keyArgument(_ key: String) -> String {
+        key.isEmpty || key.contains(".") ? "verbatim: \(literal(key))" : literal(key)
     }
 
     static func literal(_ text: String) -> String {

@@ -18,6 +18,12 @@ struct ModelField {
     /// The `@DateFormat` strategy expression, as source.
     var dateFormat: String?
 
+    /// `self.name` as source. After a dot, Swift takes most keywords as member names, but not
+    /// these four (SE-0071), which need backticks: a JSON sample with a key "self" makes one.
+    var selfMember: String {
+        ["self", "init", "Type", "Protocol"].contains(name) ? "self.`\(name)`" : "self.\(name)"
+    }
+
     /// The stored properties of `declaration`, or `nil` when there is a problem (reported to
     /// `context` when one is given).
     static func fields(of declaration: some DeclGroupSyntax, in context: (any MacroExpansionContext)?) -> [ModelField]? {
@@ -193,6 +199,9 @@ struct FieldAttributes {
                 context?.diagnose(Diagnostic(node: argument, message: ModelDiagnostic.keyNotStringLiteral))
                 return nil
             }
+            // `@Key(verbatim:)` takes one key as written: JSON allows any string as a key,
+            // dots and the empty string included, which a key path cannot name.
+            if argument.label?.text == "verbatim" { return [[key]] }
             if key.isEmpty {
                 context?.diagnose(Diagnostic(node: argument, message: ModelDiagnostic.emptyKey))
                 return nil

@@ -102,7 +102,7 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
         if let prologue { lines.append("    " + prologue) }
         for field in fields {
             if field.isIgnored {
-                if field.defaultValue == nil { lines.append("    self.\(field.name) = nil") }
+                if field.defaultValue == nil { lines.append("    \(field.selfMember) = nil") }
                 continue
             }
             let (reader, location) = source(field)
@@ -110,7 +110,7 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
             let method = field.defaultValue == nil && !field.isOptional ? "require" : "decode"
             var call = "try \(reader).\(method)(\(field.decodedType).self, \(location)\(options))"
             if let defaultValue = field.defaultValue { call += " ?? (\(defaultValue))" }
-            lines.append("    self.\(field.name) = \(call)")
+            lines.append("    \(field.selfMember) = \(call)")
         }
         lines.append("    try self.modelDidDecode()")
         lines.append("}")
@@ -213,11 +213,11 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
                 switch entry {
                 case .field(let field, let key):
                     let method = field.isOptional ? "encodeIfPresent" : "encode"
-                    lines.append("\(indent)try \(container).\(method)(self.\(field.name), forKey: \(literal(key)))")
+                    lines.append("\(indent)try \(container).\(method)(\(field.selfMember), forKey: \(literal(key)))")
                 case .group(let key, let tree):
                     let nested = "container\(depth + 1)"
                     let optional = tree.fields.allSatisfy(\.isOptional)
-                    let condition = optional ? tree.fields.map { "self.\($0.name) != nil" }.joined(separator: " || ") : "true"
+                    let condition = optional ? tree.fields.map { "\($0.selfMember) != nil" }.joined(separator: " || ") : "true"
                     lines.append("\(indent)if \(condition) {")
                     lines.append("\(indent)    var \(nested) = \(container).nestedContainer(keyedBy: YYModelCore._ModelKey.self, forKey: \(literal(key)))")
                     tree.emit(into: &lines, container: nested, depth: depth + 1)
@@ -236,17 +236,17 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
                 case .field(let field, let key):
                     let name = ModelMacro.swiftStringLiteral(key)
                     if field.isOptional {
-                        lines.append("\(indent)if let value = self.\(field.name) {")
+                        lines.append("\(indent)if let value = \(field.selfMember) {")
                         lines.append("\(indent)    writer.key(\(name))")
                         lines.append("\(indent)    try writer.value(value)")
                         lines.append("\(indent)}")
                     } else {
                         lines.append("\(indent)writer.key(\(name))")
-                        lines.append("\(indent)try writer.value(self.\(field.name))")
+                        lines.append("\(indent)try writer.value(\(field.selfMember))")
                     }
                 case .group(let key, let tree):
                     let optional = tree.fields.allSatisfy(\.isOptional)
-                    let condition = optional ? tree.fields.map { "self.\($0.name) != nil" }.joined(separator: " || ") : "true"
+                    let condition = optional ? tree.fields.map { "\($0.selfMember) != nil" }.joined(separator: " || ") : "true"
                     lines.append("\(indent)if \(condition) {")
                     lines.append("\(indent)    writer.key(\(ModelMacro.swiftStringLiteral(key)))")
                     lines.append("\(indent)    writer.beginObject()")

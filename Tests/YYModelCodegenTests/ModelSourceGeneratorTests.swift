@@ -25,7 +25,63 @@ struct GeneratedUser {
     @Key("screen_name") var screenName: String
 }
 
+// The output for `hostileKeysJSON`: keys that are Swift keywords, empty, not identifiers, or
+// that fold to the same name; it must compile with the macro too.
+@Model
+struct GeneratedHostileKeys {
+    @Key(verbatim: "") var value: Int
+    @Key("Protocol") var `protocol`: Int
+    @Key("Type") var type: Int
+    @Key("_") var value_: Int
+    @Key("a-b") var aB: Int
+    @Key(verbatim: "a.b") var aB_: Int
+    @Key("aB") var aB__: Int
+    @Key("a_b") var aB___: Int
+    var `init`: Int
+    var `self`: Bool
+    @Key("value") var value__: Int
+}
+
+// The output for `shadowingJSON`: nested objects under keys that would name types the code
+// needs (`String`, `Model`, `Self`, `Type`).
+@Model
+struct GeneratedShadowing {
+    var any: [AnyItem]
+    var model: Model2
+    var `self`: Self2
+    var string: String2
+    var type: Type2
+}
+
+@Model
+struct AnyItem {
+    var c: JSONValue?
+}
+
+@Model
+struct Model2 {
+    var k: Double
+}
+
+@Model
+struct Self2 {
+    var a: Int
+}
+
+@Model
+struct String2 {
+    var text: String
+}
+
+@Model
+struct Type2 {
+    var b: Bool
+}
+
 @Suite struct ModelSourceGeneratorTests {
+    static let shadowingJSON = #"{"string": {"text": "x"}, "self": {"a": 1}, "model": {"k": 1.5}, "type": {"b": true}, "any": [{"c": null}]}"#
+    static let hostileKeysJSON = #"{"a_b": 1, "aB": 2, "": 3, "value": 4, "Type": 5, "init": 6, "_": 7, "a-b": 8, "Protocol": 9, "self": true, "a.b": 10}"#
+
     static let sampleJSON = #"""
         [{"id": 1, "user": {"screen_name": "a", "2fa": true}, "tags": [{"text": "x"}], "score": 1},
          {"id": 2, "score": 2.5, "default": null}]
@@ -67,6 +123,84 @@ struct GeneratedUser {
         #expect(tweets[0].tags?.first?.text == "x")
         #expect(tweets[1].score == 2.5)
         #expect(tweets[1].user == nil)
+    }
+
+    @Test func hostileKeysBecomeDistinctPropertiesThatCompileAndDecode() throws {
+        let source = try ModelSourceGenerator().source(for: JSONValue(parsing: Self.hostileKeysJSON), typeName: "GeneratedHostileKeys")
+        #expect(source == """
+            import YYModel
+
+            @Model
+            struct GeneratedHostileKeys {
+                @Key(verbatim: "") var value: Int
+                @Key("Protocol") var `protocol`: Int
+                @Key("Type") var type: Int
+                @Key("_") var value_: Int
+                @Key("a-b") var aB: Int
+                @Key(verbatim: "a.b") var aB_: Int
+                @Key("aB") var aB__: Int
+                @Key("a_b") var aB___: Int
+                var `init`: Int
+                var `self`: Bool
+                @Key("value") var value__: Int
+            }
+
+            """)
+        let decoded = try ModelDecoder().decode(GeneratedHostileKeys.self, from: Self.hostileKeysJSON)
+        let values: [Int] = [decoded.aB___, decoded.aB__, decoded.value, decoded.value__, decoded.type, decoded.`init`, decoded.value_,
+                             decoded.aB, decoded.protocol, decoded.aB_]
+        #expect(values == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+        #expect(decoded.`self`)
+    }
+
+    @Test func typeNamesThatTheGeneratedCodeNeedsAreNumbered() throws {
+        let source = try ModelSourceGenerator().source(for: JSONValue(parsing: Self.shadowingJSON), typeName: "GeneratedShadowing")
+        #expect(source == """
+            import YYModel
+
+            @Model
+            struct GeneratedShadowing {
+                var any: [AnyItem]
+                var model: Model2
+                var `self`: Self2
+                var string: String2
+                var type: Type2
+            }
+
+            @Model
+            struct AnyItem {
+                var c: JSONValue?
+            }
+
+            @Model
+            struct Model2 {
+                var k: Double
+            }
+
+            @Model
+            struct Self2 {
+                var a: Int
+            }
+
+            @Model
+            struct String2 {
+                var text: String
+            }
+
+            @Model
+            struct Type2 {
+                var b: Bool
+            }
+
+            """)
+        let decoded = try ModelDecoder().decode(GeneratedShadowing.self, from: Self.shadowingJSON)
+        #expect(decoded.string.text == "x")
+        #expect(decoded.`self`.a == 1)
+        #expect(decoded.model.k == 1.5)
+        #expect(decoded.type.b)
+        #expect(decoded.any.count == 1 && decoded.any[0].c == nil)
+        let root = try ModelSourceGenerator().source(for: JSONValue(parsing: #"{"a": 1}"#), typeName: "String")
+        #expect(root.contains("struct String2 {"), "\(root)")
     }
 
     @Test func namesAndSingulars() {

@@ -299,6 +299,56 @@ func expectExpansion(_ original: String, expandedSource: String, macroSpecs: [St
         )
     }
 
+    @Test func aVerbatimKeyIsOneKeyWithItsDotsAndMayBeEmpty() {
+        expectExpansion(
+            #"""
+            @Model
+            struct V {
+                @Key(verbatim: "a.b") var dotted: Int
+                @Key(verbatim: "") var empty: Int
+            }
+            """#,
+            expandedSource: #"""
+            struct V {
+                var dotted: Int
+                var empty: Int
+            }
+
+            extension V: YYModelCore.ModelCodable {
+                init(from decoder: any Decoder) throws {
+                    let reader = try YYModelCore._ModelFieldReader(decoder)
+                    self.dotted = try reader.require(Int.self, paths: [["a.b"]])
+                    self.empty = try reader.require(Int.self, paths: [[""]])
+                    try self.modelDidDecode()
+                }
+
+                init(_tape object: YYModelCore._TapeObject) throws {
+                    var object = object
+                    self.dotted = try object.require(Int.self, key: "a.b")
+                    self.empty = try object.require(Int.self, key: "")
+                    try self.modelDidDecode()
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var container0 = encoder.container(keyedBy: YYModelCore._ModelKey.self)
+                    try container0.encode(self.dotted, forKey: YYModelCore._ModelKey("a.b"))
+                    try container0.encode(self.empty, forKey: YYModelCore._ModelKey(""))
+                }
+
+                func _encode(to writer: inout YYModelCore._ModelWriter) throws {
+                    writer.beginObject()
+                    writer.key("a.b")
+                    try writer.value(self.dotted)
+                    writer.key("")
+                    try writer.value(self.empty)
+                    writer.endObject()
+                }
+            }
+            """#,
+            macroSpecs: macros
+        )
+    }
+
     @Test func typeCoercionGoesToPropertiesWithoutTheirOwn() {
         expectExpansion(
             #"""
@@ -355,8 +405,8 @@ func expectExpansion(_ original: String, expandedSource: String, macroSpecs: [St
             ("@Model class C { var a: Int = 0 }", "@Model classes must be final (subclasses would not be decoded as themselves)"),
             ("@Model struct S { var a = 0 }", "@Model needs a type annotation on every mapped property"),
             ("@Model struct S { @Ignore var a: Int }", "@Ignore needs an initial value (or an optional type) to take when decoding"),
-            ("@Model struct S { @Key(\"\") var a: Int }", "@Key needs non-empty keys"),
-            ("@Model struct S { @Key(\"a..b\") var a: Int }", "a key path must not have empty components (\"a..b\", \".a\", \"a.\")"),
+            ("@Model struct S { @Key(\"\") var a: Int }", "@Key needs non-empty keys (@Key(verbatim: \"\") names the empty key)"),
+            ("@Model struct S { @Key(\"a..b\") var a: Int }", "a key path must not have empty components (\"a..b\", \".a\", \"a.\"; @Key(verbatim:) names a key with dots)"),
             ("@Model struct S { @Strict @Lenient var a: Int }", "a property cannot be both @Strict and @Lenient"),
             ("@Model(ignore: [\"b\"]) struct S { var a: Int }", "allow: and ignore: name stored properties of this type"),
             ("@Model(allow: [\"a\"]) struct S { var a: Int; var b: Int }", "@Ignore needs an initial value (or an optional type) to take when decoding"),

@@ -44,6 +44,13 @@ struct MappedLibrary: Equatable {
     @Key("name") var label: String
 }
 
+@Model
+struct VerbatimKeys: Equatable {
+    @Key(verbatim: "a.b") var dotted: Int
+    @Key(verbatim: "") var empty: String?
+    @Key("a.b") var path: Int?
+}
+
 /// `@Model` types at run time: YYModel's mapper, model-to-JSON and nested-model behaviours.
 @Suite struct ModelMacroRuntimeTests {
     let decoder = ModelDecoder()
@@ -122,6 +129,17 @@ struct MappedLibrary: Equatable {
                 "\(String(decoding: foundation, as: UTF8.self))")
         #expect(try decoder.decode(MappedLibrary.self, from: ModelEncoder().encodeToBytes(library)) == library)
         #expect(try JSONDecoder().decode(MappedLibrary.self, from: Data(json.utf8)) == library)
+    }
+
+    @Test func verbatimKeysKeepTheirDotsAndMayBeEmpty() throws {
+        let json = #"{"a.b": 1, "": "e", "a": {"b": 2}}"#
+        let value = VerbatimKeys(dotted: 1, empty: "e", path: 2)
+        #expect(try decoder.decode(VerbatimKeys.self, from: json) == value)
+        #expect(try JSONDecoder().decode(VerbatimKeys.self, from: Data(json.utf8)) == value)
+        var encoder = ModelEncoder()
+        encoder.sortedKeys = true
+        #expect(try encoder.encodeToString(value) == #"{"":"e","a":{"b":2},"a.b":1}"#)
+        #expect(try decoder.decode(VerbatimKeys.self, from: JSONEncoder().encode(value)) == value)
     }
 
     @Test func worksWithFoundationsCoders() throws {
