@@ -87,7 +87,12 @@ struct ImageCommandTests {
         #expect(try yy("image", "convert", Self.sample("demo/pia@2x.png"), folder.appending("x.png"), "--quality", "7").status == 2)
         let unwritable = try yy("image", "convert", Self.sample("demo/pia@2x.png"), "/proc/nope/x.png")
         #expect(unwritable.status == 3)
-        #expect(!unwritable.standardError.isEmpty)
+        #expect(unwritable.standardError == "yy: /proc/nope/x.png: cannot write: No such file or directory\n")
+        let file = folder.appending("a-file")
+        try Data().write(to: URL(fileURLWithPath: file))
+        let notAFolder = try yy("image", "frames", Self.sample("demo/pia@2x.png"), file)
+        #expect(notAFolder.status == 3)
+        #expect(notAFolder.standardError == "yy: \(file): exists and is not a folder\n")
         #expect(try yy("image", "frames").status == 2)
     }
 }

@@ -59,7 +59,7 @@ struct ImageConvertCommand: ParsableCommand {
         do {
             try encoder.encode(to: URL(fileURLWithPath: output))
         } catch {
-            throw ToolFailure.failure("\(output): \(error)")
+            throw ToolFailure.failure(ToolFailure.message(about: output, error))
         }
     }
 }

@@ -17,6 +17,10 @@ struct ImageFramesCommand: ParsableCommand {
 
     func run() throws {
         let decoder = try input.decoder()
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: outputDirectory, isDirectory: &isFolder), !isFolder.boolValue {
+            throw ToolFailure.failure("\(outputDirectory): exists and is not a folder")
+        }
         do {
             try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         } catch {
@@ -32,7 +36,7 @@ struct ImageFramesCommand: ParsableCommand {
                 encoder.addFrame(frame)
                 try encoder.encode(to: URL(fileURLWithPath: outputDirectory).appendingPathComponent(name))
             } catch {
-                throw ToolFailure.failure("\(outputDirectory)/\(name): \(error)")
+                throw ToolFailure.failure(ToolFailure.message(about: "\(outputDirectory)/\(name)", error))
             }
             progress?.update(index + 1, of: decoder.frameCount)
         }

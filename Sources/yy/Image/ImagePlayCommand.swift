@@ -57,10 +57,8 @@ struct ImagePlayCommand: AsyncParsableCommand {
             } else {
                 image = try Image(contentsOfFile: file)
             }
-        } catch ImageError.fileSystem(let path, let reason) {
-            throw ToolFailure.notFound("\(path): \(reason)")   // unreadable: exit 1, the path said once
         } catch {
-            throw ToolFailure.notFound("\(file): \(error)")   // unreachable or undecodable: exit 1
+            throw ToolFailure.notFound(ToolFailure.message(about: file, error))   // unreadable, unreachable or undecodable: exit 1
         }
         if TerminalSession.outputIsTerminal {
             try await TerminalPlayback(image: image, options: self).run()

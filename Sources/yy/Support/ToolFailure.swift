@@ -1,3 +1,5 @@
+import YYImage
+
 /// An error the tool reports with a message and a specific exit code.
 struct ToolFailure: Error {
     /// What went wrong, printed after `yy: `.
@@ -23,5 +25,14 @@ extension ToolFailure {
         } catch {
             throw .failure("\(error)")
         }
+    }
+}
+
+extension ToolFailure {
+    /// "`path`: what went wrong", with the path said once: an ``ImageError/fileSystem(path:_:)``
+    /// names its file itself.
+    static func message(about path: String, _ error: any Error) -> String {
+        if case .fileSystem(let errorPath, let reason)? = error as? ImageError { return "\(errorPath): \(reason)" }
+        return "\(path): \(error)"
     }
 }
