@@ -103,6 +103,13 @@ struct ImagePlayInTmuxTests {
         try expectRestored(tmux)
     }
 
+    @Test func aFiniteLoopEndsByItselfOnItsLastFrame() throws {
+        let tmux = try Tmux(command: try playCommand("--loops 1"))
+        defer { tmux.kill() }
+        try expectRestored(tmux)
+        #expect(try tmux.screen().cell(3, 2)?.colors.background == "48;2;0;255;0")   // green, the last frame
+    }
+
     @Test func aResizedTerminalGetsThePictureReFitted() throws {
         let tmux = try Tmux(command: try playCommand())
         defer { tmux.kill() }
@@ -133,11 +140,11 @@ struct ImagePlayInTmuxTests {
 
     /// The player in a shell that ignores Ctrl-C itself, prints the player's exit status and
     /// keeps the pane open.
-    private func playCommand() throws -> String {
+    private func playCommand(_ arguments: String = "") throws -> String {
         let binary = try #require(BuildProducts.executable("yy"), "build the yy product first")
         let file = try ImagePlayCommandTests.writeAnimation(
             [ImagePlayCommandTests.red, ImagePlayCommandTests.blue, ImagePlayCommandTests.green], in: folder)
-        return "trap '' INT; '\(binary)' image play '\(file)'; echo exit=$?; exec cat"
+        return "trap '' INT; '\(binary)' image play '\(file)' \(arguments); echo exit=$?; exec cat"
     }
 }
 

@@ -11,12 +11,19 @@ struct TerminalPlayback {
     let image: Image
     let options: ImagePlayCommand
 
-    /// What the drawing loop reacts to.
+    /// What the drawing loop is woken with. Its buffer keeps only the newest few, so that a slow
+    /// terminal skips frames; events that must not be skipped are kept in ``Pending`` instead.
     private enum Input: Sendable {
         case frame(index: Int, contents: FrameContents)
-        case finished
-        case resized
-        case stopped
+        /// Something was set in ``Pending``.
+        case event
+    }
+
+    /// What happened since the drawing loop last looked.
+    private struct Pending {
+        var stop = false
+        var resize = false
+        var finished = false
     }
 
     func run() async throws {
@@ -36,15 +43,16 @@ struct TerminalPlayback {
         player.rate = options.speed
 
         let (inputs, feed) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .bufferingNewest(4))
-        // Signals arrive as inputs; their default actions are off while we play. A stop is also
-        // kept in a flag: newer frames may push it out of the input's small buffer.
-        let stopRequested = Locked(false)
+        // Signals (their default actions off while we play) and the end of playback are flags,
+        // then a wake-up: newer frames may push a wake-up out of the small buffer, never a flag,
+        // and the newest input is always delivered, so the loop always sees the last flag set.
+        let pending = Locked(Pending())
         let signals = [SIGINT, SIGTERM, SIGWINCH].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global(qos: .userInteractive))
             source.setEventHandler {
-                if number != SIGWINCH { stopRequested.withLock { $0 = true } }
-                feed.yield(number == SIGWINCH ? .resized : .stopped)
+                pending.withLock { if number == SIGWINCH { $0.resize = true } else { $0.stop = true } }
+                feed.yield(.event)
             }
             source.resume()
             return source
@@ -53,7 +61,9 @@ struct TerminalPlayback {
         player.addObserver { event in
             switch event {
             case .frame(let change): feed.yield(.frame(index: change.index, contents: change.contents))
-            case .finished: feed.yield(.finished)
+            case .finished:
+                pending.withLock { $0.finished = true }
+                feed.yield(.event)
             }
         }
         defer {
@@ -65,22 +75,29 @@ struct TerminalPlayback {
         var scaled = ScaledFrames(capacityBytes: 64 << 20)
         player.play()
         drawing: for await input in inputs {
-            if stopRequested.withLock({ $0 }) { break drawing }
+            let events = pending.withLock { pending in
+                defer { pending.resize = false }
+                return pending
+            }
+            if events.stop { break drawing }
+            if events.resize {
+                let refit = self.fit(graphics, session.size())
+                if refit != fit {
+                    session.clearPicture()
+                    session.write(renderer.finish())
+                    renderer.reset()
+                    scaled = ScaledFrames(capacityBytes: 64 << 20)
+                    fit = refit
+                    session.reserve(rows: fit.rows)
+                }
+            }
             switch input {
             case .frame(let index, let contents):
                 let bitmap = scaled.frame(index, of: contents, fit: fit)
                 session.write(renderer.draw(bitmap, columns: fit.columns, rows: fit.rows))
-            case .resized:
-                let refit = self.fit(graphics, session.size())
-                guard refit != fit else { continue }
-                session.clearPicture()
-                session.write(renderer.finish())
-                renderer.reset()
-                scaled = ScaledFrames(capacityBytes: 64 << 20)
-                fit = refit
-                session.reserve(rows: fit.rows)
-            case .finished, .stopped:
-                break drawing
+            case .event:
+                // Only wake-ups follow the end, so the frames before it are drawn first.
+                if events.finished { break drawing }
             }
         }
         player.stop()
