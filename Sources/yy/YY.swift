@@ -30,7 +30,9 @@ struct YY: AsyncParsableCommand {
             if code == .success {
                 exit(withError: error)  // --help, --version: print and exit 0
             }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            // A bare exit code (a fetch that failed, its reason already printed) has no message.
+            let message = fullMessage(for: error)
+            if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
             // ArgumentParser uses 64 for usage errors; this tool documents 2.
             Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
         }

@@ -27,7 +27,7 @@ public final class RedisCluster: Sendable {
     public static func start(masters: Int = 3) async throws -> RedisCluster {
         let folder = TemporaryDirectory("redis-cluster")
         // Bus ports are given: the default, port + 10000, may be past 65535 for an ephemeral port.
-        let busPorts = try (0..<masters).map { _ in try RedisServer.freeLoopbackPort() }
+        let busPorts = try (0..<masters).map { _ in try LoopbackPort.unused() }
         let servers = try (0..<masters).map { index in
             try RedisServer(arguments: [
                 "--cluster-enabled", "yes", "--cluster-port", String(busPorts[index]),

@@ -73,7 +73,7 @@ import Testing
     #endif
 
     @Test func aRedisThatIsDownMakesNoCommandFail() throws {
-        let down = "redis://127.0.0.1:\(try RedisServer.freeLoopbackPort())"
+        let down = "redis://127.0.0.1:\(try LoopbackPort.unused())"
         let path = folder.appending("a")
         #expect(try yy("cache", "set", "--path", path, "--redis", down, "k", input: Data("local".utf8)).status == 0)
         #expect(try yy("cache", "get", "--path", path, "--redis", down, "k").standardOutput == Data("local".utf8))

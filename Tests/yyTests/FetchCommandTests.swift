@@ -103,6 +103,15 @@ import YYImage
         #expect(result.status == 1)
         let errors = try objects(result).map { $0["error"] as? String }
         #expect(errors == [nil, "HTTP status 404", "not an image"])
+        #expect(result.standardError.isEmpty, "the reasons are in the lines; nothing else is said")
+    }
+
+    @Test func aRefusedConnectionSaysSoInPlainWords() throws {
+        // A port that was just free: nothing listens on it.
+        let port = try LoopbackPort.unused()
+        let result = try yy(["fetch", "http://127.0.0.1:\(port)/a.png"])
+        #expect(result.status == 1)
+        #expect(result.text == "http://127.0.0.1:\(port)/a.png: error: transport failure: Connection refused (errno \(ECONNREFUSED))\n")
     }
 
     @Test func timeoutAndMaxBytesFailTheFetch() async throws {

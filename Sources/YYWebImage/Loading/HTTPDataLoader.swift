@@ -68,6 +68,11 @@ public final class HTTPDataLoader: DataLoading {
 
     /// AsyncHTTPClient's errors as the pipeline's.
     static func pipelineError(from error: any Error) -> ImagePipelineError {
+        if let error = error as? IOError {
+            // NIO's own wording is hard to read ("connection reset (error set): Connection
+            // refused) (errno: 111)"); the system's words say it.
+            return .transport("\(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))")
+        }
         guard let error = error as? HTTPClientError else { return ImagePipelineError(error) }
         switch error {
         case .connectTimeout, .tlsHandshakeTimeout: return .timedOut(.connect)

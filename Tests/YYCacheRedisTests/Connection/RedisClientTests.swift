@@ -201,7 +201,7 @@ import TestTraits
     }
 
     @Test func aNodeThatRefusesConnectionsFailsFastAndOpensItsCircuit() async throws {
-        let port = try RedisServer.freeLoopbackPort()
+        let port = try LoopbackPort.unused()
         let client = try makeClient(["redis://127.0.0.1:\(port)"])
         await #expect { try await client.send(RedisCommand("PING")) } throws: { error in
             if case .connectionFailed = error as? RedisError { return true }
