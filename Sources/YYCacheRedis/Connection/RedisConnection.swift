@@ -8,6 +8,17 @@ final class RedisConnection: Sendable {
     private let channel: any Channel
     private let node: String
 
+    /// Why connecting failed, in the system's words ("Connection refused (errno 111)") where
+    /// NIO's are hard to read ("Connection errors: SingleConnectionFailure(target: …, error:
+    /// connection reset (error set): Connection refused) (errno: 111))").
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? NIOConnectionError, error.connectionErrors.count == 1 {
+            return reason(error.connectionErrors[0].error)
+        }
+        if let error = error as? IOError { return "\(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))" }
+        return "\(error)"
+    }
+
     private init(channel: any Channel, node: String) {
         self.channel = channel
         self.node = node
@@ -55,7 +66,7 @@ final class RedisConnection: Sendable {
                 .connect(host: address.host, port: address.port)
                 .get()
         } catch {
-            throw .connectionFailed(node: node, message: "\(error)")
+            throw .connectionFailed(node: node, message: Self.reason(error))
         }
         if let ended = handshake.withLock({ $0 }) {
             do {

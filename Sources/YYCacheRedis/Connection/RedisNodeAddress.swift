@@ -47,7 +47,10 @@ public struct RedisNodeAddress: Sendable, Hashable, CustomStringConvertible {
             usesTLS = true
         default: throw .invalidURL(url, reason: "the scheme must be redis:// or rediss:// (TLS)")
         }
-        guard let host = components.host, !host.isEmpty else { throw .invalidURL(url, reason: "no host") }
+        guard var host = components.host, !host.isEmpty else { throw .invalidURL(url, reason: "no host") }
+        // An IPv6 literal comes bracketed (`[::1]`), as URLs write it; a socket wants it bare.
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw .invalidURL(url, reason: "no host") }
         let port = components.port ?? 6379
         guard (1...65535).contains(port) else { throw .invalidURL(url, reason: "port \(port) is out of range") }
         var database = 0

@@ -204,8 +204,8 @@ import TestTraits
         let port = try LoopbackPort.unused()
         let client = try makeClient(["redis://127.0.0.1:\(port)"])
         await #expect { try await client.send(RedisCommand("PING")) } throws: { error in
-            if case .connectionFailed = error as? RedisError { return true }
-            return false
+            guard case .connectionFailed(let node, let message) = error as? RedisError else { return false }
+            return node == "127.0.0.1:\(port)" && message == "Connection refused (errno \(ECONNREFUSED))"
         }
         #expect(client.nodeStatistics[0].isCircuitOpen)
         await client.close()

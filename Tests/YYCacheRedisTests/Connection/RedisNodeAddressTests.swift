@@ -9,6 +9,13 @@ import Testing
         #expect(address.description == "10.1.2.3:6380/4")
     }
 
+    @Test func anIPv6LiteralLosesItsBracketsAndGetsThemBackInItsName() throws {
+        let address = try RedisNodeAddress(url: "redis://[::1]:7000/2")
+        #expect(address == RedisNodeAddress(host: "::1", port: 7000, database: 2))
+        #expect(address.description == "[::1]:7000/2")
+        #expect(throws: RedisError.self) { try RedisNodeAddress(url: "redis://[]:7000") }
+    }
+
     @Test func defaultsToPort6379DatabaseZeroAndNoLogin() throws {
         #expect(try RedisNodeAddress(url: "redis://localhost") == RedisNodeAddress(host: "localhost"))
         #expect(try RedisNodeAddress(url: "redis://:pw@h:1/").password == "pw")
