@@ -26,6 +26,7 @@ import YYImage
                 request.header("If-None-Match") == "\"1\""
                     ? .response(status: 304, headers: [("ETag", "\"1\""), ("Cache-Control", "no-cache")])
                     : .response(headers: [("ETag", "\"1\""), ("Cache-Control", "no-cache")], body: png)
+            case let path where path.hasPrefix("/long"): .response(body: png)
             case "/page.png": .response(headers: [("Content-Type", "image/png")], body: Array("<html></html>".utf8))
             case "/stall.png": [.send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "99")])), .stall]
             default: .response(status: 404)
@@ -90,6 +91,11 @@ import YYImage
         #expect(FileManager.default.contents(atPath: folder.appending("a-1.png")).map([UInt8].init) == png)
         #expect(FileManager.default.contents(atPath: folder.appending("odd_name.png")).map([UInt8].init) == png)
         #expect(FileManager.default.contents(atPath: folder.appending("a.png")) == Data("taken".utf8))
+
+        // A name longer than a file name may be is cut to 200 characters before its extension.
+        let long = "long" + String(repeating: "x", count: 296)
+        #expect(try yy(["fetch", "--out", folder.path + "/", server.url("/\(long).png").absoluteString]).status == 0)
+        #expect(FileManager.default.contents(atPath: folder.appending("\(long.prefix(200)).png")).map([UInt8].init) == png)
 
         let single = folder.appending("single.bin")
         #expect(try yy(["fetch", "--out", single, server.url("/b.png").absoluteString]).status == 0)

@@ -30,9 +30,9 @@ struct FetchDestination {
         return target
     }
 
-    /// The URL's last path component made safe (letters, digits, `.`, `_`, `-`, `@`; no leading dot),
-    /// with the type's extension when it has none, and `-1`, `-2`, … before the extension when a
-    /// file of that name exists.
+    /// The URL's last path component made safe (letters, digits, `.`, `_`, `-`, `@`; no leading dot;
+    /// at most 200 characters before the extension), with the type's extension when it has none,
+    /// and `-1`, `-2`, … before the extension when a file of that name exists.
     static func uniqueName(for url: URL, type: ImageType, in folder: String) -> String {
         let last = url.lastPathComponent.removingPercentEncoding ?? url.lastPathComponent
         var safe = String(last.unicodeScalars.map { scalar -> Character in
@@ -44,6 +44,10 @@ struct FetchDestination {
         var ext = (safe as NSString).pathExtension
         if ext.isEmpty { ext = type.fileExtension }
         if stem.isEmpty { stem = "image" }
+        // File names are limited to 255 bytes (the characters are ASCII by now): a URL's last
+        // component is not, so long ones are cut, leaving room for the extension and a counter.
+        stem = String(stem.prefix(200))
+        ext = String(ext.prefix(16))
         var name = "\(stem).\(ext)"
         var counter = 1
         while FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(name)) {
