@@ -27,6 +27,19 @@ import Testing
         #expect(try yy("cache", "get", "--path", path, "k").standardOutput == Data("from stdin\n".utf8))
     }
 
+    @Test func anyPositiveTimeToLiveIsTakenAndAHugeOneMeansForever() throws {
+        for ttl in ["0.5", "3600", "1e300", "inf"] {
+            let result = try yy("cache", "set", "--path", path, "ttl " + ttl, "--ttl", ttl, input: Data(ttl.utf8))
+            #expect(result.status == 0, "--ttl \(ttl): \(result.standardError)")
+        }
+        for ttl in ["3600", "1e300", "inf"] {
+            #expect(try yy("cache", "get", "--path", path, "ttl " + ttl).standardOutput == Data(ttl.utf8))
+        }
+        for ttl in ["0", "nan", "-1"] {
+            #expect(try yy("cache", "set", "--path", path, "k", "--ttl", ttl, input: Data()).status == 2, "--ttl \(ttl)")
+        }
+    }
+
     @Test func getOfAMissingKeyExitsOneWithAMessage() throws {
         let result = try yy("cache", "get", "--path", path, "absent")
         #expect(result.status == 1)

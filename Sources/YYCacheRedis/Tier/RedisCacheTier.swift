@@ -108,7 +108,7 @@ public final class RedisCacheTier: SharedCacheTier {
         var arguments = [storedKey, ByteBuffer()]
         var expiresAt: Int64?
         if let timeToLive {
-            let milliseconds = max(1, timeToLive.roundedUpMilliseconds)
+            let milliseconds = timeToLive.redisMilliseconds
             expiresAt = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) + milliseconds
             arguments += [ByteBuffer(string: "PX"), ByteBuffer(string: String(milliseconds))]
         }
@@ -138,7 +138,7 @@ public final class RedisCacheTier: SharedCacheTier {
     public func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async throws -> Bool {
         let valueKey = storageKey(key)
         let lockKey = storageKey(key, prefix: "lock:")
-        let milliseconds = String(max(1, timeToLive.roundedUpMilliseconds))
+        let milliseconds = String(timeToLive.redisMilliseconds)
         let command = RedisCommand("SET", arguments: [lockKey, ByteBuffer(string: owner), ByteBuffer(string: "NX"),
                                                       ByteBuffer(string: "PX"), ByteBuffer(string: milliseconds)])
         do {
@@ -179,9 +179,17 @@ public final class RedisCacheTier: SharedCacheTier {
 }
 
 extension Duration {
-    /// Whole milliseconds, rounded up (a time to live never shortens), clamped to `0...Int64.max`.
-    var roundedUpMilliseconds: Int64 {
-        let nanoseconds = self.nanoseconds
-        return nanoseconds / 1_000_000 + (nanoseconds % 1_000_000 == 0 ? 0 : 1)
+    /// The longest time to live sent to Redis: 100 years. Redis refuses a `PX` whose deadline
+    /// overflows its clock, and a time to live that long is forever in practice.
+    static let longestRedisTimeToLive = Duration.seconds(100 * 365 * 24 * 3600)
+
+    /// Milliseconds for `PX`: rounded up (a time to live never shortens), at least 1 (Redis
+    /// refuses 0), at most ``longestRedisTimeToLive``; computed without overflow for any duration.
+    var redisMilliseconds: Int64 {
+        guard self > .zero else { return 1 }
+        guard self < Self.longestRedisTimeToLive else { return Self.longestRedisTimeToLive.components.seconds * 1000 }
+        let (seconds, attoseconds) = components
+        let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
+        return seconds * 1000 + attoseconds / attosecondsPerMillisecond + (attoseconds % attosecondsPerMillisecond == 0 ? 0 : 1)
     }
 }

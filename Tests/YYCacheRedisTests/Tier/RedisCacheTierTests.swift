@@ -35,6 +35,18 @@ import YYCache
         #expect(reader.sharedTierStatistics.hits == 1)
     }
 
+    @Test func aTimeToLiveLongerThanRedisTakesIsCappedAt100YearsNotRefused() async throws {
+        let writer = try makeCache("a")
+        let reader = try makeCache("b")
+        try await writer.setValue(Data("v".utf8), forKey: "forever", expiresAfter: .seconds(Int64.max))
+        #expect(try await reader.value(forKey: "forever") == Data("v".utf8))
+        let remaining = try await client.send(RedisCommand("PTTL", ["yycache:forever"]))
+        guard case .integer(let milliseconds) = remaining else { Issue.record("PTTL answered \(remaining)"); return }
+        let century = Duration.longestRedisTimeToLive.components.seconds * 1000
+        #expect((century - 600_000...century).contains(milliseconds))
+        #expect(writer.sharedTierStatistics.errors == 0)
+    }
+
     @Test func aRemovalReachesRedis() async throws {
         let writer = try makeCache("a")
         try await writer.setValue(Data("v".utf8), forKey: "k")
@@ -109,5 +121,18 @@ import YYCache
         try await first.setValue(Data("1".utf8), forKey: "k")
         #expect(try await second.value(forKey: "k") == nil)
         #expect(try await client.send(RedisCommand("EXISTS", ["one:k"])) == .integer(1))
+    }
+}
+
+@Suite struct RedisTimeToLiveTests {
+    @Test func millisecondsRoundUpAndStayWithinWhatRedisTakes() {
+        #expect(Duration.milliseconds(1500).redisMilliseconds == 1500)
+        #expect(Duration.microseconds(1500).redisMilliseconds == 2)
+        #expect(Duration.seconds(1).redisMilliseconds == 1000)
+        #expect(Duration.zero.redisMilliseconds == 1)
+        #expect(Duration.seconds(-5).redisMilliseconds == 1)
+        let century = Duration.longestRedisTimeToLive.components.seconds * 1000
+        #expect(Duration.seconds(Int64.max).redisMilliseconds == century)
+        #expect((Duration.longestRedisTimeToLive - .milliseconds(1)).redisMilliseconds == century - 1)
     }
 }
