@@ -77,6 +77,9 @@ import Testing
         #expect(trimmed.text.contains("count: 2"))
         #expect(try yy("cache", "get", "--path", path, "k4").status == 0)
         #expect(try yy("cache", "get", "--path", path, "k0").status == 1)
+        // An age beyond any clock keeps everything (it once trapped converting to milliseconds).
+        #expect(try yy("cache", "trim", "--path", path, "--age", "1e300").status == 0)
+        #expect(try yy("cache", "get", "--path", path, "k4").status == 0)
         #expect(try yy("cache", "clear", "--path", path).status == 0)
         #expect(try yy("cache", "get", "--path", path, "k4").status == 1)
     }

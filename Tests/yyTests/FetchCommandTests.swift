@@ -120,6 +120,13 @@ import YYImage
         #expect(result.text == "http://127.0.0.1:\(port)/a.png: error: transport failure: Connection refused (errno \(ECONNREFUSED))\n")
     }
 
+    @Test func aTimeoutBeyondAnyClockIsNoTimeout() async throws {
+        let server = try await server()
+        defer { server.stop() }
+        let result = try yy(["fetch", "--timeout", "1e300", server.url("/a.png").absoluteString])
+        #expect(result.status == 0, "\(result.standardError)")
+    }
+
     @Test func timeoutAndMaxBytesFailTheFetch() async throws {
         let server = try await server()
         defer { server.stop() }

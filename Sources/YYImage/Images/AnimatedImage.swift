@@ -52,9 +52,12 @@ public struct FrameContents: Sendable, Equatable {
     /// transparent), or `bitmap` itself.
     public func visibleBitmap() -> Bitmap {
         guard let rect = contentsRect else { return bitmap }
+        // Unit coordinates outside 0...1 (or NaN, or infinite) are clamped into it first: the
+        // rectangle is a caller's, and its pixels must fit an Int.
+        func pixels(_ unit: Double, of size: Int) -> Int { unit.isNaN ? 0 : Int((min(max(unit, 0), 1) * Double(size)).rounded()) }
         let pixelRect = PixelRect(
-            x: Int((rect.x * Double(bitmap.width)).rounded()), y: Int((rect.y * Double(bitmap.height)).rounded()),
-            width: Int((rect.width * Double(bitmap.width)).rounded()), height: Int((rect.height * Double(bitmap.height)).rounded()))
+            x: pixels(rect.x, of: bitmap.width), y: pixels(rect.y, of: bitmap.height),
+            width: pixels(rect.width, of: bitmap.width), height: pixels(rect.height, of: bitmap.height))
         return bitmap.cropped(to: pixelRect)
     }
 

@@ -97,10 +97,12 @@ struct FetchCommand: AsyncParsableCommand {
 
     private func makePipeline() throws(ToolFailure) -> ImagePipeline {
         var loader = HTTPDataLoader.Configuration()
-        loader.idleReadTimeout = min(loader.idleReadTimeout, .milliseconds(Int(timeout * 1000)))
-        loader.connectTimeout = min(loader.connectTimeout, .milliseconds(Int(timeout * 1000)))
+        // Up to a billion seconds, so that the milliseconds fit an Int: longer is no timeout.
+        let timeout = Duration.milliseconds(Int(min(self.timeout, 1e9) * 1000))
+        loader.idleReadTimeout = min(loader.idleReadTimeout, timeout)
+        loader.connectTimeout = min(loader.connectTimeout, timeout)
         var configuration = ImagePipeline.Configuration(dataLoader: HTTPDataLoader(configuration: loader))
-        configuration.requestTimeout = .milliseconds(Int(timeout * 1000))
+        configuration.requestTimeout = timeout
         configuration.maximumResponseBytes = maxBytes
         if let cache {
             do {

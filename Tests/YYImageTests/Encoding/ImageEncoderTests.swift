@@ -85,6 +85,30 @@ struct ImageEncoderTests {
         #expect(try decoder.frame(at: 1)[0, 0] == RGBA(4, 5, 6))
     }
 
+    @Test(arguments: [ImageType.png, .gif, .webp])
+    func loopCountsAndDurationsBeyondWhatTheFormatHoldsAreCutNotACrash(_ type: ImageType) throws {
+        var encoder = ImageEncoder(type: type)
+        encoder.loopCount = .max
+        encoder.addFrame(TestImages.solid(4, 4, RGBA(255, 0, 0)), duration: .infinity)
+        encoder.addFrame(TestImages.solid(4, 4, RGBA(0, 255, 0)), duration: .nan)
+        encoder.addFrame(TestImages.solid(4, 4, RGBA(0, 0, 255)), duration: 1e300)
+        let decoder = try ImageDecoder(data: try encoder.encode())
+        #expect(decoder.frameCount == 3)
+        let longest: Double = switch type {
+            case .gif: 655.35            // 16 bits of centiseconds
+            case .png: 65535             // a 16-bit fraction: 65535/1 s
+            default: 16_777.215          // 24 bits of milliseconds
+        }
+        #expect(decoder.frameInfos.map(\.duration) == [longest, 0, longest])
+        #expect(decoder.loopCount == (type == .png ? Int(UInt32.max) : type == .gif ? 65536 : 65535))
+    }
+
+    @Test func aWebPAnimationLongerThanItsClockHoldsIsATypedError() {
+        var encoder = ImageEncoder(type: .webp)
+        for _ in 0..<200 { encoder.addFrame(TestImages.solid(2, 2, RGBA(255, 0, 0)), duration: 20_000) }   // 46 days
+        #expect(throws: ImageError.invalidInput("the animation lasts longer than WebP can time (24 days)")) { try encoder.encode() }
+    }
+
     @Test func badEncoderInputIsATypedError() throws {
         #expect(throws: ImageError.invalidInput("no frames to encode")) { try ImageEncoder(type: .png).encode() }
         #expect(throws: ImageError.unsupportedType(.tiff)) { try ImageEncoder.encode(Self.icon, as: .tiff) }

@@ -91,6 +91,16 @@ struct AnimatedImageTests {
         #expect(throws: ImageError.self) { try FrameImage(sources: [.file(path)], frameDurations: [1, 2]) }
     }
 
+    @Test func contentsRectanglesOutsideTheUnitSquareAreClampedNotACrash() {
+        let sheet = TestImages.bitmap(8, 4) { x, _ in x < 4 ? RGBA(255, 0, 0) : RGBA(0, 255, 0) }
+        let wild = FrameContents(bitmap: sheet, contentsRect: UnitRect(x: .nan, y: -.infinity, width: 0.5, height: .infinity))
+        let visible = wild.visibleBitmap()
+        #expect(visible.width == 4 && visible.height == 4)
+        #expect(visible[0, 0] == RGBA(255, 0, 0))
+        let right = FrameContents(bitmap: sheet, contentsRect: UnitRect(x: 0.5, y: 0, width: 1e300, height: 1)).visibleBitmap()
+        #expect(right[0, 0] == RGBA(0, 255, 0))
+    }
+
     @Test func spriteSheetImageCropsSpritesAndGivesUnitRectanglesClippedToTheSheet() throws {
         let sheet = TestImages.bitmap(8, 4) { x, _ in x < 4 ? RGBA(255, 0, 0) : RGBA(0, 255, 0) }
         let image = try SpriteSheetImage(sheet: sheet, contentRects: [PixelRect(x: 0, y: 0, width: 4, height: 4), PixelRect(x: 4, y: 0, width: 4, height: 4),

@@ -46,7 +46,7 @@ enum APNGWriter {
                 PNGChunk.append(type: "IHDR", data: header[...], to: &out)
                 var actl = [UInt8]()
                 actl.appendBE(UInt32(frames.count))
-                actl.appendBE(UInt32(max(0, plays)))
+                actl.appendBE(UInt32(clamping: max(0, plays)))
                 PNGChunk.append(type: "acTL", data: actl[...], to: &out)
             }
             let isDefaultImageOnly = defaultImage != nil && index == 0

@@ -16,13 +16,17 @@ enum WebPWriter {
         return Array(UnsafeBufferPointer(start: output, count: size))
     }
 
+    /// The longest frame duration WebP stores, in milliseconds.
+    static let longestFrameMilliseconds = Double(0xFF_FFFF)
+
     /// An animation of canvas-size frames, each shown for its duration, played `plays` times
     /// (0 = forever).
     static func animation(_ frames: [(pixels: Bitmap, duration: Double)], quality: Double, lossless: Bool, plays: Int) throws(ImageError) -> [UInt8] {
         guard let first = frames.first?.pixels else { throw .invalidInput("no frames") }
         var options = WebPAnimEncoderOptions()
         guard WebPAnimEncoderOptionsInit(&options) != 0 else { throw .codec(.webp, "libwebp version mismatch") }
-        options.anim_params.loop_count = Int32(max(0, plays))
+        // The format stores the loop count in 16 bits; more plays than that is forever in practice.
+        options.anim_params.loop_count = Int32(min(65535, max(0, plays)))
         guard let encoder = WebPAnimEncoderNew(Int32(first.width), Int32(first.height), &options) else {
             throw .codec(.webp, "WebPAnimEncoderNew failed for \(first.width)x\(first.height)")
         }
@@ -43,7 +47,12 @@ enum WebPWriter {
             guard imported != 0, WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0 else {
                 throw .codec(.webp, String(cString: WebPAnimEncoderGetError(encoder)))
             }
-            timestamp += Int((max(0, frame.duration) * 1000).rounded())
+            // A frame's duration is 24 bits of milliseconds in the format (4 h 39 min); longer
+            // ones are cut to that, as the GIF and APNG writers cut to what theirs hold.
+            timestamp += Int((min(Self.longestFrameMilliseconds, max(0, frame.duration * 1000))).rounded())
+            guard timestamp <= Int(Int32.max) else {
+                throw .invalidInput("the animation lasts longer than WebP can time (\(Int32.max / 86_400_000) days)")
+            }
         }
         guard WebPAnimEncoderAdd(encoder, nil, Int32(timestamp), nil) != 0 else {
             throw .codec(.webp, String(cString: WebPAnimEncoderGetError(encoder)))
