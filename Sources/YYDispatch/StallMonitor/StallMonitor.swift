@@ -24,7 +24,8 @@ import Metrics
 public final class StallMonitor: Sendable {
     /// How often to ping and how long an answer may take.
     public struct Configuration: Sendable {
-        /// Time between the monitor's wake-ups (default 100 ms: 10 Hz).
+        /// Time between the monitor's wake-ups (default 100 ms: 10 Hz; at least 1 ms, so that
+        /// zero or a negative interval cannot make the thread spin).
         public var interval: Duration = .milliseconds(100)
         /// How long a ping may go unanswered before it is a stall (default 250 ms).
         public var threshold: Duration = .milliseconds(250)
@@ -188,7 +189,7 @@ public final class StallMonitor: Sendable {
                 report(.monitorOverslept(by: late))
             }
             for index in probes.indices { check(index, now: now, afterOversleeping: overslept) }
-            expectedWake = now + configuration.interval
+            expectedWake = now + max(configuration.interval, .milliseconds(1))
             clock.sleep(until: expectedWake)
         }
     }

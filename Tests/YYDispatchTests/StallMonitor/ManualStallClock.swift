@@ -9,6 +9,7 @@ final class ManualStallClock: StallMonitorClock, @unchecked Sendable {
     private let condition = NSCondition()
     private var current: Duration = .zero
     private var sleeps = 0
+    private var deadline: Duration?
 
     var now: Duration {
         condition.lock()
@@ -20,8 +21,16 @@ final class ManualStallClock: StallMonitorClock, @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         sleeps += 1
+        self.deadline = deadline
         condition.broadcast()
         while current < deadline { condition.wait() }
+    }
+
+    /// The deadline of the monitor's latest sleep.
+    var lastDeadline: Duration? {
+        condition.lock()
+        defer { condition.unlock() }
+        return deadline
     }
 
     func advance(by duration: Duration) {

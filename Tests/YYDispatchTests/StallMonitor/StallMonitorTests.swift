@@ -57,6 +57,18 @@ import Testing
         #expect(cpuTime > .zero, "the monitor measures its own thread's CPU time")
     }
 
+    @Test func aZeroIntervalSleepsAMillisecondRatherThanSpinning() {
+        let clock = ManualStallClock()
+        var configuration = StallMonitor.Configuration()
+        configuration.interval = .zero
+        let monitor = StallMonitor(probes: [], configuration: configuration, clock: clock)
+        monitor.start()
+        #expect(clock.waitForSleep(count: 1))
+        #expect(clock.lastDeadline == .milliseconds(1))
+        monitor.stop()
+        clock.advance(by: .seconds(1))   // lets the thread see that it stopped
+    }
+
     @Test func answersUnderTheThresholdReportNothing() {
         let probe = ManualProbe()
         let (events, _) = withManualMonitor(probe) { clock, tick in
