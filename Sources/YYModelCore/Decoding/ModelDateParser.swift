@@ -142,9 +142,15 @@ enum ModelDateParser {
         byte &- UInt8(ascii: "0") < 10
     }
 
+    /// The dates ``string(from:)`` writes, in seconds since 1970: 0001-01-01 to 9999-12-31,
+    /// four-digit years (NaN and the infinities are outside, and so never reach the arithmetic).
+    static let writableRange: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799.999
+
     /// `yyyy-MM-dd'T'HH:mm:ssZ` in UTC, with milliseconds when the date has them: what the
-    /// encoder writes (YYModel wrote the device's zone; UTC reads the same everywhere).
+    /// encoder writes (YYModel wrote the device's zone; UTC reads the same everywhere). The
+    /// date must be in ``writableRange``.
     static func string(from date: Date) -> String {
+        assert(writableRange.contains(date.timeIntervalSince1970), "\(date) is outside the writable range")
         let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         var seconds = Int((totalMilliseconds / 1000).rounded(.down))
         let milliseconds = Int(totalMilliseconds) - seconds * 1000

@@ -96,7 +96,7 @@ final class TreeEncoder: Encoder {
     func box<T: Encodable>(_ value: T, at path: [any CodingKey]? = nil) throws -> EncodedNode {
         let path = path ?? codingPath
         switch value {
-        case let date as Date: return box(date)
+        case let date as Date: return try box(date, path: path)
         case let data as Data: return .string(data.base64EncodedString())
         case let url as URL: return .string(url.absoluteString)
         case let decimal as Decimal:
@@ -111,12 +111,19 @@ final class TreeEncoder: Encoder {
         }
     }
 
-    func box(_ date: Date) -> EncodedNode {
+    func box(_ date: Date, path: [any CodingKey]) throws -> EncodedNode {
         switch options.dateEncodingStrategy {
-        case .yyModel: .string(ModelDateParser.string(from: date))
-        case .secondsSince1970: .double(date.timeIntervalSince1970)
-        case .millisecondsSince1970: .double((date.timeIntervalSince1970 * 1000).rounded())
-        case .custom(let format): .string(format(date))
+        case .yyModel:
+            guard ModelDateParser.writableRange.contains(date.timeIntervalSince1970) else {
+                // The value carried is the number, not the Date: Foundation's Date.description
+                // traps on dates this far out, and errors get printed.
+                throw EncodingError.invalidValue(date.timeIntervalSince1970, .init(codingPath: path, debugDescription:
+                    "\(date.timeIntervalSince1970) s since 1970 is outside the years 0001-9999 that the yyModel date format writes"))
+            }
+            return .string(ModelDateParser.string(from: date))
+        case .secondsSince1970: return try box(date.timeIntervalSince1970, path: path)
+        case .millisecondsSince1970: return try box((date.timeIntervalSince1970 * 1000).rounded(), path: path)
+        case .custom(let format): return .string(format(date))
         }
     }
 

@@ -66,6 +66,18 @@ import Testing
         #expect(try lenient.encodeToString([Double.infinity, -.infinity]) == #"["inf","-inf"]"#)
     }
 
+    @Test func datesOutsideWhatTheFormatWritesAreAnEncodingErrorNotACrash() throws {
+        #expect(try ModelEncoder().encodeToString([Date(timeIntervalSince1970: 253_402_300_799)]) == #"["9999-12-31T23:59:59Z"]"#)
+        #expect(try ModelEncoder().encodeToString([Date(timeIntervalSince1970: -62_135_596_800)]) == #"["0001-01-01T00:00:00Z"]"#)
+        for seconds in [1e300, -1e300, .infinity, .nan, 253_402_300_800] {
+            #expect(throws: EncodingError.self, "\(seconds)") { try ModelEncoder().encodeToString([Date(timeIntervalSince1970: seconds)]) }
+        }
+        var milliseconds = ModelEncoder()
+        milliseconds.dateEncodingStrategy = .millisecondsSince1970
+        #expect(throws: EncodingError.self) { try milliseconds.encodeToString([Date(timeIntervalSince1970: .infinity)]) }
+        #expect(try milliseconds.encodeToString([Date(timeIntervalSince1970: 1e300)]) == "[1e+303]")
+    }
+
     @Test func encodesToAnUntypedValue() throws {
         struct Point: Encodable { var x = 1; var y = 2.5; var label: String? = nil }
         #expect(try ModelEncoder().encodeToValue(Point()) == ["x": 1, "y": 2.5])

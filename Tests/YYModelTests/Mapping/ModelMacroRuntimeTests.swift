@@ -142,6 +142,11 @@ struct VerbatimKeys: Equatable {
         #expect(try decoder.decode(VerbatimKeys.self, from: JSONEncoder().encode(value)) == value)
     }
 
+    @Test func aDateTheFormatCannotWriteIsAnErrorOnTheDirectWriterToo() {
+        #expect(throws: EncodingError.self) { try ModelEncoder().encodeToString(MappedAuthor(name: "x", born: Date(timeIntervalSince1970: .infinity))) }
+        #expect(throws: EncodingError.self) { try ModelEncoder().encodeToString([MappedAuthor(name: "x", born: Date(timeIntervalSince1970: -1e300))]) }
+    }
+
     @Test func worksWithFoundationsCoders() throws {
         let data = Data(#"{"ID": 5, "name": "f", "ext": {"desc": "d"}}"#.utf8)
         let book = try JSONDecoder().decode(MappedBook.self, from: data)
