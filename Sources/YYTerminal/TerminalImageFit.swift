@@ -17,14 +17,19 @@ public struct TerminalImageFit: Sendable, Equatable {
         self.rows = rows
     }
 
+    /// The most pixels a fit has (2048 × 2048: 16 MB of RGBA, a million cells of blocks): a
+    /// requested width far beyond any terminal, or a tall strip asked for at a modest width, must
+    /// not allocate gigabytes (`--width 100000` asked for 40 GB).
+    public static let maximumPixelCount = 2048 * 2048
+
     /// The fit of a `width` × `height` image.
     ///
     /// - Parameters:
     ///   - protocol: blocks take one pixel per column and two per row; the others show real
     ///     pixels, `cellPixels` to a cell.
     ///   - requestedColumns: the width asked for (`--width`): the image is scaled to exactly that
-    ///     many columns, up or down. `nil`: fit in `terminalColumns` × `terminalRows`, keeping the
-    ///     aspect ratio, never enlarging.
+    ///     many columns, up or down, unless that would pass ``maximumPixelCount``. `nil`: fit in
+    ///     `terminalColumns` × `terminalRows`, keeping the aspect ratio, never enlarging.
     ///   - cellPixels: a cell's size in pixels, when the terminal says (else 10 × 20).
     public static func fit(width: Int, height: Int, protocol: TerminalGraphicsProtocol,
                            requestedColumns: Int?, terminalColumns: Int, terminalRows: Int,
@@ -34,12 +39,14 @@ public struct TerminalImageFit: Sendable, Equatable {
             : (Double(max(1, cellPixels?.width ?? 10)), Double(max(1, cellPixels?.height ?? 20)))
         let naturalColumns = Double(width) / cell.width
         let naturalRows = Double(height) / cell.height
-        let scale: Double
+        var scale: Double
         if let requestedColumns {
             scale = Double(max(1, requestedColumns)) / naturalColumns
         } else {
             scale = min(1, Double(max(1, terminalColumns)) / naturalColumns, Double(max(1, terminalRows)) / naturalRows)
         }
+        let pixelCount = Double(width) * Double(height) * scale * scale
+        if pixelCount > Double(maximumPixelCount) { scale *= (Double(maximumPixelCount) / pixelCount).squareRoot() }
         let pixelWidth = max(1, Int((Double(width) * scale).rounded()))
         let pixelHeight = max(1, Int((Double(height) * scale).rounded()))
         let columns = max(1, Int((Double(pixelWidth) / cell.width).rounded(.up)))

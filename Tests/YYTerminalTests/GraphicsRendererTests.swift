@@ -177,6 +177,15 @@ import YYImage
                 == TerminalImageFit(pixelWidth: 30, pixelHeight: 30, columns: 30, rows: 15))
     }
 
+    @Test func noFitPassesTheMaximumPixelCountWhateverTheWidthAsked() {
+        for (width, height) in [(10, 10), (1, 1000), (1000, 1)] {
+            let fit = TerminalImageFit.fit(width: width, height: height, protocol: .kitty, requestedColumns: 100_000,
+                                           terminalColumns: 80, terminalRows: 24)
+            #expect(fit.pixelWidth * fit.pixelHeight <= TerminalImageFit.maximumPixelCount + fit.pixelWidth + fit.pixelHeight, "\(width)x\(height): \(fit)")
+            #expect(fit.pixelWidth * fit.pixelHeight >= TerminalImageFit.maximumPixelCount / 2, "\(width)x\(height): \(fit)")
+        }
+    }
+
     @Test func graphicsProtocolsCountCellsInPixels() {
         #expect(TerminalImageFit.fit(width: 400, height: 400, protocol: .kitty, requestedColumns: nil,
                                      terminalColumns: 80, terminalRows: 24, cellPixels: (8, 16))
