@@ -11,7 +11,8 @@ import YYDispatch
 /// - Each value carries a small header (format version, expiration, length, XXH64 checksum): a value
 ///   some other program wrote, one cut short or one corrupted reads as a miss, never as a value.
 /// - Values over ``maximumValueSize`` (default 16 MB) are not sent; the local levels keep them.
-/// - Time to live is Redis's own (`SET … PX`), so Redis drops expired values by itself.
+/// - Time to live is Redis's own (`SET … PX`), so Redis drops expired values by itself; one longer
+///   than 100 years is sent as 100 years (Redis refuses a deadline past its clock's range).
 /// - Fill locks are `SET lock NX PX`, released only by their owner (a small Lua script), so one
 ///   process fills a missing key while the others wait for its result.
 /// - Every request is bounded by the client's operation timeout, and a node that fails is skipped
