@@ -26,7 +26,7 @@ struct CacheTrimCommand: ParsableCommand {
         for (name, value) in [("--count", count), ("--cost", cost), ("--free-space", freeSpace)] {
             if let value, value < 0 { throw ValidationError("\(name) must not be negative") }
         }
-        if let age, !(age >= 0) { throw ValidationError("--age must not be negative") }
+        if let age, !(age >= 0) { throw ValidationError("--age must be a number of seconds, 0 or more, not \(age)") }
     }
 
     func run() throws {
