@@ -121,14 +121,11 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
         "[" + paths.map { "[" + $0.map(swiftStringLiteral).joined(separator: ", ") + "]" }.joined(separator: ", ") + "]"
     }
 
-    /// `text` as a Swift string literal, `\\` and `"` escaped.
+    /// `text` as a Swift string literal, escaped by swift-syntax: quotes and backslashes (through
+    /// a raw string's `#`s), and the newlines and control characters a JSON key may hold, which
+    /// a plain `"…"` around them would break.
     static func swiftStringLiteral(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            if character == "\\" || character == "\"" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return "\"\(escaped)\""
+        StringLiteralExprSyntax(content: text).description
     }
 
     /// Writes each property under its first key; key paths sharing a prefix share one nested

@@ -38,6 +38,8 @@ struct GeneratedHostileKeys {
     @Key("aB") var aB__: Int
     @Key("a_b") var aB___: Int
     var `init`: Int
+    @Key("line\nbreak") var lineBreak: Int
+    @Key("q\"\\") var q: Int
     var `self`: Bool
     @Key("value") var value__: Int
 }
@@ -80,7 +82,7 @@ struct Type2 {
 
 @Suite struct ModelSourceGeneratorTests {
     static let shadowingJSON = #"{"string": {"text": "x"}, "self": {"a": 1}, "model": {"k": 1.5}, "type": {"b": true}, "any": [{"c": null}]}"#
-    static let hostileKeysJSON = #"{"a_b": 1, "aB": 2, "": 3, "value": 4, "Type": 5, "init": 6, "_": 7, "a-b": 8, "Protocol": 9, "self": true, "a.b": 10}"#
+    static let hostileKeysJSON = #"{"a_b": 1, "aB": 2, "": 3, "value": 4, "Type": 5, "init": 6, "_": 7, "a-b": 8, "Protocol": 9, "self": true, "a.b": 10, "line\nbreak": 11, "q\"\\": 12}"#
 
     static let sampleJSON = #"""
         [{"id": 1, "user": {"screen_name": "a", "2fa": true}, "tags": [{"text": "x"}], "score": 1},
@@ -141,6 +143,8 @@ struct Type2 {
                 @Key("aB") var aB__: Int
                 @Key("a_b") var aB___: Int
                 var `init`: Int
+                @Key("line\\nbreak") var lineBreak: Int
+                @Key("q\\"\\\\") var q: Int
                 var `self`: Bool
                 @Key("value") var value__: Int
             }
@@ -148,8 +152,8 @@ struct Type2 {
             """)
         let decoded = try ModelDecoder().decode(GeneratedHostileKeys.self, from: Self.hostileKeysJSON)
         let values: [Int] = [decoded.aB___, decoded.aB__, decoded.value, decoded.value__, decoded.type, decoded.`init`, decoded.value_,
-                             decoded.aB, decoded.protocol, decoded.aB_]
-        #expect(values == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+                             decoded.aB, decoded.protocol, decoded.aB_, decoded.lineBreak, decoded.q]
+        #expect(values == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
         #expect(decoded.`self`)
     }
 

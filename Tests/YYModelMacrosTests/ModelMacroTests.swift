@@ -256,41 +256,50 @@ func expectExpansion(_ original: String, expandedSource: String, macroSpecs: [St
         )
     }
 
-    @Test func keysAreTheLiteralsValues() {
+    @Test func keysAreTheLiteralsValuesWrittenBackAsValidLiterals() {
+        // A key's quote, backslash or newline (JSON keys may hold any of them) must come out as a
+        // literal that compiles: swift-syntax picks a raw string where it needs one.
         expectExpansion(
             #"""
             @Model
             struct Q {
                 @Key("j\"k") var quoted: String
+                @Key("line\nbreak") var broken: String
             }
             """#,
             expandedSource: #"""
             struct Q {
                 var quoted: String
+                var broken: String
             }
 
             extension Q: YYModelCore.ModelCodable {
                 init(from decoder: any Decoder) throws {
                     let reader = try YYModelCore._ModelFieldReader(decoder)
-                    self.quoted = try reader.require(String.self, paths: [["j\"k"]])
+                    self.quoted = try reader.require(String.self, paths: [[#"j"k"#]])
+                    self.broken = try reader.require(String.self, paths: [["line\nbreak"]])
                     try self.modelDidDecode()
                 }
 
                 init(_tape object: YYModelCore._TapeObject) throws {
                     var object = object
-                    self.quoted = try object.require(String.self, key: "j\"k")
+                    self.quoted = try object.require(String.self, key: #"j"k"#)
+                    self.broken = try object.require(String.self, key: "line\nbreak")
                     try self.modelDidDecode()
                 }
 
                 func encode(to encoder: any Encoder) throws {
                     var container0 = encoder.container(keyedBy: YYModelCore._ModelKey.self)
-                    try container0.encode(self.quoted, forKey: YYModelCore._ModelKey("j\"k"))
+                    try container0.encode(self.quoted, forKey: YYModelCore._ModelKey(#"j"k"#))
+                    try container0.encode(self.broken, forKey: YYModelCore._ModelKey("line\nbreak"))
                 }
 
                 func _encode(to writer: inout YYModelCore._ModelWriter) throws {
                     writer.beginObject()
-                    writer.key("j\"k")
+                    writer.key(#"j"k"#)
                     try writer.value(self.quoted)
+                    writer.key("line\nbreak")
+                    try writer.value(self.broken)
                     writer.endObject()
                 }
             }
