@@ -118,6 +118,8 @@ extension Duration {
         let (seconds, attoseconds) = components
         if seconds < 0 { return 0 }
         let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : whole &+ attoseconds / 1_000_000_000
+        // The fraction can carry past Int64.max too (9,223,372,036.9 s), not only the seconds.
+        let (total, carried) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return overflow || carried ? .max : total
     }
 }

@@ -150,7 +150,7 @@ enum ModelDateParser {
     /// encoder writes (YYModel wrote the device's zone; UTC reads the same everywhere). The
     /// date must be in ``writableRange``.
     static func string(from date: Date) -> String {
-        assert(writableRange.contains(date.timeIntervalSince1970), "\(date) is outside the writable range")
+        assert(writableRange.contains(date.timeIntervalSince1970), "\(date.timeIntervalSince1970) s since 1970 is outside the writable range")
         let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         var seconds = Int((totalMilliseconds / 1000).rounded(.down))
         let milliseconds = Int(totalMilliseconds) - seconds * 1000

@@ -98,11 +98,11 @@ struct FetchCommand: AsyncParsableCommand {
     private func makePipeline() throws(ToolFailure) -> ImagePipeline {
         var loader = HTTPDataLoader.Configuration()
         // Up to a billion seconds, so that the milliseconds fit an Int: longer is no timeout.
-        let timeout = Duration.milliseconds(Int(min(self.timeout, 1e9) * 1000))
-        loader.idleReadTimeout = min(loader.idleReadTimeout, timeout)
-        loader.connectTimeout = min(loader.connectTimeout, timeout)
+        let limit = Duration.milliseconds(Int(min(timeout, 1e9) * 1000))
+        loader.idleReadTimeout = min(loader.idleReadTimeout, limit)
+        loader.connectTimeout = min(loader.connectTimeout, limit)
         var configuration = ImagePipeline.Configuration(dataLoader: HTTPDataLoader(configuration: loader))
-        configuration.requestTimeout = timeout
+        configuration.requestTimeout = limit
         configuration.maximumResponseBytes = maxBytes
         if let cache {
             do {

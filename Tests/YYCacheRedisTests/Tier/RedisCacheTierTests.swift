@@ -124,7 +124,15 @@ import YYCache
     }
 }
 
-@Suite struct RedisTimeToLiveTests {
+/// The conversions of `Duration` the client makes for Redis and for NIO's timeouts.
+@Suite struct RedisDurationTests {
+    @Test func nanosecondsSaturateInsteadOfWrapping() {
+        #expect(Duration.seconds(1).nanoseconds == 1_000_000_000)
+        #expect(Duration.seconds(-1).nanoseconds == 0)
+        #expect(Duration.seconds(Int64.max).nanoseconds == .max)
+        #expect((Duration.seconds(9_223_372_036) + .milliseconds(900)).nanoseconds == .max)
+    }
+
     @Test func millisecondsRoundUpAndStayWithinWhatRedisTakes() {
         #expect(Duration.milliseconds(1500).redisMilliseconds == 1500)
         #expect(Duration.microseconds(1500).redisMilliseconds == 2)
