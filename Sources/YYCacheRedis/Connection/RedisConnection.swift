@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOPosix
 import YYDispatch
