@@ -125,6 +125,13 @@ struct ImagePlayInTmuxTests {
         #expect(width(screen, row: 3) == 0)
         #expect(screen.cell(5, 2)?.colors.background != nil)
         #expect((screen.cell(6, 1)?.text ?? " ") == " ")
+        // And back: each resize is a signal, and none may be lost, whichever thread gets it.
+        for _ in 0..<3 {
+            try tmux.run(["resize-window", "-t", Tmux.target, "-x", "60", "-y", "20"])
+            try tmux.wait("the picture back at 8 × 4 cells") { width($0, row: 1) == 8 && width($0, row: 3) == 8 }
+            try tmux.run(["resize-window", "-t", Tmux.target, "-x", "60", "-y", "4"])
+            try tmux.wait("the picture re-fitted again") { width($0, row: 1) == 6 && width($0, row: 3) == 0 }
+        }
         try tmux.run(["send-keys", "-t", Tmux.target, "C-c"])
     }
 

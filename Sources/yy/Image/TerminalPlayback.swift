@@ -47,15 +47,9 @@ struct TerminalPlayback {
         // then a wake-up: newer frames may push a wake-up out of the small buffer, never a flag,
         // and the newest input is always delivered, so the loop always sees the last flag set.
         let pending = Locked(Pending())
-        let signals = [SIGINT, SIGTERM, SIGWINCH].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global(qos: .userInteractive))
-            source.setEventHandler {
-                pending.withLock { if number == SIGWINCH { $0.resize = true } else { $0.stop = true } }
-                feed.yield(.event)
-            }
-            source.resume()
-            return source
+        let signals = SignalPipe(signals: [SIGINT, SIGTERM, SIGWINCH], queue: .global(qos: .userInteractive)) { number in
+            pending.withLock { if number == SIGWINCH { $0.resize = true } else { $0.stop = true } }
+            feed.yield(.event)
         }
         // Frame changes go straight from the player's timer thread into the drawing loop's input.
         player.addObserver { event in
@@ -66,10 +60,7 @@ struct TerminalPlayback {
                 feed.yield(.event)
             }
         }
-        defer {
-            for source in signals { source.cancel() }
-            for number in [SIGINT, SIGTERM, SIGWINCH] { signal(number, SIG_DFL) }
-        }
+        defer { signals?.cancel() }
 
         session.begin(reservingRows: fit.rows)
         var scaled = ScaledFrames(capacityBytes: 64 << 20)
