@@ -33,16 +33,17 @@ public struct RedisConfiguration: Sendable {
     /// and each further one puts another event loop thread to work beside the callers. On the
     /// 2-core benchmark machine, 32 callers' 100 KB reads ran at about 26k/s on 1 connection
     /// against 21k/s on 2 or 4, with small values as fast (`--connections` of `RedisBenchmarks`).
-    /// More can pay when the client has cores to spare and the values are large.
+    /// More can pay when the client has cores to spare and the values are large. At least 1.
     public var connectionsPerNode = 1
     /// How long one request may wait for its reply before it fails. Default 250 ms.
     public var operationTimeout: Duration = .milliseconds(250)
     /// How long opening a connection may take, and then a TLS handshake on it. Default 250 ms.
     public var connectTimeout: Duration = .milliseconds(250)
-    /// How long a node that failed is skipped before one request tries it again. Default 1 s; it
-    /// doubles while the node keeps failing, up to ``maximumCircuitBackoff``.
+    /// How long a node that failed is skipped before one request tries it again. Default 1 s (at
+    /// least 1 ms); it doubles while the node keeps failing, up to ``maximumCircuitBackoff``.
     public var circuitBackoff: Duration = .seconds(1)
-    /// The longest a failing node is skipped between tries. Default 30 s.
+    /// The longest a failing node is skipped between tries. Default 30 s; never less than
+    /// ``circuitBackoff``.
     public var maximumCircuitBackoff: Duration = .seconds(30)
     /// The largest bulk reply accepted; a server announcing a larger one is treated as broken.
     /// Default 64 MB.

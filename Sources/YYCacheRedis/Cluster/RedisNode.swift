@@ -14,11 +14,13 @@ final class RedisNode: Sendable {
     init(address: RedisNodeAddress, configuration: RedisConfiguration, tls: TLSConnector?, group: any EventLoopGroup,
          home: any EventLoop, now: @escaping @Sendable () -> Duration) {
         self.address = address
+        // Settings out of range are brought into it, as the configuration's documentation says.
         pool = RedisConnectionPool(
-            address: address, tls: tls, size: configuration.connectionsPerNode, connectTimeout: configuration.connectTimeout,
+            address: address, tls: tls, size: max(1, configuration.connectionsPerNode), connectTimeout: configuration.connectTimeout,
             maximumReplySize: configuration.maximumReplySize, group: group, home: home)
+        let initialBackoff = max(configuration.circuitBackoff, .milliseconds(1))
         let breaker = CircuitBreaker(
-            initialBackoff: configuration.circuitBackoff, maximumBackoff: configuration.maximumCircuitBackoff,
+            initialBackoff: initialBackoff, maximumBackoff: max(configuration.maximumCircuitBackoff, initialBackoff),
             probeTimeout: configuration.connectTimeout + configuration.operationTimeout)
         state = Locked((breaker, RedisNodeStatistics.Counters()))
         operationTimeout = configuration.operationTimeout

@@ -200,6 +200,17 @@ import TestTraits
         await server.close()
     }
 
+    @Test func settingsOutOfRangeAreBroughtIntoItRatherThanTrapping() async throws {
+        let server = try RedisServer()
+        var configuration = try RedisConfiguration(urls: [server.url])
+        configuration.connectionsPerNode = 0
+        configuration.circuitBackoff = .zero
+        configuration.maximumCircuitBackoff = .seconds(-1)
+        let client = RedisClient(configuration: configuration)
+        #expect(try await client.send(RedisCommand("PING")) == .simpleString("PONG"))
+        await client.close()
+    }
+
     @Test func aNodeThatRefusesConnectionsFailsFastAndOpensItsCircuit() async throws {
         let port = try LoopbackPort.unused()
         let client = try makeClient(["redis://127.0.0.1:\(port)"])
