@@ -11,6 +11,8 @@ public struct RedisConfiguration: Sendable {
     /// The servers. With several independent ones, keys are spread over them by consistent
     /// hashing; every process must list the same addresses (the same spelling: `localhost` is not
     /// `127.0.0.1`). For a cluster (``topology``), the nodes the client first asks for its map.
+    /// Never empty: ``init(urls:)`` refuses no URLs, and a client made from an emptied list stops
+    /// the program (a precondition), as a client with nowhere to send anything is a mistake.
     public var nodes: [RedisNodeAddress]
     /// How keys are spread over ``nodes``.
     public enum Topology: Sendable, Hashable {
