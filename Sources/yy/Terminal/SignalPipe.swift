@@ -52,6 +52,8 @@ final class SignalPipe {
 
     /// Puts the signals' default actions back and closes the pipe.
     func cancel() {
+        // Handlers first, so that no new one starts; one already past its load of the write end
+        // could still write after the close, a window of a few instructions at the end of a run.
         for signal in signals { Self.install(signal, handler: SIG_DFL) }
         guard signalPipeWriteEnd.compareExchange(expected: writeEnd, desired: -1, ordering: .sequentiallyConsistent).exchanged else { return }
         source.cancel()
