@@ -55,7 +55,7 @@ public struct AnimationTimeline: Sendable, Equatable {
         if nanoseconds.isEmpty { nanoseconds = [minimum] }
         var starts: [Int64] = [0]
         starts.reserveCapacity(nanoseconds.count + 1)
-        for duration in nanoseconds { starts.append(starts[starts.count - 1] + duration) }
+        for duration in nanoseconds { starts.append(Self.sum(starts[starts.count - 1], duration)) }
         self.frameNanoseconds = nanoseconds
         self.frameStarts = starts
         self.loopCount = max(0, loopCount)
@@ -111,8 +111,8 @@ public struct AnimationTimeline: Sendable, Equatable {
         let offset = media - loop * loopNanoseconds
         let index = frameIndex(atOffset: offset)
         // One frame changes only when the last play ends; forever, never.
-        let next: Int64? = frameCount > 1 ? loop * loopNanoseconds + frameStarts[index + 1]
-            : loopCount > 0 ? Int64(loopCount) * loopNanoseconds : nil
+        let next: Int64? = frameCount > 1 ? Self.sum(loop * loopNanoseconds, frameStarts[index + 1])
+            : loopCount > 0 ? Self.product(Int64(loopCount), loopNanoseconds) : nil
         return Position(frameIndex: index, loop: Int(loop), isFinished: false,
                         nextChange: next.map { elapsed(forMedia: $0) })
     }
@@ -125,7 +125,7 @@ public struct AnimationTimeline: Sendable, Equatable {
     /// Media nanoseconds at which frame `index` of play `loop` starts.
     func mediaStart(ofFrame index: Int, loop: Int) -> Int64 {
         let index = min(max(0, index), frameCount - 1)
-        return Int64(max(0, loop)) * loopNanoseconds + frameStarts[index]
+        return Self.sum(Self.product(Int64(max(0, loop)), loopNanoseconds), frameStarts[index])
     }
 
     /// The frame whose interval holds `offset` (0 ≤ offset < loop duration): binary search over
@@ -146,23 +146,50 @@ public struct AnimationTimeline: Sendable, Equatable {
     func mediaNanoseconds(elapsed: Duration) -> Int64 {
         let nanoseconds = Self.nanoseconds(elapsed)
         if rate == 1 { return nanoseconds }
-        return Int64((Double(nanoseconds) * rate).rounded(.down))
+        return Self.clamped((Double(nanoseconds) * rate).rounded(.down))
     }
 
     /// The first elapsed time at which media time reaches `media` nanoseconds (rounded up, so
     /// that `position(at:)` of the result is already the new frame).
     func elapsed(forMedia media: Int64) -> Duration {
         if rate == 1 { return .nanoseconds(media) }
-        var wall = Int64((Double(media) / rate).rounded(.up))
+        // Media time past what the bound's elapsed time reaches is never reached: say the bound.
+        guard media <= mediaNanoseconds(elapsed: .nanoseconds(Self.bound)) else { return .nanoseconds(Self.bound) }
+        var wall = Self.clamped((Double(media) / rate).rounded(.up))
         while mediaNanoseconds(elapsed: .nanoseconds(wall)) < media { wall += 1 }
         return .nanoseconds(wall)
     }
 
+    // MARK: Arithmetic that cannot trap
+
+    /// The largest elapsed or media time in nanoseconds (146 years): a loop count of `Int.max`,
+    /// an elapsed time of centuries or a rate of 64 saturates here instead of overflowing.
+    static let bound = Int64.max / 2
+
     static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return seconds < 0 ? .min / 2 : .max / 2 }
-        return whole + attoseconds / 1_000_000_000
+        // The fraction can carry past Int64.max too (9,223,372,036.9 s), not only the seconds.
+        let (total, carried) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        if overflow || carried { return seconds < 0 ? -bound : bound }
+        return min(max(total, -bound), bound)
+    }
+
+    /// `value` (already whole) as nanoseconds within `-bound...bound`.
+    private static func clamped(_ value: Double) -> Int64 {
+        value.isNaN ? 0 : Int64(min(max(value, -Double(bound)), Double(bound)))
+    }
+
+    /// `a × b` for non-negative operands, saturating at `Int64.max`.
+    private static func product(_ a: Int64, _ b: Int64) -> Int64 {
+        let (value, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? .max : value
+    }
+
+    /// `a + b` for non-negative operands, saturating at `Int64.max`.
+    private static func sum(_ a: Int64, _ b: Int64) -> Int64 {
+        let (value, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : value
     }
 
     static func clampedRate(_ rate: Double) -> Double {

@@ -76,6 +76,27 @@ import Testing
         #expect(thrice.position(at: .milliseconds(10)).nextChange == .milliseconds(300))
     }
 
+    @Test func extremeLoopCountsTimesAndRatesSaturateInsteadOfTrapping() {
+        let bound = Duration.nanoseconds(AnimationTimeline.bound)
+        // A still played Int.max times changes once, at the end of time.
+        let still = AnimationTimeline(durations: [0.1], loopCount: .max)
+        #expect(still.position(at: .zero).nextChange == .nanoseconds(Int64.max))
+        #expect(still.start(ofFrame: 0, loop: .max) == .nanoseconds(Int64.max))
+        for rate in [AnimationTimeline.rateRange.lowerBound, 1, AnimationTimeline.rateRange.upperBound] {
+            let timeline = AnimationTimeline(durations: [0.1, 0.2], loopCount: .max, rate: rate)
+            for elapsed in [Duration.seconds(Int64.max), .seconds(9_223_372_036) + .milliseconds(900), bound] {
+                let position = timeline.position(at: elapsed)
+                #expect(!position.isFinished, "rate \(rate), \(elapsed)")
+                #expect((position.nextChange ?? .zero) >= .zero, "rate \(rate), \(elapsed)")
+            }
+            #expect(timeline.start(ofFrame: 1, loop: .max) <= .nanoseconds(Int64.max), "rate \(rate)")
+        }
+        // 200,000 frames of a day each: longer than Int64's nanoseconds hold, in sum.
+        let long = AnimationTimeline(durations: Array(repeating: 86_400, count: 200_000), loopCount: 1)
+        #expect(long.position(at: .seconds(86_400 * 3 + 1)).frameIndex == 3)
+        #expect(long.loopDuration == .nanoseconds(Int64.max))
+    }
+
     @Test func negativeElapsedTimeIsTheStart() {
         let timeline = AnimationTimeline(durations: [0.1, 0.1], loopCount: 0)
         #expect(timeline.position(at: .seconds(-3)).frameIndex == 0)
