@@ -1,4 +1,5 @@
 import NIOCore
+import YYDispatch
 
 /// One request on the wire: its bytes, the promise its reply completes, and how long it may wait.
 struct RedisRequest: Sendable {
@@ -114,12 +115,5 @@ final class RedisConnectionHandler: ChannelDuplexHandler {
 
 extension Duration {
     /// Whole nanoseconds, clamped to `0...Int64.max`.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        if seconds < 0 { return 0 }
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        // The fraction can carry past Int64.max too (9,223,372,036.9 s), not only the seconds.
-        let (total, carried) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-        return overflow || carried ? .max : total
-    }
+    var nanoseconds: Int64 { max(0, saturatingNanoseconds) }
 }

@@ -1,3 +1,5 @@
+import YYDispatch
+
 /// When each frame of an animation shows: a pure value, no clock inside.
 ///
 /// Frame durations become whole nanoseconds once, and their prefix sums are kept, so "which frame
@@ -167,12 +169,7 @@ public struct AnimationTimeline: Sendable, Equatable {
     static let bound = Int64.max / 2
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        // The fraction can carry past Int64.max too (9,223,372,036.9 s), not only the seconds.
-        let (total, carried) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-        if overflow || carried { return seconds < 0 ? -bound : bound }
-        return min(max(total, -bound), bound)
+        min(max(duration.saturatingNanoseconds, -bound), bound)
     }
 
     /// `value` (already whole) as nanoseconds within `-bound...bound`.

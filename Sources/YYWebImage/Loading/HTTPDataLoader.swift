@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import YYDispatch
 
 /// The default ``DataLoading``: AsyncHTTPClient, with its body streamed under back-pressure.
 ///
@@ -110,8 +111,6 @@ private struct ResponseBodyChunks: AsyncSequence, Sendable {
 extension TimeAmount {
     /// A Swift `Duration` in NIO's nanoseconds, saturating.
     init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        self = .nanoseconds(nanoseconds.overflow ? (seconds < 0 ? .min : .max) : nanoseconds.partialValue + attoseconds / 1_000_000_000)
+        self = .nanoseconds(duration.saturatingNanoseconds)
     }
 }
