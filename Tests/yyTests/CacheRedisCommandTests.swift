@@ -73,7 +73,9 @@ import Testing
     #endif
 
     @Test func aRedisThatIsDownMakesNoCommandFail() throws {
-        let down = "redis://127.0.0.1:\(try LoopbackPort.unused())"
+        let refusing = try LoopbackPort.refusing()
+        defer { withExtendedLifetime(refusing) {} }  // the port stays refused until the test ends
+        let down = "redis://127.0.0.1:\(refusing.port)"
         let path = folder.appending("a")
         #expect(try yy("cache", "set", "--path", path, "--redis", down, "k", input: Data("local".utf8)).status == 0)
         #expect(try yy("cache", "get", "--path", path, "--redis", down, "k").standardOutput == Data("local".utf8))

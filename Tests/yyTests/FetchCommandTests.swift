@@ -113,8 +113,9 @@ import YYImage
     }
 
     @Test func aRefusedConnectionSaysSoInPlainWords() throws {
-        // A port that was just free: nothing listens on it.
-        let port = try LoopbackPort.unused()
+        let refusing = try LoopbackPort.refusing()
+        defer { withExtendedLifetime(refusing) {} }  // the port stays refused until the test ends
+        let port = refusing.port
         let result = try yy(["fetch", "http://127.0.0.1:\(port)/a.png"])
         #expect(result.status == 1)
         #expect(result.text == "http://127.0.0.1:\(port)/a.png: error: transport failure: Connection refused (errno \(ECONNREFUSED))\n")

@@ -134,7 +134,9 @@ import YYCache
 
     @Test func aDeadSeedIsPassedOver() async throws {
         let cluster = try await RedisCluster.start()
-        let nobody = "redis://127.0.0.1:\(try LoopbackPort.unused())"
+        let refusing = try LoopbackPort.refusing()
+        defer { withExtendedLifetime(refusing) {} }  // the port stays refused until the test ends
+        let nobody = "redis://127.0.0.1:\(refusing.port)"
         let client = try clusterClient([nobody, cluster.urls[1]])
         try await set(client, "k", "v")
         #expect(try await get(client, "k") == "v")
@@ -177,7 +179,9 @@ import YYCache
     @Test func aSlotTheLoadedMapLackedReloadsItRatherThanFailingOnADeadFirstSeed() async throws {
         // One master, so no gossip can give a slot back behind the test's back.
         let cluster = try await RedisCluster.start(masters: 1)
-        let nobody = "redis://127.0.0.1:\(try LoopbackPort.unused())"
+        let refusing = try LoopbackPort.refusing()
+        defer { withExtendedLifetime(refusing) {} }  // the port stays refused until the test ends
+        let nobody = "redis://127.0.0.1:\(refusing.port)"
         let client = try clusterClient([nobody, cluster.urls[0]])
         let key = "added later", slot = HashSlot.of(ByteBuffer(string: key))
         try cluster.command(0, "CLUSTER", "DELSLOTS", String(slot))
@@ -192,7 +196,9 @@ import YYCache
 
     @Test func aSlotNoMasterServesGoesToANodeThatAnswersAndReloadsTheMapAtMostOnceASecond() async throws {
         let cluster = try await RedisCluster.start(masters: 1)
-        let nobody = "redis://127.0.0.1:\(try LoopbackPort.unused())"
+        let refusing = try LoopbackPort.refusing()
+        defer { withExtendedLifetime(refusing) {} }  // the port stays refused until the test ends
+        let nobody = "redis://127.0.0.1:\(refusing.port)"
         let time = ManualTime()
         let client = try clusterClient([nobody, cluster.urls[0]], time: time)
         let key = "served by no one", slot = HashSlot.of(ByteBuffer(string: key))

@@ -212,7 +212,9 @@ import TestTraits
     }
 
     @Test func aNodeThatRefusesConnectionsFailsFastAndOpensItsCircuit() async throws {
-        let port = try LoopbackPort.unused()
+        let refusing = try LoopbackPort.refusing()
+        defer { withExtendedLifetime(refusing) {} }  // the port stays refused until the test ends
+        let port = refusing.port
         let client = try makeClient(["redis://127.0.0.1:\(port)"])
         await #expect { try await client.send(RedisCommand("PING")) } throws: { error in
             guard case .connectionFailed(let node, let message) = error as? RedisError else { return false }
