@@ -68,7 +68,10 @@ struct LRUList<Key: Hashable, Value> {
     @usableFromInline var freeSlots: [Index] = []
     @usableFromInline var head: Index = none
     @usableFromInline var tail: Index = none
-    @usableFromInline var totalCost = 0
+    /// The sum of the entries' costs. 128 bits: each cost is at most `Int.max` and there are at
+    /// most `Int32.max` entries, so no sum can overflow (two entries of cost `Int.max` trapped an
+    /// `Int`).
+    @usableFromInline var totalCost: Int128 = 0
     /// How many live entries carry an expiry; when zero, hits skip the expiry check entirely.
     @usableFromInline var expiringCount = 0
     #if DEBUG
@@ -125,7 +128,7 @@ struct LRUList<Key: Hashable, Value> {
             let old = index.values[found].value
             index.values[found].value = value
             let i = Int(position)
-            totalCost += cost - entries[i].cost
+            totalCost += Int128(cost) - Int128(entries[i].cost)
             expiringCount += (expiry != .max ? 1 : 0) - (entries[i].expiry != .max ? 1 : 0)
             entries[i].cost = cost
             entries[i].expiry = expiry
@@ -146,7 +149,7 @@ struct LRUList<Key: Hashable, Value> {
         }
         index[key] = Slot(position: position, value: value)
         links[Int(position)].accessTime = time
-        totalCost += cost
+        totalCost += Int128(cost)
         if expiry != .max { expiringCount += 1 }
         linkAtHead(position)
         afterMutation()
@@ -159,7 +162,7 @@ struct LRUList<Key: Hashable, Value> {
         let i = Int(position)
         unlink(position)
         let value = entries[i].key.flatMap { index.removeValue(forKey: $0)?.value }
-        totalCost -= entries[i].cost
+        totalCost -= Int128(entries[i].cost)
         if entries[i].expiry != .max { expiringCount -= 1 }
         entries[i] = Entry(key: nil, cost: 0, expiry: .max)
         freeSlots.append(position)
@@ -238,7 +241,8 @@ struct LRUList<Key: Hashable, Value> {
     @usableFromInline
     func invariantViolations() -> [String] {
         var violations: [String] = []
-        var walked = 0, cost = 0, expiring = 0
+        var walked = 0, expiring = 0
+        var cost: Int128 = 0
         var previous = Self.none
         var position = head
         var lastTime = UInt64.max
@@ -251,7 +255,7 @@ struct LRUList<Key: Hashable, Value> {
             } else {
                 violations.append("slot \(i): free but linked")
             }
-            cost += entries[i].cost
+            cost += Int128(entries[i].cost)
             if entries[i].expiry != .max { expiring += 1 }
             lastTime = links[i].accessTime
             walked += 1

@@ -238,9 +238,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
         locked { $0.list.count }
     }
 
-    /// The sum of the entries' costs.
+    /// The sum of the entries' costs, or `Int.max` when it is larger.
     public var totalCost: Int {
-        locked { $0.list.totalCost }
+        locked { Int(clamping: $0.list.totalCost) }
     }
 
     /// Hit, miss and eviction counters since creation or the last ``resetStatistics()``.
@@ -266,7 +266,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     ///
     /// - Complexity: O(k) for the k entries evicted.
     public func trim(toCost cost: Int) {
-        trim { state in state.list.totalCost > max(cost, 0) }
+        trim { state in state.list.totalCost > Int128(max(cost, 0)) }
     }
 
     /// Evicts entries that have not been read or written for longer than `age`.
@@ -360,7 +360,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     static func evictOverLimits(_ state: inout State, into released: inout [Value]) {
         let countLimit = state.countLimit ?? .max
         let costLimit = state.costLimit ?? .max
-        while state.list.count > countLimit || state.list.totalCost > costLimit {
+        while state.list.count > countLimit || state.list.totalCost > Int128(costLimit) {
             guard let value = state.list.removeTail() else { break }
             released.append(value)
             state.statistics.evictions += 1

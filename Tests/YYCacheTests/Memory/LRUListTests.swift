@@ -45,7 +45,7 @@ import TestSupport
                 #expect(list.removeTail() == model.entries.popLast()?.value)
             }
             #expect(list.count == model.entries.count)
-            #expect(list.totalCost == model.totalCost)
+            #expect(list.totalCost == Int128(model.totalCost))
         }
         // Recency order, walked from the head, is the model's.
         var order: [Int] = []

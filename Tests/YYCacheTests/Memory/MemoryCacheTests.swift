@@ -271,4 +271,20 @@ final class Tracked: Sendable {
         cache.countLimit = -1
         #expect(cache.totalCount == 0)
     }
+
+    @Test func costsWhoseSumPassesIntMaxEvictLikeAnyOther() {
+        // Without a cost limit the sum may reach Int.max; adding more evicts the least recently
+        // used. The second cost of Int.max trapped: the sum overflowed an Int.
+        let cache = MemoryCache<Int, Int>()
+        for key in 0..<3 { cache.setValue(key, forKey: key, cost: .max) }
+        #expect(!cache.contains(0) && !cache.contains(1) && cache.contains(2))
+        #expect(cache.totalCost == .max)
+        cache.setValue(3, forKey: 3, cost: 1)
+        #expect(!cache.contains(2) && cache.contains(3))
+        #expect(cache.totalCount == 1 && cache.totalCost == 1)
+        cache.costLimit = nil
+        cache.countLimit = nil
+        cache.setValue(4, forKey: 4, cost: .max - 1)
+        #expect(cache.totalCount == 2 && cache.totalCost == .max)
+    }
 }
