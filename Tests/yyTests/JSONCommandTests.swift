@@ -42,18 +42,24 @@ import Testing
 
     @Test func formatWritesCompactOrPrettyKeepingOrder() throws {
         let path = try file("in.json", #"{ "b" : 1, "a" : [ 1.50, "é\n" ] }"#)
-        #expect(try yy("json", "format", path).text == #"{"b":1,"a":[1.5,"é\n"]}"# + "\n")
+        #expect(try yy("json", "format", path).text == #"{"b":1,"a":[1.50,"é\n"]}"# + "\n")
         #expect(try yy("json", "format", path, "--pretty").text == """
             {
               "b": 1,
               "a": [
-                1.5,
+                1.50,
                 "é\\n"
               ]
             }
 
             """)
         #expect(try yy("json", "format", try file("bad.json", "[")).status == 1)
+    }
+
+    @Test func formatKeepsEveryDigitOfANumber() throws {
+        let text = #"[18446744073709551616,-0.000000000000000000000000000001e-400,1E2,12345678901234567890.123456789]"#
+        let path = try file("numbers.json", text)
+        #expect(try yy("json", "format", path).text == text + "\n")
     }
 }
 

@@ -71,6 +71,23 @@ public struct JSONDocument: Sendable {
         }
     }
 
+    /// The input text of the number whose tape entry is at `index`, as written.
+    func numberText(at index: Int) -> ArraySlice<UInt8> {
+        let start = Int(tape.payload(at: index))
+        var end = start
+        // The parser has checked the grammar; the text runs to the first byte no number has.
+        while end < bytes.count, Self.isNumberByte(bytes[end]) { end += 1 }
+        return bytes[start..<end]
+    }
+
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+             UInt8(ascii: "e"), UInt8(ascii: "E"): true
+        default: false
+        }
+    }
+
     /// The string whose tape entry is at `index`, unescaped.
     func string(at index: Int) -> String {
         withView { $0.string(at: index) }

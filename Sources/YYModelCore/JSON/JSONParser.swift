@@ -441,23 +441,25 @@ struct JSONParser {
             if exponentNegative { exponent = -exponent }
         }
 
+        // The tag word also keeps where the number's text starts, for writers that copy it as written.
+        let offset = UInt64(start)
         if isInteger && !overflow {
             if negative {
                 if mantissa <= UInt64(Int64.max) + 1 {
-                    tape.append(JSONTape.word(.int64), UInt64(bitPattern: mantissa == UInt64(Int64.max) + 1 ? Int64.min : -Int64(mantissa)))
+                    tape.append(JSONTape.word(.int64, offset), UInt64(bitPattern: mantissa == UInt64(Int64.max) + 1 ? Int64.min : -Int64(mantissa)))
                     return
                 }
             } else if mantissa <= UInt64(Int64.max) {
-                tape.append(JSONTape.word(.int64), mantissa)
+                tape.append(JSONTape.word(.int64, offset), mantissa)
                 return
             } else {
-                tape.append(JSONTape.word(.uint64), mantissa)
+                tape.append(JSONTape.word(.uint64, offset), mantissa)
                 return
             }
         }
         let value = try doubleValue(start: start, negative: negative, mantissa: mantissa, overflow: overflow,
                                     exponent: exponent - fractionDigits)
-        tape.append(JSONTape.word(.double), value.bitPattern)
+        tape.append(JSONTape.word(.double, offset), value.bitPattern)
     }
 
     /// The correctly rounded `Double` of the number text at `start..<position`.

@@ -67,6 +67,10 @@ extension JSONValue {
 
 extension JSONDocument {
     /// The document written again, compact or pretty, keeping the input's member order.
+    ///
+    /// Numbers are copied as written, so nothing is lost: an integer beyond 64 bits keeps every
+    /// digit and `1E2` stays `1E2`. Strings are written from their values, with the fewest
+    /// escapes (`"\u0041\/"` becomes `"A/"`).
     public func formatted(pretty: Bool) -> [UInt8] {
         var output = JSONOutput(pretty: pretty)
         var index = 0
@@ -81,10 +85,7 @@ extension JSONDocument {
         case .null: output.append("null")
         case .true: output.append("true")
         case .false: output.append("false")
-        case .int64: output.appendInteger(Int64(bitPattern: tape[start + 1]))
-        case .uint64: output.appendInteger(tape[start + 1])
-        // Parsed doubles are always finite.
-        case .double: try? output.appendDouble(Double(bitPattern: tape[start + 1]))
+        case .int64, .uint64, .double: output.append(raw: numberText(at: start))
         case .string, .escapedString: output.appendString(string(at: start))
         case .arrayStart:
             output.writeArray(tape.elements(ofArrayAt: start)) { output, element in
@@ -115,6 +116,11 @@ struct JSONOutput {
 
     mutating func append(_ text: String) {
         bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Appends bytes that are already JSON text.
+    mutating func append(raw text: ArraySlice<UInt8>) {
+        bytes.append(contentsOf: text)
     }
 
     /// Writes the decimal digits of `value` without building a `String`.

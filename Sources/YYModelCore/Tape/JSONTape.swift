@@ -5,7 +5,7 @@
 /// | value | words |
 /// |---|---|
 /// | `null`, `true`, `false` | the tag |
-/// | integer, unsigned integer, double | the tag, then the 64-bit value |
+/// | integer, unsigned integer, double | the tag with the byte offset of the number's text in the input, then the 64-bit value |
 /// | string | the tag with the byte offset of the contents in the input, then the byte length |
 /// | array, object | a start word whose payload is the index of the end word; the members; an end word whose payload is the member count |
 ///

@@ -57,6 +57,20 @@ struct JSONCorpusTests {
         #expect(rewritten == root)
     }
 
+    /// `formatted` copies numbers as written: canada.json's numbers (its strings hold no digits)
+    /// come out digit for digit, trailing zeros and all.
+    @Test func formattingCopiesEveryNumberDigitForDigit() throws {
+        let data = try Data(contentsOf: TestData.url("json/corpus/canada.json"))
+        let formatted = try JSONDocument(parsing: data).formatted(pretty: false)
+        let numberPattern = /-?\d+(\.\d+)?([eE][+-]?\d+)?/
+        func numbers(_ bytes: some Sequence<UInt8>) -> [Substring] {
+            String(decoding: Array(bytes), as: UTF8.self).matches(of: numberPattern).map(\.output.0)
+        }
+        let written = numbers(data)
+        #expect(written.count > 100_000)
+        #expect(numbers(formatted) == written)
+    }
+
     /// twitter_simdjson.json keeps exact 64-bit ids; each `id` must equal its `id_str`.
     @Test func twitterIdsAreExact64BitIntegers() throws {
         let value = try JSONDocument(parsing: Data(contentsOf: TestData.url("json/corpus/twitter_simdjson.json"))).value

@@ -44,3 +44,23 @@ import Testing
             "[-9223372036854775808,9223372036854775807,18446744073709551615]")
     }
 }
+
+@Suite struct DocumentFormattingTests {
+    @Test(arguments: [
+        "0", "-0", "-0.0", "1E2", "1e+2", "2.50", "-9223372036854775808", "9223372036854775808",
+        "18446744073709551615", "18446744073709551616", "123456789012345678901234567890",
+        "0.1000000000000000000000000001", "1.7976931348623157e308", "-1e-400", "4.9e-324",
+    ])
+    func numbersAreCopiedAsWritten(number: String) throws {
+        for text in [number, "[\(number)]", "{\"k\":\(number)}", "[ \(number) , \(number)\n]"] {
+            let compact = try JSONDocument(parsing: text).formatted(pretty: false)
+            let expected = text.hasPrefix("[ ") ? "[\(number),\(number)]" : text
+            #expect(String(decoding: compact, as: UTF8.self) == expected)
+        }
+    }
+
+    @Test func stringsAreWrittenWithTheFewestEscapes() throws {
+        let formatted = try JSONDocument(parsing: #"["\u0041\/", "\ud83d\ude00", "tab\t"]"#).formatted(pretty: false)
+        #expect(String(decoding: formatted, as: UTF8.self) == #"["A/","😀","tab\t"]"#)
+    }
+}
