@@ -19,7 +19,12 @@ guard arguments.count >= 6, let callers = Int(arguments[4]), let lockMillisecond
 func run(callers: Int, lockMilliseconds: Int) async throws {
     let key = arguments[3]
     let hang = arguments.contains("--hang")
-    let tier = try RedisCacheTier(urls: [arguments[1]])
+    // Timeouts no loaded machine misses (the default 250 ms can run out under a sanitizer with
+    // the suite in parallel): a lock request that timed out would make this process fill too.
+    var configuration = try RedisConfiguration(urls: [arguments[1]])
+    configuration.operationTimeout = .seconds(10)
+    configuration.connectTimeout = .seconds(10)
+    let tier = RedisCacheTier(client: RedisClient(configuration: configuration))
     let cache = try Cache<Data>(path: arguments[2], sharedTier: tier)
     let identity = "filled by process \(ProcessInfo.processInfo.processIdentifier)"
 

@@ -15,6 +15,16 @@ import YYCacheRedis
         redis = try RedisServer()
     }
 
+    /// A tier on the test's server with timeouts no loaded machine misses. The default 250 ms
+    /// connect timeout ran out under AddressSanitizer with the whole suite in parallel, and the
+    /// stale copy was never read. These tests are about what the tier holds, not how fast.
+    func patientTier() throws -> RedisCacheTier {
+        var configuration = try RedisConfiguration(urls: [redis.url])
+        configuration.operationTimeout = .seconds(10)
+        configuration.connectTimeout = .seconds(10)
+        return RedisCacheTier(client: RedisClient(configuration: configuration))
+    }
+
     /// One machine of a cluster: a pipeline with a disk folder of its own and the shared tier.
     struct Machine {
         let folder = TemporaryDirectory("machine")
@@ -32,7 +42,7 @@ import YYCacheRedis
         let png = Fixtures.png()
         let harness = try await PipelineHarness.start { _ in .response(headers: [("Cache-Control", "max-age=3600")], body: png) }
         defer { harness.server.stop() }
-        let tier = try RedisCacheTier(urls: [redis.url])
+        let tier = try patientTier()
         let first = try Machine(tier: tier).pipeline
         let secondMachine = try Machine(tier: tier)
         let second = secondMachine.pipeline
@@ -57,7 +67,7 @@ import YYCacheRedis
                 : .response(headers: [("ETag", "\"v1\""), ("Cache-Control", "no-cache")], body: png)
         }
         defer { harness.server.stop() }
-        let tier = try RedisCacheTier(urls: [redis.url])
+        let tier = try patientTier()
         let first = try Machine(tier: tier), second = try Machine(tier: tier)
         #expect(try await first.pipeline.image(for: harness.url("/v.png")).source == .network)
         #expect(try await second.pipeline.image(for: harness.url("/v.png")).source == .revalidated)
@@ -68,7 +78,7 @@ import YYCacheRedis
         let png = Fixtures.png()
         let harness = try await PipelineHarness.start { _ in .response(headers: [("Cache-Control", "max-age=3600")], body: png) }
         defer { harness.server.stop() }
-        let tier = try RedisCacheTier(urls: [redis.url])
+        let tier = try patientTier()
         redis.kill()
         let machine = try Machine(tier: tier)
         #expect(try await machine.pipeline.image(for: harness.url("/d.png")).source == .network)
