@@ -119,7 +119,7 @@ struct Type2 {
 
     @Test func theGeneratedTypesDecodeTheSample() throws {
         let tweets = try ModelDecoder().decode([GeneratedTweet].self, from: Self.sampleJSON)
-        #expect(tweets.count == 2)
+        try #require(tweets.count == 2)
         #expect(tweets[0].user?.screenName == "a")
         #expect(tweets[0].user?._2fa == true)
         #expect(tweets[0].tags?.first?.text == "x")

@@ -62,7 +62,7 @@ import YYImage
         let cache = TemporaryDirectory("fetch-cache")
         let url = server.url("/a.png").absoluteString
         let first = try objects(try yy(["fetch", "--json", "--cache", cache.path, url]))
-        #expect(first.count == 1)
+        try #require(first.count == 1, "one line per URL")  // indexed below: a miss must fail the test, not trap
         #expect(Set(first[0].keys) == ["url", "source", "status", "type", "bytes", "width", "height", "frames", "error", "file"])
         #expect(first[0]["url"] as? String == url)
         #expect(first[0]["source"] as? String == "network")
@@ -75,6 +75,7 @@ import YYImage
         #expect(first[0]["error"] is NSNull)
 
         let second = try objects(try yy(["fetch", "--json", "--cache", cache.path, url]))
+        try #require(second.count == 1, "one line per URL")
         #expect(second[0]["source"] as? String == "revalidated")
         #expect(second[0]["status"] as? Int == 304)
         #expect(second[0]["bytes"] as? Int == png.count)

@@ -47,7 +47,7 @@ enum ShapeKind: ModelTypeChooser {
         for decode in [{ try ModelDecoder().decode(Drawing.self, from: Self.json) },
                        { try JSONDecoder().decode(Drawing.self, from: Data(Self.json.replacingOccurrences(of: "\"2\"", with: "2").utf8)) }] {
             let drawing = try decode()
-            #expect(drawing.shapes.count == 2)
+            try #require(drawing.shapes.count == 2)
             #expect(drawing.shapes[0].value as? Circle == Circle(radius: 1))
             #expect(drawing.shapes[1].value as? Square == Square(side: 2))
             #expect(drawing.highlight?.value.area == 9)

@@ -16,7 +16,7 @@ import YYImage
             for _ in 0..<100 { group.addTask { try await harness.pipeline.image(for: url).image } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(images.count == 100)
+        try #require(images.count == 100)
         #expect(images.allSatisfy { $0 === images[0] })
         #expect(harness.server.requestCount(path: "/one.png") == 1)
         #expect(harness.pipeline.statistics.decodes == 1)
