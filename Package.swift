@@ -151,7 +151,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),  // built for AsyncHTTPClient anyway; its connection errors
+                .product(name: "NIOPosix", package: "swift-nio"),  // NIOConnectionError, to word failed connections; built for AsyncHTTPClient anyway
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ],
