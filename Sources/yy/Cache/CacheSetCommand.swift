@@ -27,9 +27,9 @@ struct CacheSetCommand: AsyncParsableCommand {
     func run() async throws {
         let data = try file.map { path throws(ToolFailure) in try StandardStreams.readFile(path) }
             ?? StandardStreams.readStandardInput()
-        // Up to a trillion seconds (30,000 years), so that the milliseconds fit an Int64:
-        // `--ttl 1e300` or `inf` mean forever, and forever is as long as the cache keeps anything.
-        let expiresAfter = ttl.map { Duration.milliseconds(Int64(min($0, 1e12) * 1000)) }
+        // Up to a trillion seconds (30,000 years): `--ttl 1e300` or `inf` mean forever, and
+        // forever is as long as the cache keeps anything.
+        let expiresAfter = ttl.map { Duration.commandLineSeconds($0, atMost: 1e12) }
         let (cache, tier) = try location.openTiered()
         do {
             try await cache.setValue(data, forKey: key, expiresAfter: expiresAfter)

@@ -97,8 +97,8 @@ struct FetchCommand: AsyncParsableCommand {
 
     private func makePipeline() throws(ToolFailure) -> ImagePipeline {
         var loader = HTTPDataLoader.Configuration()
-        // Up to a billion seconds, so that the milliseconds fit an Int: longer is no timeout.
-        let limit = Duration.milliseconds(Int(min(timeout, 1e9) * 1000))
+        // Up to a billion seconds (31 years): longer is no timeout.
+        let limit = Duration.commandLineSeconds(timeout, atMost: 1e9)
         loader.idleReadTimeout = min(loader.idleReadTimeout, limit)
         loader.connectTimeout = min(loader.connectTimeout, limit)
         var configuration = ImagePipeline.Configuration(dataLoader: HTTPDataLoader(configuration: loader))
