@@ -9,8 +9,8 @@ import Foundation
 struct YY: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "yy",
-        abstract: "YYKit for Swift: cache, model, image and fetch tools.",
-        subcommands: [CacheCommand.self, JSONCommand.self, ImageCommand.self, FetchCommand.self]
+        abstract: "YYKit for Swift: cache, model, image, fetch and benchmark tools.",
+        subcommands: [CacheCommand.self, JSONCommand.self, ImageCommand.self, FetchCommand.self, BenchCommand.self]
     )
 
     /// Parses and runs, mapping errors to the documented exit codes.

@@ -17,6 +17,12 @@ struct JSONInput: ParsableArguments {
 
     /// The bytes of the file; an unreadable file is reported like a usage error (exit 2).
     func read() throws(ToolFailure) -> [UInt8] {
+        try Self.read(file)
+    }
+
+    /// The bytes of `file` (standard input for `-`); an unreadable file is reported like a usage
+    /// error (exit 2).
+    static func read(_ file: String) throws(ToolFailure) -> [UInt8] {
         if file == "-" { return [UInt8](StandardStreams.readStandardInput()) }
         do {
             return [UInt8](try StandardStreams.readFile(file))

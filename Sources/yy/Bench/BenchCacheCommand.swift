@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import YYCache
+
+/// `yy bench cache`: YYCache's memory and disk caches against what a program would otherwise use
+/// in the same process: Foundation's `NSCache`, and one file per key.
+struct BenchCacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Store and read values with MemoryCache and DiskCache, against NSCache and a file per key.",
+        discussion: """
+            A round sets --count values of --size bytes under distinct keys, then gets each once. \
+            The disk rounds run in folders of their own made inside --folder, removed at the end; \
+            their MB/s counts the bytes written and read.
+            """
+    )
+
+    @Option(help: "Values per round.")
+    var count = 1_000
+
+    @Option(help: ArgumentHelp("Bytes per value.", valueName: "BYTES"))
+    var size = 100
+
+    @Option(help: ArgumentHelp("Where the disk rounds make their folders (default: the temporary directory).", valueName: "DIR"))
+    var folder: String?
+
+    @OptionGroup var options: BenchOptions
+
+    func validate() throws {
+        guard count > 0 else { throw ValidationError("--count must be at least 1") }
+        guard (0...(1 << 30)).contains(size) else { throw ValidationError("--size must be between 0 and 1 GiB") }
+    }
+
+    func run() throws {
+        let keys = (0..<count).map { "key-\($0)" }
+        // Bytes that differ from value to value and from the start to the end of one.
+        let value = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        let stopwatch = options.stopwatch
+
+        let memory = stopwatch.fastestRound {
+            let cache = MemoryCache<String, Data>()
+            for key in keys { cache.setValue(value, forKey: key, cost: value.count) }
+            for key in keys { keepResult(cache.value(forKey: key)) }
+        }
+        let nsCache = stopwatch.fastestRound {
+            let cache = NSCache<NSString, NSData>()
+            for key in keys { cache.setObject(value as NSData, forKey: key as NSString, cost: value.count) }
+            for key in keys { keepResult(cache.object(forKey: key as NSString)) }
+        }
+
+        let parent = URL(fileURLWithPath: folder ?? NSTemporaryDirectory(), isDirectory: true)
+        let disk = try withScratchFolder(in: parent) { path throws(ToolFailure) in
+            let cache: DiskCache
+            do {
+                cache = try DiskCache(path: path)
+            } catch {
+                throw .failure("cannot open a cache in '\(path)': \(error)")
+            }
+            return try stopwatch.fastestRound { () throws(ToolFailure) in
+                do {
+                    for key in keys { try cache.setData(value, forKey: key) }
+                    for key in keys { keepResult(try cache.data(forKey: key)) }
+                } catch {
+                    throw .failure("\(path): \(error)")
+                }
+            }
+        }
+        let files = try withScratchFolder(in: parent) { path throws(ToolFailure) in
+            let folder = URL(fileURLWithPath: path, isDirectory: true)
+            return try stopwatch.fastestRound { () throws(ToolFailure) in
+                do {
+                    for key in keys { try value.write(to: folder.appendingPathComponent(key), options: .atomic) }
+                    for key in keys { keepResult(try Data(contentsOf: folder.appendingPathComponent(key))) }
+                } catch {
+                    throw .failure("\(path): \(error)")
+                }
+            }
+        }
+
+        let calls = 2 * count
+        let diskBytes = 2 * count * size
+        try options.report(
+            BenchRow.compared(
+                [BenchRow(benchmark: "memory set + get", contender: "MemoryCache (YYCache)", roundTime: memory, operations: calls)],
+                against: BenchRow(benchmark: "memory set + get", contender: "NSCache (Foundation)", roundTime: nsCache, operations: calls))
+            + BenchRow.compared(
+                [BenchRow(benchmark: "disk set + get", contender: "DiskCache (YYCache)", roundTime: disk, operations: calls, bytes: diskBytes)],
+                against: BenchRow(benchmark: "disk set + get", contender: "a file per key (Data.write, atomic)", roundTime: files, operations: calls, bytes: diskBytes)))
+    }
+
+    /// Runs `body` with a new, empty folder inside `parent`, removed afterwards.
+    private func withScratchFolder<T>(in parent: URL, _ body: (String) throws(ToolFailure) -> T) throws(ToolFailure) -> T {
+        let scratch = parent.appendingPathComponent("yy-bench-\(UUID().uuidString)", isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        } catch {
+            throw .failure("cannot make a folder in '\(parent.path)': \(error.localizedDescription)")
+        }
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        return try body(scratch.path)
+    }
+}

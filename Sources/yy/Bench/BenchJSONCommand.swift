@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import YYModelCore
+
+/// `yy bench json FILE…`: YYModel's parser against Foundation's `JSONSerialization` on the
+/// caller's files.
+struct BenchJSONCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "json",
+        abstract: "Parse JSON files with JSONDocument and JSONValue, and with Foundation's JSONSerialization.",
+        discussion: """
+            A round parses every FILE once. JSONDocument validates the whole text and keeps a tape \
+            that is read on demand; JSONValue builds the whole tree, as JSONSerialization does. \
+            A file JSONSerialization refuses leaves the table without its row.
+            """
+    )
+
+    @Argument(help: "The JSON files.")
+    var files: [String]
+
+    @OptionGroup var options: BenchOptions
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one JSON file") }
+    }
+
+    func run() throws {
+        var texts: [[UInt8]] = []
+        for file in files {
+            let text = try JSONInput.read(file)
+            do {
+                _ = try JSONDocument(parsing: text)
+            } catch {
+                throw ToolFailure.notFound("\(file): invalid JSON at \(error)")
+            }
+            texts.append(text)
+        }
+        let bytes = texts.reduce(0) { $0 + $1.count }
+        let stopwatch = options.stopwatch
+        func row(_ contender: String, _ time: Duration) -> BenchRow {
+            BenchRow(benchmark: "parse", contender: contender, roundTime: time, operations: texts.count, bytes: bytes)
+        }
+        // Each was checked above, so neither of ours throws here.
+        let ours = [
+            row("JSONDocument (YYModel)", stopwatch.fastestRound { for text in texts { keepResult(try? JSONDocument(parsing: text)) } }),
+            row("JSONValue (YYModel)", stopwatch.fastestRound { for text in texts { keepResult(try? JSONValue(parsing: text)) } }),
+        ]
+        let datas = texts.map { Data($0) as Data }
+        if let refused = zip(files, datas).first(where: { (try? JSONSerialization.jsonObject(with: $1, options: .fragmentsAllowed)) == nil }) {
+            StandardStreams.printError("yy: JSONSerialization refuses \(refused.0): no peer row")
+            try options.report(ours)
+            return
+        }
+        let peer = row("JSONSerialization (Foundation)", stopwatch.fastestRound {
+            for data in datas { keepResult(try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) }
+        })
+        try options.report(BenchRow.compared(ours, against: peer))
+    }
+}
