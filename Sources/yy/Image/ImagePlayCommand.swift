@@ -31,7 +31,7 @@ struct ImagePlayCommand: AsyncParsableCommand {
     @Option(help: "Plays of the animation; 0 = forever (default: the file's loop count).")
     var loops: Int?
 
-    @Option(help: "Playback speed: 2 plays twice as fast.")
+    @Option(help: "Playback speed: 2 plays twice as fast; speeds beyond 1/64...64 play at the nearer bound.")
     var speed: Double = 1
 
     @Option(help: "Width in terminal columns (default: fit the terminal, keeping the aspect ratio).")
