@@ -49,6 +49,10 @@ struct BenchCacheCommand: ParsableCommand {
             let cache = NSCache<NSString, NSData>()
             for key in objectKeys { cache.setObject(object, forKey: key, cost: object.length) }
             for key in objectKeys { keepResult(cache.object(forKey: key)) }
+            // Foundation's NSCache on Linux leaks its entries when it is released full (they hold
+            // one another): 2,000 rounds of 1,000 entries grew the process by 125 MB. Emptied
+            // first, it frees them, as MemoryCache does when released at the end of its round.
+            cache.removeAllObjects()
         }
 
         let parent = URL(fileURLWithPath: folder ?? NSTemporaryDirectory(), isDirectory: true)
