@@ -132,7 +132,9 @@ import YYImage
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch) == [])
 
         #expect(try yy("bench", "cache", "--count", "0").status == 2)
+        #expect(try yy("bench", "cache", "--count", "1000001").status == 2)
         #expect(try yy("bench", "cache", "--size", "-1").status == 2)
+        #expect(try yy("bench", "cache", "--size", "67108865").status == 2)
         let unwritable = try yy("bench", "cache", "--count", "1", "--folder", "/proc/yy-bench", "--seconds", "0")
         #expect(unwritable.status == 3)
         #expect(unwritable.standardError.contains("/proc/yy-bench"), "\(unwritable.standardError)")

@@ -15,10 +15,10 @@ struct BenchCacheCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Values per round.")
+    @Option(help: "Values per round (at most 1,000,000).")
     var count = 1_000
 
-    @Option(help: ArgumentHelp("Bytes per value.", valueName: "BYTES"))
+    @Option(help: ArgumentHelp("Bytes per value (at most 64 MiB).", valueName: "BYTES"))
     var size = 100
 
     @Option(help: ArgumentHelp("Where the disk rounds make their folders (default: the temporary directory).", valueName: "DIR"))
@@ -27,8 +27,9 @@ struct BenchCacheCommand: ParsableCommand {
     @OptionGroup var options: BenchOptions
 
     func validate() throws {
-        guard count > 0 else { throw ValidationError("--count must be at least 1") }
-        guard (0...(1 << 30)).contains(size) else { throw ValidationError("--size must be between 0 and 1 GiB") }
+        // Bounds that keep the keys and one value in memory, whatever is asked.
+        guard (1...1_000_000).contains(count) else { throw ValidationError("--count must be between 1 and 1,000,000") }
+        guard (0...(64 << 20)).contains(size) else { throw ValidationError("--size must be between 0 and 64 MiB (67108864)") }
     }
 
     func run() throws {
