@@ -151,10 +151,16 @@ public final class StallMonitor: Sendable {
             return control.generation
         }
         guard let generation else { return }
-        let thread = Thread { [self] in run(generation: generation) }
-        thread.name = "yykit.stall-monitor"
+        let thread = Thread { [self] in
+            ThreadName.setCurrent(Self.threadName)
+            run(generation: generation)
+        }
         thread.start()
     }
+
+    /// The monitor's thread's name, as `/proc/<pid>/task/<tid>/comm`, debuggers and
+    /// ``ThreadState`` show it.
+    static let threadName = "yykit.stallmon"
 
     /// Stops the monitor; its thread ends when it next wakes. No event is reported after this
     /// returns, except by a wake-up already under way.

@@ -39,7 +39,7 @@ final class PlaybackTimerThread: Sendable {
         let thread = Thread { [self] in
             // Named from inside: Foundation on Linux does not pass a name set before `start()`
             // to the system thread, and debuggers and `/proc` show the system name.
-            Self.nameCurrentThread(Self.threadName)
+            ThreadName.setCurrent(Self.threadName)
             run()
         }
         thread.qualityOfService = .userInteractive
@@ -72,15 +72,6 @@ final class PlaybackTimerThread: Sendable {
 
     /// The timer thread's name, as `/proc/<pid>/task/<tid>/comm` and debuggers show it.
     static let threadName = "yykit.player"
-
-    private static func nameCurrentThread(_ name: String) {
-        #if canImport(Darwin)
-        _ = pthread_setname_np(name)
-        #else
-        // Swift's Glibc module leaves out the GNU `pthread_setname_np`; the kernel's file does the same.
-        try? Data(name.utf8).write(to: URL(fileURLWithPath: "/proc/thread-self/comm"))
-        #endif
-    }
 
     /// Forgets a scheduled wake-up that has not happened yet.
     func cancel(_ id: UInt64) {

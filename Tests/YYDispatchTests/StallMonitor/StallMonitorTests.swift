@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import MetricsTestKit
+import TestSupport
 import Testing
 @testable import YYDispatch
 
@@ -128,6 +129,22 @@ import Testing
         }
         #expect(try metrics.expectCounter("yykit_stall_monitor_oversleeps").totalValue == 1)
         #expect(try metrics.expectCounter("yykit_stall_monitor_stalls", [("probe", "manual")]).totalValue == 0)
+    }
+
+    @Test func theMonitorsThreadCarriesItsNameForDebuggersAndThreadSnapshots() async {
+        // A probe's ping is called on the monitor's own thread.
+        let (names, record) = AsyncStream.makeStream(of: String.self)
+        let probe = StallMonitor.Probe(name: "named") { answer in
+            record.yield(currentThreadName())
+            answer()
+        }
+        let monitor = StallMonitor(probes: [probe], configuration: configuration(interval: .milliseconds(5)))
+        monitor.start()
+        var iterator = names.makeAsyncIterator()
+        let name = await iterator.next()
+        monitor.stop()
+        #expect(name == StallMonitor.threadName)
+        #expect(StallMonitor.threadName.utf8.count <= ThreadName.maximumLength)
     }
 
     @Test func threadStatesAreReadFromProcWhateverTheThreadIsCalled() {

@@ -268,13 +268,3 @@ import YYDispatch
         #expect(shown.withLock { $0.allSatisfy { $0 > 0 } })
     }
 }
-
-/// The system name of the calling thread (Linux: from `/proc`; elsewhere Foundation's).
-func currentThreadName() -> String {
-    #if os(Linux)
-    let comm = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
-    return comm.trimmingCharacters(in: .newlines)
-    #else
-    return Thread.current.name ?? ""
-    #endif
-}
