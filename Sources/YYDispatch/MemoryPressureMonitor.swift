@@ -10,9 +10,10 @@ public protocol MemoryPressureHandling: AnyObject {
     func handleMemoryPressure()
 }
 
-/// Watches the memory figures of the process's container (cgroup v2 or v1) or, outside a
-/// container, of the machine (`/proc/meminfo`), and tells registered handlers when the available
-/// share falls below a threshold.
+/// Watches the memory figures of the process's cgroup (v2 or v1: its own or an ancestor's, such
+/// as a container's or a systemd unit's) or, without a limit there, of the machine
+/// (`/proc/meminfo`), and tells registered handlers when the available share falls below a
+/// threshold.
 ///
 /// Linux has no memory-warning notification, so this polls. Handlers are held weakly and called
 /// once per crossing (again only after the reading has recovered above the threshold).
@@ -122,56 +123,8 @@ public final class MemoryPressureMonitor: @unchecked Sendable {
 
     // MARK: Readings
 
-    /// The memory figures of this process's cgroup if it has a limit, else of the machine
+    /// The memory figures of this process's cgroup (v2, then v1), or of the nearest ancestor with
+    /// a limit (a systemd unit's `MemoryMax=`, a container's), else of the machine
     /// (`/proc/meminfo`); `nil` where none of those files exists (off Linux).
-    public static let systemReading: @Sendable () -> Reading? = {
-        cgroupV2Reading(root: "/sys/fs/cgroup") ?? cgroupV1Reading(root: "/sys/fs/cgroup/memory")
-            ?? meminfoReading(path: "/proc/meminfo")
-    }
-
-    static func cgroupV2Reading(root: String) -> Reading? {
-        guard let maxText = readSmallFile(root + "/memory.max"),
-              let limit = Int64(maxText.trimmingCharacters(in: .whitespacesAndNewlines)),  // "max" = no limit
-              let currentText = readSmallFile(root + "/memory.current"),
-              let current = Int64(currentText.trimmingCharacters(in: .whitespacesAndNewlines))
-        else { return nil }
-        return Reading(available: limit - current, limit: limit)
-    }
-
-    static func cgroupV1Reading(root: String) -> Reading? {
-        guard let limitText = readSmallFile(root + "/memory.limit_in_bytes"),
-              let limit = Int64(limitText.trimmingCharacters(in: .whitespacesAndNewlines)),
-              limit < (Int64(1) << 60),  // v1 reports a huge number for "no limit"
-              let usageText = readSmallFile(root + "/memory.usage_in_bytes"),
-              let usage = Int64(usageText.trimmingCharacters(in: .whitespacesAndNewlines))
-        else { return nil }
-        return Reading(available: limit - usage, limit: limit)
-    }
-
-    static func meminfoReading(path: String) -> Reading? {
-        guard let text = readSmallFile(path) else { return nil }
-        return parseMeminfo(text)
-    }
-
-    /// Parses `/proc/meminfo`: `MemTotal` and `MemAvailable`, in kB.
-    static func parseMeminfo(_ text: String) -> Reading? {
-        var total: Int64?
-        var available: Int64?
-        for line in text.split(separator: "\n") {
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == ":" })
-            guard fields.count >= 2, let kilobytes = Int64(fields[1]) else { continue }
-            switch fields[0] {
-            case "MemTotal": total = kilobytes * 1024
-            case "MemAvailable": available = kilobytes * 1024
-            default: continue
-            }
-        }
-        guard let total, let available else { return nil }
-        return Reading(available: available, limit: total)
-    }
-
-    private static func readSmallFile(_ path: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: path), data.count < 1 << 20 else { return nil }
-        return String(decoding: data, as: UTF8.self)
-    }
+    public static let systemReading: @Sendable () -> Reading? = { SystemMemory.reading() }
 }

@@ -16,11 +16,11 @@ import Testing
             MemFree:         1000000 kB
             MemAvailable:    2457600 kB
             """
-        let reading = try #require(MemoryPressureMonitor.parseMeminfo(text))
+        let reading = try #require(SystemMemory.parseMeminfo(text))
         #expect(reading.limit == 24_576_000 * 1024)
         #expect(reading.available == 2_457_600 * 1024)
         #expect(abs(reading.availableFraction - 0.1) < 1e-9)
-        #expect(MemoryPressureMonitor.parseMeminfo("garbage") == nil)
+        #expect(SystemMemory.parseMeminfo("garbage") == nil)
     }
 
     @Test func readsThisMachine() throws {

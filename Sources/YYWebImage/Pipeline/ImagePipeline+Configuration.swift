@@ -2,6 +2,7 @@ public import Foundation
 public import Logging
 public import YYCache
 public import YYImage
+import YYDispatch
 
 extension ImagePipeline {
     /// The stages, limits and policies of a pipeline. Every field has a default; a
@@ -67,9 +68,17 @@ extension ImagePipeline {
             self.memoryCache = memory
         }
 
-        /// A quarter of the memory the process may use, at most 512 MB.
+        /// A quarter of the memory the process may use, at most 512 MB: the limit of its cgroup
+        /// (a container's, a systemd unit's) where it has one. The machine's memory alone would
+        /// let a process limited to 256 MB on a large machine cache 512 MB of images and be killed.
         static var defaultMemoryCostLimit: Int {
-            min(Int(clamping: ProcessInfo.processInfo.physicalMemory / 4), 512 << 20)
+            defaultMemoryCostLimit(memoryLimit: MemoryPressureMonitor.systemReading()?.limit
+                ?? Int64(clamping: ProcessInfo.processInfo.physicalMemory))
+        }
+
+        /// The rule, for a process that may use `memoryLimit` bytes.
+        static func defaultMemoryCostLimit(memoryLimit: Int64) -> Int {
+            Int(clamping: min(max(0, memoryLimit) / 4, 512 << 20))
         }
     }
 }
