@@ -10,7 +10,7 @@ struct JSONValidateCommand: ParsableCommand {
 
     @OptionGroup var input: JSONInput
 
-    @Option(help: "The deepest nesting accepted.")
+    @Option(help: "The deepest nesting accepted (validation does not recurse: any limit is safe).")
     var maxDepth = JSONParsingOptions().maximumDepth
 
     func run() throws {
