@@ -56,13 +56,15 @@ public final class DispatchQueuePool: Sendable {
         return try result.get()
     }
 
-    /// The number of queues a shared pool gets: the active processor count, clamped to 1...32.
+    /// The number of queues a shared pool gets: one per processor the process may keep busy (the
+    /// active processor count, or fewer under a cgroup CPU quota, such as a container's limit),
+    /// clamped to 1...32.
     static var defaultQueueCount: Int {
-        min(max(ProcessInfo.processInfo.activeProcessorCount, queueCountRange.lowerBound), queueCountRange.upperBound)
+        min(max(SystemProcessors.count(), queueCountRange.lowerBound), queueCountRange.upperBound)
     }
 
     /// The shared pool for a quality-of-service class, created on first use with one queue per
-    /// active processor.
+    /// processor the process may keep busy (fewer than the machine has under a cgroup CPU quota).
     public static func shared(for qos: DispatchQoS.QoSClass) -> DispatchQueuePool {
         switch qos {
         case .userInteractive: SharedPools.userInteractive

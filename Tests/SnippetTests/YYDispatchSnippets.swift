@@ -37,7 +37,7 @@ final class Screen: Sendable {
         pool.queue.async { self.work() }                     // round-robin through an Atomic counter
         let size = try await pool.run { try self.decode() }  // blocking work off the cooperative pool
         Task(executorPreference: pool) { await self.render() }  // it is a TaskExecutor too
-        let shared = DispatchQueuePool.shared(for: .utility) // one queue per active processor
+        let shared = DispatchQueuePool.shared(for: .utility) // one queue per processor the process may use
 
         let sentinel = Sentinel()                            // cancellation by generation number
         let ticket = sentinel.value; sentinel.increase()

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
-import YYDispatch
+@testable import YYDispatch
 
 @Suite struct DispatchQueuePoolTests {
     @Test func acceptsOneToThirtyTwoQueues() throws {
@@ -26,9 +26,10 @@ import YYDispatch
         let pool = DispatchQueuePool.shared(for: .utility)
         #expect(pool === DispatchQueuePool.shared(for: .utility))
         #expect(pool !== DispatchQueuePool.shared(for: .background))
-        // One queue per active processor, within the pool's range (this machine's count is
-        // read independently of the pool's own helper).
-        let processors = ProcessInfo.processInfo.activeProcessorCount
+        // One queue per processor the process may use (the active count, or fewer under a cgroup
+        // CPU quota: SystemProcessorsTests), within the pool's range.
+        let processors = SystemProcessors.count()
+        #expect(processors <= ProcessInfo.processInfo.activeProcessorCount)
         #expect(pool.queues.count == min(max(processors, 1), 32))
         #expect(Set(pool.queues.map(\.label)).count == pool.queues.count, "one queue per label")
         #expect(pool.queues.allSatisfy { $0.qos.qosClass == .utility })

@@ -1,31 +1,14 @@
 import Foundation
-import TestSupport
 import Testing
 @testable import YYDispatch
 
 /// Where the process's memory limit is read from, on cgroup trees laid out in a temporary folder.
 @Suite struct SystemMemoryTests {
-    let folder = TemporaryDirectory("sysmem")
+    let cgroups = CgroupTree()
 
-    /// Writes `files` (path under the folder → contents) and returns the folder's path.
-    func tree(_ files: [String: String]) throws -> String {
-        for (path, text) in files {
-            let url = URL(fileURLWithPath: folder.appending(path))
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
-        return folder.path
-    }
+    func tree(_ files: [String: String]) throws -> String { try cgroups.write(files) }
 
     static let meminfo = "MemTotal:       16777216 kB\nMemAvailable:    8388608 kB\n"
-
-    @Test func readsTheCgroupPathsOfBothHierarchies() {
-        let hybrid = "12:pids:/user.slice\n4:cpu,memory:/system.slice/app.service\n0::/system.slice/app.service\n"
-        #expect(SystemMemory.cgroupPaths(hybrid).unified == "/system.slice/app.service")
-        #expect(SystemMemory.cgroupPaths(hybrid).memory == "/system.slice/app.service")
-        #expect(SystemMemory.cgroupPaths("4:memory:/a:b\n").memory == "/a:b")
-        #expect(SystemMemory.cgroupPaths("4:memoryx:/a\ngarbage\n").memory == nil)
-    }
 
     @Test func aV2LimitOnAnAncestorOfTheProcesssCgroupCounts() throws {
         // A service with no limit of its own in a slice limited to 256 MB (systemd's MemoryMax=).
