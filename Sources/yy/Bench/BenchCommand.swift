@@ -25,7 +25,7 @@ struct BenchOptions: ParsableArguments {
     /// often be a cold one.
     static let minimumRounds = 3
 
-    @Option(help: "Seconds each contender runs for, at least (after \(BenchOptions.minimumRounds) rounds).")
+    @Option(help: "How long each contender keeps running rounds, in seconds (it runs \(BenchOptions.minimumRounds) at least, however short this is).")
     var seconds = 1.0
 
     @Flag(help: "One JSON object per row instead of a table: benchmark, contender, roundSeconds, operations, bytes, operationsPerSecond, megabytesPerSecond, againstPeer.")
