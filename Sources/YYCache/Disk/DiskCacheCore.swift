@@ -235,21 +235,28 @@ final class DiskCacheCore: @unchecked Sendable {
     }
 
     /// Writes batched access times and this process's new counts to the manifest.
+    ///
+    /// The counts are read, written and marked written under the manifest's lock: two flushes
+    /// that read them first (an explicit one and the periodic one) both added them otherwise.
     func flushPending() throws(DiskCacheError) {
-        let snapshot = statistics.withLock { $0 }
         try withManifest { manifest throws(SQLiteError) in
+            let snapshot = statistics.withLock { $0 }
             try manifest.flushAccessTimes()
             try manifest.addToCounters(snapshot.pending)
+            statistics.withLock { $0.persisted = snapshot.session }
         }
-        statistics.withLock { $0.persisted = snapshot.session }
     }
 
     /// Counters of every process that used the folder, this one's unsaved counts included.
     func lifetimeStatistics() throws(DiskCacheError) -> CacheStatistics {
-        let saved = try withManifest { manifest throws(SQLiteError) in try manifest.persistedCounters() }
-        let pending = statistics.withLock { $0.pending }
-        return CacheStatistics(hits: saved.hits + pending.hits, misses: saved.misses + pending.misses,
-                               evictions: saved.evictions + pending.evictions)
+        // Both under the manifest's lock, so that a flush cannot move counts from one to the other
+        // between the two readings.
+        try withManifest { manifest throws(SQLiteError) in
+            let saved = try manifest.persistedCounters()
+            let pending = statistics.withLock { $0.pending }
+            return CacheStatistics(hits: saved.hits + pending.hits, misses: saved.misses + pending.misses,
+                                   evictions: saved.evictions + pending.evictions)
+        }
     }
 
     func scheduleAutoTrim() {

@@ -380,6 +380,9 @@ import Testing
     @Test func asyncFlushWritesTheCountersAndAsyncTrimAppliesTheLimits() async throws {
         let folder = TemporaryDirectory("asyncflush")
         let cache = try DiskCache(path: folder.path)
+        // No periodic trim (which flushes too) between the reads and the flush: under
+        // ThreadSanitizer, with the whole suite running, the default 60 s went by and flushed first.
+        cache.autoTrimInterval = .seconds(24 * 3600)
         for key in ["a", "b", "c"] { try await cache.setData(testBytes(10), forKey: key) }
         _ = try await cache.data(forKey: "a")
         _ = try await cache.data(forKey: "missing")
@@ -394,6 +397,22 @@ import Testing
         cache.countLimit = 1
         await cache.trimToLimits()
         #expect(try await cache.totals().count == 1)
+    }
+
+    @Test func concurrentFlushesAddEachCountOnce() throws {
+        let folder = TemporaryDirectory("flushrace")
+        let cache = try DiskCache(path: folder.path)
+        cache.autoTrimInterval = .seconds(24 * 3600)
+        try cache.setData(testBytes(10), forKey: "a")
+        _ = try cache.data(forKey: "a")
+        _ = try cache.data(forKey: "missing")
+        // Flushes from many threads at once (an explicit one racing the periodic one, say): each
+        // count reaches the manifest once, however the flushes interleave.
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in try? cache.flush() }
+        let persisted = try cache.core.withManifest { manifest throws(SQLiteError) in try manifest.persistedCounters() }
+        #expect(persisted.hits == 1)
+        #expect(persisted.misses == 1)
+        #expect(try cache.lifetimeStatistics.hits == 1)
     }
 
     @Test func reopeningSweepsOrphanFilesAndRowsWithoutFiles() throws {
