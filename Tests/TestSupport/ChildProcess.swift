@@ -56,15 +56,23 @@ public final class ChildProcess: @unchecked Sendable {
         try? inputPipe.fileHandleForWriting.close()
     }
 
+    /// Writes `data` to the child's standard input and leaves it open.
+    public func write(_ data: Data) {
+        inputPipe.fileHandleForWriting.write(data)
+    }
+
     /// Sends SIGKILL.
     public func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)
     }
 
-    /// Waits for the child to end and returns what it produced.
-    public func wait() -> Output {
-        try? inputPipe.fileHandleForWriting.close()
+    /// Waits for the child to end and returns what it produced. With `closingInput` false its
+    /// standard input stays open until then, so a child that waits for the end of its input
+    /// never ends (the caller's time limit then fails the test).
+    public func wait(closingInput: Bool = true) -> Output {
+        if closingInput { try? inputPipe.fileHandleForWriting.close() }
         process.waitUntilExit()
+        try? inputPipe.fileHandleForWriting.close()
         collected.wait()
         return Output(status: process.terminationStatus,
                       terminatedBySignal: process.terminationReason == .uncaughtSignal,

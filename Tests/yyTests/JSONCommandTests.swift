@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `yy json validate|format` as scripts run them: exit codes, positions, exact output.
-@Suite struct JSONCommandTests {
+@Suite(.timeLimit(.minutes(1))) struct JSONCommandTests {
     let folder = TemporaryDirectory("clijson")
 
     func yy(_ arguments: String..., input: Data? = nil) throws -> ChildProcess.Output {
@@ -38,6 +38,24 @@ import Testing
     @Test func validateReadsStandardInput() throws {
         #expect(try yy("json", "validate", "-", input: Data("[1,2]".utf8)).status == 0)
         #expect(try yy("json", "validate", "-", input: Data("[1,2".utf8)).status == 1)
+    }
+
+    @Test func inputPastMaxSizeIsRefusedAndReadingStopsThere() throws {
+        let path = try file("ten.json", "[1,2,3,45]")
+        #expect(try yy("json", "validate", path, "--max-size", "10").status == 0)
+        let over = try yy("json", "validate", path, "--max-size", "9")
+        #expect(over.status == 1)
+        #expect(over.standardError.contains("input larger than 9 bytes"), "\(over.standardError)")
+        #expect(try yy("json", "format", path, "--max-size", "9").status == 1)
+        #expect(try yy("json", "validate", path, "--max-size", "-1").status == 2)
+        // An input that never ends (its pipe stays open): yy stops reading past the limit and
+        // answers, where reading to the end would wait for ever.
+        let binary = try #require(BuildProducts.executable("yy"))
+        let child = try ChildProcess(binary, ["json", "validate", "-", "--max-size", "1000"])
+        child.write(Data(repeating: UInt8(ascii: "1"), count: 32 * 1024))
+        let endless = child.wait(closingInput: false)
+        #expect(endless.status == 1)
+        #expect(endless.standardError.contains("input larger than 1000 bytes"), "\(endless.standardError)")
     }
 
     @Test func formatWritesCompactOrPrettyKeepingOrder() throws {

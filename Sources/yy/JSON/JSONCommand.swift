@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import YYModelCore
 
 /// `yy json …`: validate and format JSON files.
 struct JSONCommand: ParsableCommand {
@@ -15,19 +17,35 @@ struct JSONInput: ParsableArguments {
     @Argument(help: "The JSON file, or '-' for standard input.")
     var file: String
 
-    /// The bytes of the file; an unreadable file is reported like a usage error (exit 2).
-    func read() throws(ToolFailure) -> [UInt8] {
-        try Self.read(file)
+    @Option(name: .customLong("max-size"), help: ArgumentHelp(
+        "The largest input accepted, in bytes; reading stops just past it, so an endless input costs no more.",
+        valueName: "BYTES"))
+    var maximumSize = JSONParsingOptions().maximumInputSize
+
+    func validate() throws {
+        guard maximumSize >= 0 else { throw ValidationError("--max-size must be 0 or more") }
     }
 
-    /// The bytes of `file` (standard input for `-`); an unreadable file is reported like a usage
-    /// error (exit 2).
-    static func read(_ file: String) throws(ToolFailure) -> [UInt8] {
-        if file == "-" { return [UInt8](StandardStreams.readStandardInput()) }
+    /// The parser's limits for this input: `--max-size`, and `maximumDepth` levels.
+    func parsingOptions(maximumDepth: Int = JSONParsingOptions().maximumDepth) -> JSONParsingOptions {
+        JSONParsingOptions(maximumDepth: maximumDepth, maximumInputSize: maximumSize)
+    }
+
+    /// The bytes of the file, at most one past `--max-size` (the parser then reports the input
+    /// as too large); an unreadable file is reported like a usage error (exit 2).
+    func read() throws(ToolFailure) -> [UInt8] {
+        try Self.read(file, atMost: maximumSize)
+    }
+
+    /// The bytes of `file` (standard input for `-`), at most one past `limit`; an unreadable
+    /// file is reported like a usage error (exit 2).
+    static func read(_ file: String, atMost limit: Int) throws(ToolFailure) -> [UInt8] {
+        let handle = file == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: file)
+        guard let handle else { throw .usage("cannot read '\(file)'") }
         do {
-            return [UInt8](try StandardStreams.readFile(file))
+            return [UInt8](try StandardStreams.read(handle, upTo: limit == Int.max ? limit : limit + 1))
         } catch {
-            throw .usage(error.message)
+            throw .usage("cannot read '\(file)'")  // a folder, say; Foundation's error names no cause
         }
     }
 }

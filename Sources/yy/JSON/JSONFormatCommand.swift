@@ -18,7 +18,7 @@ struct JSONFormatCommand: ParsableCommand {
         let bytes = try input.read()
         let document: JSONDocument
         do {
-            document = try JSONDocument(parsing: bytes)
+            document = try JSONDocument(parsing: bytes, options: input.parsingOptions())
         } catch {
             throw ToolFailure.notFound("\(input.file): invalid JSON at \(error)")
         }

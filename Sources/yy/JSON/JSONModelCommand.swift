@@ -25,7 +25,7 @@ struct JSONModelCommand: ParsableCommand {
         let bytes = try input.read()
         let sample: JSONValue
         do {
-            sample = try JSONDocument(parsing: bytes).value
+            sample = try JSONDocument(parsing: bytes, options: input.parsingOptions()).value
         } catch {
             throw ToolFailure.notFound("\(input.file): invalid JSON at \(error)")
         }

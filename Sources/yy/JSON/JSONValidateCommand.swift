@@ -16,7 +16,7 @@ struct JSONValidateCommand: ParsableCommand {
     func run() throws {
         let bytes = try input.read()
         do {
-            _ = try JSONDocument(parsing: bytes, options: JSONParsingOptions(maximumDepth: maxDepth))
+            _ = try JSONDocument(parsing: bytes, options: input.parsingOptions(maximumDepth: maxDepth))
         } catch {
             throw ToolFailure.notFound("\(input.file): invalid JSON at \(error)")
         }

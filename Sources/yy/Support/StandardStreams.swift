@@ -17,6 +17,17 @@ enum StandardStreams {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
+    /// What `handle` holds, up to `limit` bytes: reading stops there, so an endless input (a
+    /// pipe that never closes) costs at most `limit` bytes of memory.
+    static func read(_ handle: FileHandle, upTo limit: Int) throws -> Data {
+        var data = Data()
+        while data.count < limit {
+            guard let chunk = try handle.read(upToCount: min(1 << 20, limit - data.count)), !chunk.isEmpty else { break }
+            data.append(chunk)
+        }
+        return data
+    }
+
     /// The contents of the file at `path`, with a readable error.
     static func readFile(_ path: String) throws(ToolFailure) -> Data {
         guard let data = FileManager.default.contents(atPath: path) else {
