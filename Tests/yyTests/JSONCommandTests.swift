@@ -52,6 +52,8 @@ import Testing
         // answers, where reading to the end would wait for ever.
         let binary = try #require(BuildProducts.executable("yy"))
         let child = try ChildProcess(binary, ["json", "validate", "-", "--max-size", "1000"])
+        // 32 KB fits in the pipe's buffer, so the write returns at once, whether or not yy reads
+        // it all (and no write can meet a closed pipe after yy exits).
         child.write(Data(repeating: UInt8(ascii: "1"), count: 32 * 1024))
         let endless = child.wait(closingInput: false)
         #expect(endless.status == 1)
