@@ -29,12 +29,7 @@ struct BenchImageCommand: ParsableCommand {
         var images: [Data] = []
         var frames = 0
         for file in files {
-            let data: Data
-            do {
-                data = try StandardStreams.readFile(file)
-            } catch {
-                throw ToolFailure.usage(error.message)  // unreadable: exit 2
-            }
+            let data = try ImageInput.read(file)
             do {
                 frames += try Self.decodeEveryFrame(data)
             } catch {

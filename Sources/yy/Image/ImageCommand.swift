@@ -19,16 +19,22 @@ struct ImageInput: ParsableArguments {
 
     /// A decoder over the whole file: unreadable files exit 2, undecodable ones exit 1.
     func decoder() throws(ToolFailure) -> ImageDecoder {
-        let data: Data
-        do {
-            data = try StandardStreams.readFile(file)
-        } catch {
-            throw .usage(error.message)  // unreadable: exit 2
-        }
+        let data = try Self.read(file)
         do {
             return try ImageDecoder(data: data)
         } catch {
             throw .notFound("\(file): \(error)")
+        }
+    }
+}
+
+extension ImageInput {
+    /// The bytes of `file`; an unreadable file is reported like a usage error (exit 2).
+    static func read(_ file: String) throws(ToolFailure) -> Data {
+        do {
+            return try StandardStreams.readFile(file)
+        } catch {
+            throw .usage(error.message)
         }
     }
 }
