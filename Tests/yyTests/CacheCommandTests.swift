@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `yy cache …` as users and scripts run it: exact bytes, exit codes, machine-readable stats.
-@Suite struct CacheCommandTests {
+@Suite(.timeLimit(.minutes(1))) struct CacheCommandTests {
     let folder = TemporaryDirectory("cli")
     var path: String { folder.appending("cache") }
 
@@ -25,6 +25,36 @@ import Testing
     @Test func setReadsStandardInputWhenNoFileIsGiven() throws {
         #expect(try yy("cache", "set", "--path", path, "k", input: Data("from stdin\n".utf8)).status == 0)
         #expect(try yy("cache", "get", "--path", path, "k").standardOutput == Data("from stdin\n".utf8))
+    }
+
+    @Test func setOfAValuePastMaxSizeIsRefusedAndReadingStopsThere() throws {
+        #expect(try yy("cache", "set", "--path", path, "five", "-", "--max-size", "5", input: Data("12345".utf8)).status == 0)
+        #expect(try yy("cache", "get", "--path", path, "five").standardOutput == Data("12345".utf8))
+        let file = folder.appending("six.bin")
+        try Data("123456".utf8).write(to: URL(fileURLWithPath: file))
+        let over = try yy("cache", "set", "--path", path, "six", file, "--max-size", "5")
+        #expect(over.status == 3)
+        #expect(over.standardError.contains("larger than --max-size (5 bytes)"), "\(over.standardError)")
+        #expect(try yy("cache", "get", "--path", path, "six").status == 1)
+        #expect(try yy("cache", "set", "--path", path, "k", "--max-size", "-1", input: Data()).status == 2)
+        // Standard input that never ends (its pipe stays open): reading it to the end would fill
+        // memory; yy stops just past the limit and answers.
+        let binary = try #require(BuildProducts.executable("yy"))
+        let child = try ChildProcess(binary, ["cache", "set", "--path", path, "endless", "--max-size", "1000"])
+        // 32 KB fits in the pipe's buffer, so the write returns whether or not yy reads it all.
+        child.write(Data(repeating: 7, count: 32 * 1024))
+        let endless = child.wait(closingInput: false)
+        #expect(endless.status == 3)
+        #expect(endless.standardError.contains("standard input is larger than --max-size (1000 bytes)"), "\(endless.standardError)")
+        #expect(try yy("cache", "get", "--path", path, "endless").status == 1)
+    }
+
+    @Test func standardInputThatCannotBeReadIsAFailureWithItsReason() throws {
+        // Foundation's readDataToEndOfFile() trapped on the read error of a folder as input.
+        let binary = try #require(BuildProducts.executable("yy"))
+        let result = try ChildProcess.run("/bin/sh", ["-c", #"exec "$0" cache set --path "$1" k < "$2""#, binary, path, folder.path])
+        #expect(result.status == 3)
+        #expect(result.standardError.contains("cannot read standard input: Is a directory"), "\(result.standardError)")
     }
 
     @Test func anyPositiveTimeToLiveIsTakenAndAHugeOneMeansForever() throws {
@@ -96,7 +126,9 @@ import Testing
         let result = try yy("cache", "get", "--path", file + "/cache", "k")
         #expect(result.status == 3)
         #expect(result.standardError.contains("cannot open the cache"))
-        #expect(try yy("cache", "set", "--path", path, "k", folder.appending("no-such-file")).status == 3)
+        let unreadable = try yy("cache", "set", "--path", path, "k", folder.appending("no-such-file"))
+        #expect(unreadable.status == 3)
+        #expect(unreadable.standardError.contains("No such file or directory"), "\(unreadable.standardError)")
     }
 
     @Test func helpWorksEverywhere() throws {

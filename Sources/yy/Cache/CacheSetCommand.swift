@@ -14,19 +14,27 @@ struct CacheSetCommand: AsyncParsableCommand {
     @Argument(help: "The key (any text).")
     var key: String
 
-    @Argument(help: "The file to store; standard input when omitted.")
+    @Argument(help: "The file to store; standard input when omitted or '-'.")
     var file: String?
+
+    @Option(name: .customLong("max-size"), help: ArgumentHelp(
+        "The largest value accepted, in bytes (default 1 GiB); reading stops just past it, so an endless input costs no more.",
+        valueName: "BYTES"))
+    var maximumSize = 1 << 30
 
     @Option(name: .long, help: ArgumentHelp("Expire the value after this many seconds.", valueName: "SECONDS"))
     var ttl: Double?
 
     func validate() throws {
         if let ttl, !(ttl > 0) { throw ValidationError("--ttl must be a positive number of seconds") }
+        guard maximumSize >= 0 else { throw ValidationError("--max-size must be 0 or more") }
     }
 
     func run() async throws {
-        let data = try file.map { path throws(ToolFailure) in try StandardStreams.readFile(path) }
-            ?? StandardStreams.readStandardInput()
+        let data = try StandardStreams.read(file ?? "-", atMost: maximumSize)
+        guard data.count <= maximumSize else {
+            throw ToolFailure.failure("\(file.map { "'\($0)'" } ?? "standard input") is larger than --max-size (\(maximumSize) bytes); nothing stored")
+        }
         // Up to a trillion seconds (30,000 years): `--ttl 1e300` or `inf` mean forever, and
         // forever is as long as the cache keeps anything.
         let expiresAfter = ttl.map { Duration.commandLineSeconds($0, atMost: 1e12) }

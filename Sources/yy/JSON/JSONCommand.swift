@@ -40,12 +40,10 @@ struct JSONInput: ParsableArguments {
     /// The bytes of `file` (standard input for `-`), at most one past `limit`; an unreadable
     /// file is reported like a usage error (exit 2).
     static func read(_ file: String, atMost limit: Int) throws(ToolFailure) -> [UInt8] {
-        let handle = file == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: file)
-        guard let handle else { throw .usage("cannot read '\(file)'") }
         do {
-            return [UInt8](try StandardStreams.read(handle, upTo: limit == Int.max ? limit : limit + 1))
+            return [UInt8](try StandardStreams.read(file, atMost: limit))
         } catch {
-            throw .usage("cannot read '\(file)'")  // a folder, say; Foundation's error names no cause
+            throw .usage(error.message)
         }
     }
 }
