@@ -22,8 +22,10 @@ struct YY: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            // Output that `print` buffered and could not write (a full disk) fails the command.
+            try StandardStreams.finishStandardOutput()
         } catch let failure as ToolFailure {
-            FileHandle.standardError.write(Data("yy: \(failure.message)\n".utf8))
+            StandardStreams.printError("yy: \(failure.message)")
             Foundation.exit(failure.exitCode)
         } catch {
             let code = exitCode(for: error)
@@ -32,7 +34,7 @@ struct YY: AsyncParsableCommand {
             }
             // A bare exit code (a fetch that failed, its reason already printed) has no message.
             let message = fullMessage(for: error)
-            if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+            if !message.isEmpty { StandardStreams.printError(message) }
             // ArgumentParser uses 64 for usage errors; this tool documents 2.
             Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
         }

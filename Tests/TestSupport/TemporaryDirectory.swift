@@ -13,9 +13,12 @@ public final class TemporaryDirectory: Sendable {
     }
 
     deinit {
-        // Make anything a test made read-only deletable again.
+        // Make anything a test made read-only deletable again. Not through a symbolic link:
+        // chmod follows it, and a test's link to /dev/full made that device 0755.
         if let enumerator = FileManager.default.enumerator(atPath: path) {
             while let item = enumerator.nextObject() as? String {
+                var status = stat()
+                guard lstat(path + "/" + item, &status) == 0, status.st_mode & S_IFMT != S_IFLNK else { continue }
                 chmod(path + "/" + item, 0o755)
             }
         }

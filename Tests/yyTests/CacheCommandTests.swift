@@ -131,6 +131,20 @@ import Testing
         #expect(unreadable.standardError.contains("No such file or directory"), "\(unreadable.standardError)")
     }
 
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full"))
+    func outputThatCannotBeWrittenIsAFailureNotACrashNorASuccess() throws {
+        // /dev/full refuses every write as a full disk does. FileHandle.write(_:) trapped on it
+        // (get), and text from print was dropped with exit 0 (stats).
+        _ = try yy("cache", "set", "--path", path, "k", input: Data(repeating: 1, count: 100_000))
+        let binary = try #require(BuildProducts.executable("yy"))
+        for command in ["get --path \"$1\" k", "stats --path \"$1\"", "stats --json --path \"$1\""] {
+            let result = try ChildProcess.run("/bin/sh", ["-c", #"exec "$0" cache "# + command + " > /dev/full", binary, path])
+            #expect(result.status == 3, "\(command): \(result.standardError)")
+            #expect(!result.terminatedBySignal)
+            #expect(result.standardError == "yy: cannot write standard output: No space left on device\n", "\(command)")
+        }
+    }
+
     @Test func helpWorksEverywhere() throws {
         for command in [["--help"], ["cache", "--help"], ["cache", "get", "--help"], ["cache", "stats", "--help"]] {
             let result = try ChildProcess.run(try #require(BuildProducts.executable("yy")), command)

@@ -101,6 +101,15 @@ import YYImage
         let single = folder.appending("single.bin")
         #expect(try yy(["fetch", "--out", single, server.url("/b.png").absoluteString]).status == 0)
         #expect(FileManager.default.contents(atPath: single).map([UInt8].init) == png)
+
+        // Through a link to standard output (as `--out /dev/stdout`), the bytes reach the pipe
+        // before the report's line, and the link stays: an atomic write renamed a file over it.
+        let link = folder.appending("stdout")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/fd/1")
+        let piped = try yy(["fetch", "--out", link, server.url("/b.png").absoluteString])
+        #expect(piped.status == 0, "\(piped.standardError)")
+        #expect([UInt8](piped.standardOutput.prefix(png.count)) == png)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "/dev/fd/1")
     }
 
     @Test func anyFailedFetchExitsOneWithTheReasonInTheLine() async throws {

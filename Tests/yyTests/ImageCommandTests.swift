@@ -57,6 +57,18 @@ struct ImageCommandTests {
         }
     }
 
+    @Test func convertToALinkToStandardOutputWritesThroughItAndKeepsTheLink() throws {
+        // As `yy image convert a.gif /dev/stdout --type png | …`: the atomic write renamed a file
+        // over the link, so nothing reached the pipe (and as root, /dev/stdout became a file).
+        // A link of the test's own stands in for /dev/stdout.
+        let link = folder.appending("stdout")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/fd/1")
+        let result = try yy("image", "convert", Self.sample("demo/mew_baseline.png"), link, "--type", "png")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(ImageType(sniffing: result.standardOutput) == .png)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "/dev/fd/1")
+    }
+
     @Test func convertKeepsAnimationsAcrossTypes() throws {
         let webp = folder.appending("ermilio.webp")
         #expect(try yy("image", "convert", Self.sample("compare/ermilio.gif"), webp, "--lossless", "--loop", "3").status == 0)

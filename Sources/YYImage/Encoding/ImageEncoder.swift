@@ -100,7 +100,8 @@ public struct ImageEncoder: Sendable {
         return Data(bytes)
     }
 
-    /// Encodes and writes the file atomically.
+    /// Encodes and writes the file: atomically when `url` is a regular file or a new one, in place
+    /// when it is a device or a pipe (`/dev/stdout`).
     public func encode(to url: URL) throws(ImageError) {
         try ImageError.writeFile(try encode(), to: url)
     }

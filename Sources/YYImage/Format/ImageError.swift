@@ -1,4 +1,5 @@
 import Foundation
+import YYDispatch
 
 /// Why an image could not be decoded or encoded.
 public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -54,10 +55,11 @@ extension ImageError {
         }
     }
 
-    /// Writes `data` to `url` atomically, or throws ``fileSystem(path:_:)`` with the system's reason.
+    /// Writes `data` to `url` (atomically when it is a regular file, in place when it is a device
+    /// or a pipe), or throws ``fileSystem(path:_:)`` with the system's reason.
     static func writeFile(_ data: Data, to url: URL) throws(ImageError) {
         do {
-            try data.write(to: url, options: .atomic)
+            try FileOutput.write(data, toPath: url.path)
         } catch {
             let folder = url.deletingLastPathComponent().path
             throw .fileSystem(path: url.path, "cannot write: \(reason(for: folder, access: W_OK, error))")

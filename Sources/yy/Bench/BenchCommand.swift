@@ -43,6 +43,6 @@ struct BenchOptions: ParsableArguments {
         #if DEBUG
         StandardStreams.printError("yy: this is a debug build; build with `swift build -c release` for figures that mean anything")
         #endif
-        StandardStreams.writeStandardOutput(Data((json ? try BenchRow.jsonLines(rows) : BenchRow.table(rows)).utf8))
+        try StandardStreams.writeStandardOutput(Data((json ? try BenchRow.jsonLines(rows) : BenchRow.table(rows)).utf8))
     }
 }

@@ -25,6 +25,6 @@ struct CacheGetCommand: AsyncParsableCommand {
         }
         try await location.finish(cache, tier: tier)
         guard let data else { throw ToolFailure.notFound("no value for key '\(key)'") }
-        StandardStreams.writeStandardOutput(data)
+        try StandardStreams.writeStandardOutput(data)
     }
 }

@@ -68,7 +68,7 @@ struct CacheStatsCommand: AsyncParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            StandardStreams.writeStandardOutput(try encoder.encode(report) + Data("\n".utf8))
+            try StandardStreams.writeStandardOutput(try encoder.encode(report) + Data("\n".utf8))
         } else {
             print("""
                 path: \(report.path)

@@ -1,4 +1,5 @@
 import Foundation
+import YYDispatch
 import YYImage
 
 /// Where `yy fetch --out` writes: one file, or a folder of files named after the URLs.
@@ -26,7 +27,7 @@ struct FetchDestination {
     /// Writes `data` and returns the path it went to.
     func write(_ data: Data, for url: URL, type: ImageType) throws -> String {
         let target = isFolder ? (path as NSString).appendingPathComponent(Self.uniqueName(for: url, type: type, in: path)) : path
-        try data.write(to: URL(fileURLWithPath: target), options: .atomic)
+        try FileOutput.write(data, toPath: target)
         return target
     }
 

@@ -36,7 +36,7 @@ struct ImageInfoCommand: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             let data = try ToolFailure.reporting { try encoder.encode(report) }
-            StandardStreams.writeStandardOutput(data + Data("\n".utf8))
+            try StandardStreams.writeStandardOutput(data + Data("\n".utf8))
             return
         }
         var lines = [
@@ -50,6 +50,6 @@ struct ImageInfoCommand: ParsableCommand {
             let durations = report.frames.map { String(format: "%g", $0.duration) }
             lines.append("durations: \(durations.joined(separator: " "))")
         }
-        StandardStreams.writeStandardOutput(Data((lines.joined(separator: "\n") + "\n").utf8))
+        try StandardStreams.writeStandardOutput(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 }

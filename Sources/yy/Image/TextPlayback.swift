@@ -26,7 +26,7 @@ struct TextPlayback {
             return renderer.lines(for: contents.visibleBitmap().resized(width: fit.pixelWidth, height: fit.pixelHeight))
         }
         guard let loops = options.loops else {
-            FileHandle.standardOutput.write(Data(try lines(0)))
+            try StandardStreams.writeStandardOutput(Data(try lines(0)))
             statistics.framesShown = 1
             if options.stats { statistics.print() }
             return
@@ -50,7 +50,7 @@ struct TextPlayback {
                     }
                 }
                 let moveUp = loop == 0 && index == 0 ? [] : Array("\u{1B}[\(fit.rows)A".utf8)
-                FileHandle.standardOutput.write(Data(moveUp + text))
+                try StandardStreams.writeStandardOutput(Data(moveUp + text))
                 statistics.framesShown += 1
             }
         }

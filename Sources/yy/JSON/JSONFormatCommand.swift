@@ -22,6 +22,6 @@ struct JSONFormatCommand: ParsableCommand {
         } catch {
             throw ToolFailure.notFound("\(input.file): invalid JSON at \(error)")
         }
-        StandardStreams.writeStandardOutput(Data(document.formatted(pretty: pretty) + [UInt8(ascii: "\n")]))
+        try StandardStreams.writeStandardOutput(Data(document.formatted(pretty: pretty) + [UInt8(ascii: "\n")]))
     }
 }

@@ -30,7 +30,7 @@ struct JSONModelCommand: ParsableCommand {
             throw ToolFailure.notFound("\(input.file): invalid JSON at \(error)")
         }
         do {
-            StandardStreams.writeStandardOutput(Data(try ModelSourceGenerator().source(for: sample, typeName: name).utf8))
+            try StandardStreams.writeStandardOutput(Data(try ModelSourceGenerator().source(for: sample, typeName: name).utf8))
         } catch {
             throw ToolFailure.notFound("\(input.file): \(error)")
         }

@@ -24,12 +24,12 @@ final class ProgressBar: Sendable {
         let width = 30
         let filled = percent * width / 100
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        FileHandle.standardError.write(Data("\r\(title) [\(bar)] \(percent)% (\(done)/\(total))".utf8))
+        StandardStreams.writeError("\r\(title) [\(bar)] \(percent)% (\(done)/\(total))")
     }
 
     /// Ends the line.
     func finish() {
         guard enabled, lastDrawn.withLock({ $0 >= 0 }) else { return }
-        FileHandle.standardError.write(Data("\n".utf8))
+        StandardStreams.writeError("\n")
     }
 }

@@ -1,15 +1,43 @@
+// Glibc declares `stdout` a mutable global, which Swift 6 refuses to read (swiftlang/swift#75601);
+// it is set before `main` and never changed, and the stream locks itself for each call.
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 import Foundation
 
 /// Byte-exact reading and writing of the standard streams and files.
 enum StandardStreams {
-    /// Writes `data` to standard output as is.
-    static func writeStandardOutput(_ data: Data) {
-        FileHandle.standardOutput.write(data)
+    /// Writes `data` to standard output as is, after any text `print` has buffered.
+    ///
+    /// Foundation's `FileHandle.write(_:)` traps on a write error: `yy cache get k > /dev/full`
+    /// crashed. This throws ``ToolFailure/failure(_:)`` with the system's reason instead.
+    static func writeStandardOutput(_ data: Data) throws(ToolFailure) {
+        try finishStandardOutput()
+        do {
+            try FileHandle.standardOutput.write(contentsOf: data)
+        } catch {
+            throw .failure("cannot write standard output: \(reason(for: error))")
+        }
+    }
+
+    /// Writes out what `print` has buffered, and throws if any of it, now or earlier, could not
+    /// be written (a full disk), so that lost output is an error rather than a success.
+    static func finishStandardOutput() throws(ToolFailure) {
+        guard fflush(stdout) != 0 || ferror(stdout) != 0 else { return }
+        let reason = errno != 0 ? String(cString: strerror(errno)) : "write error"
+        clearerr(stdout)
+        throw .failure("cannot write standard output: \(reason)")
+    }
+
+    /// Writes text to standard error as is; an error there is dropped, as there is nowhere left
+    /// to report it (`FileHandle.write(_:)` would trap).
+    static func writeError(_ text: String) {
+        try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
     }
 
     /// Writes a line of text to standard error.
     static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        writeError(text + "\n")
     }
 
     /// What `handle` holds, up to `limit` bytes: reading stops there, so an endless input (a
