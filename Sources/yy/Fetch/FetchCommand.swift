@@ -52,41 +52,44 @@ struct FetchCommand: AsyncParsableCommand {
         let pipeline = try makePipeline()
         let distinct = urls.reduce(into: [String]()) { list, url in if !list.contains(url) { list.append(url) } }
         let destination = try FetchDestination(out, urlCount: distinct.count)
+        let keepsOriginals = destination != nil
         let progress = ProgressBar(title: "fetch")
-        let results = await withTaskGroup(of: (String, Result<ImageResponse, ImagePipelineError>).self) { group in
+        var reports: [String: FetchReport] = [:]
+        var ioFailures: [String] = []
+        await withTaskGroup(of: (String, FetchOutcome).self) { group in
             for text in distinct {
                 group.addTask {
                     let request = ImageRequest(url: URL(string: text)!, options: .returnsOriginalData)
                     do throws(ImagePipelineError) {
-                        return (text, .success(try await pipeline.image(for: request)))
+                        let response = try await pipeline.image(for: request)
+                        return (text, FetchOutcome(response, keepingOriginal: keepsOriginals, url: text))
                     } catch {
-                        return (text, .failure(error))
+                        return (text, FetchOutcome(report: FetchReport(url: text, error: error)))
                     }
                 }
             }
-            var results: [String: Result<ImageResponse, ImagePipelineError>] = [:]
-            for await (url, result) in group {
-                results[url] = result
-                progress.update(results.count, of: distinct.count)
+            // Outcomes are saved in the order the URLs were given, so that the names --out picks
+            // (a.png, then a-1.png) do not depend on which download finished first; one that
+            // finishes early waits here, with its original bytes but not its decoded image.
+            var waiting: [String: FetchOutcome] = [:]
+            var saved = 0
+            for await (url, outcome) in group {
+                waiting[url] = outcome
+                while saved < distinct.count, var next = waiting.removeValue(forKey: distinct[saved]) {
+                    saved += 1
+                    if let original = next.original, let destination {
+                        do {
+                            next.report.savedTo = try destination.write(original.data, for: URL(string: next.report.url)!, type: original.type)
+                        } catch {
+                            ioFailures.append("\(next.report.url): \(error)")
+                        }
+                    }
+                    reports[next.report.url] = next.report
+                }
+                progress.update(saved + waiting.count, of: distinct.count)
             }
-            return results
         }
         progress.finish()
-
-        var ioFailures: [String] = []
-        var reports: [String: FetchReport] = [:]
-        for text in distinct {
-            guard let result = results[text] else { continue }
-            var report = FetchReport(url: text, result: result)
-            if case .success(let response) = result, let data = response.data, let destination {
-                do {
-                    report.savedTo = try destination.write(data, for: URL(string: text)!, type: response.image.type)
-                } catch {
-                    ioFailures.append("\(text): \(error)")
-                }
-            }
-            reports[text] = report
-        }
         for text in urls {
             guard let report = reports[text] else { continue }
             print(json ? report.jsonLine() : report.textLine())
@@ -102,6 +105,9 @@ struct FetchCommand: AsyncParsableCommand {
         loader.idleReadTimeout = min(loader.idleReadTimeout, limit)
         loader.connectTimeout = min(loader.connectTimeout, limit)
         var configuration = ImagePipeline.Configuration(dataLoader: HTTPDataLoader(configuration: loader))
+        // Each URL is fetched once, and its decoded image is dropped as soon as it is reported:
+        // a memory cache would only keep up to a quarter of the machine's memory of them.
+        configuration.memoryCache = nil
         configuration.requestTimeout = limit
         configuration.maximumResponseBytes = maxBytes
         if let cache {
