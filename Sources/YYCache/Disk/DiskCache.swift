@@ -187,7 +187,7 @@ public final class DiskCache: Sendable {
     }
 
     /// Reads a row and, for a file value, the file; retries when a concurrent write replaced the
-    /// file between the two steps; drops a row whose file is gone.
+    /// file between the two steps; drops a row whose file is gone or not of the row's size.
     private func read(_ key: String, includingExtendedData: Bool) throws(DiskCacheError) -> Entry? {
         let resolution = core.limits.withLock { $0.accessTimeResolution.clampedMilliseconds }
         for _ in 0..<4 {
@@ -227,6 +227,18 @@ public final class DiskCache: Sendable {
                         return recordMiss()
                     }
                     continue
+                }
+                guard contents.count == row.size else {
+                    // Value files are written once and never change, so a file of another size
+                    // was damaged outside the cache (cut short, overwritten): a miss, never
+                    // wrong bytes.
+                    let removal = try core.withManifest { manifest throws(SQLiteError) in
+                        try manifest.remove(key: key, ifFileName: fileName)
+                    }
+                    core.finish(removal, evicted: false)
+                    logger.warning("cache value file has the wrong size; entry dropped",
+                                   metadata: ["key": "\(key)", "file": "\(fileName)", "expected": "\(row.size)", "found": "\(contents.count)"])
+                    return recordMiss()
                 }
                 data = contents
             } else {

@@ -447,4 +447,23 @@ import Testing
         #expect(try cache.totalCount == 0)
         #expect(log.contains(level: .warning, "missing"))
     }
+
+    @Test(arguments: [10, 30_001])
+    func aValueFileOfTheWrongSizeReadsAsAbsentAndIsDropped(damagedSize: Int) throws {
+        // Cut short or grown outside the cache: the bytes it read were returned as the value.
+        let folder = TemporaryDirectory("damaged")
+        let (logger, log) = CapturingLogHandler.logger()
+        let cache = try DiskCache(path: folder.path, logger: logger)
+        try cache.setData(testBytes(30_000), forKey: "k")
+        try cache.setData(testBytes(30_000, seed: 1), forKey: "kept")
+        let file = try #require(cache.dataFileNames.first { name in
+            FileManager.default.contents(atPath: folder.path + "/data/" + name) == testBytes(30_000)
+        })
+        #expect(truncate(folder.path + "/data/" + file, off_t(damagedSize)) == 0)
+        #expect(try cache.data(forKey: "k") == nil)
+        #expect(try cache.totalCount == 1)
+        #expect(!cache.dataFileNames.contains(file))
+        #expect(log.contains(level: .warning, "wrong size"))
+        #expect(try cache.data(forKey: "kept") == testBytes(30_000, seed: 1))
+    }
 }
