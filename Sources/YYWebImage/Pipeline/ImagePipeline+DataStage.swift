@@ -20,9 +20,24 @@ extension ImagePipeline {
             // Kept on this machine too, fresh or not (a stale copy is revalidated below).
             if usesDisk { await write(shared.data, record: shared.record, key: keys.data) }
         }
+        var storedDecoder: ImageDecoder?
+        if let candidate = stored {
+            do throws(ImageError) {
+                storedDecoder = try ImageDecoder(data: candidate.data, options: configuration.decoderOptions)
+            } catch .unknownFormat, .truncated, .malformed {
+                // Damaged, or written under this key by other code: every load would fail to decode
+                // it until it went stale. It goes, and the image is fetched as if it were not there.
+                configuration.logger.warning("cached original is not an image; dropped", metadata: ["key": "\(keys.data)", "source": "\(storedSource)"])
+                await forget(key: keys.data, disk: usesDisk, shared: usesShared)
+                stored = nil
+            } catch {
+                // Over this pipeline's limits: so would the same bytes from the network be.
+                throw .decodingFailed(error)
+            }
+        }
         if let stored, !request.options.contains(.refresh), !stored.record.needsRevalidation(at: configuration.now()) {
             counters.withLock { if storedSource == .disk { $0.diskHits += 1 } }
-            return OriginalData(data: stored.data, source: storedSource, statusCode: nil, headers: [:])
+            return OriginalData(data: stored.data, source: storedSource, statusCode: nil, headers: [:], decoder: storedDecoder)
         }
         let response = try await download(request.url, validators: stored?.record.validatorHeaders ?? [:], context: context)
         let now = configuration.now()
@@ -36,7 +51,7 @@ extension ImagePipeline {
             } else {
                 await forget(key: keys.data, disk: usesDisk, shared: usesShared)
             }
-            return OriginalData(data: stored.data, source: .revalidated, statusCode: 304, headers: response.headers)
+            return OriginalData(data: stored.data, source: .revalidated, statusCode: 304, headers: response.headers, decoder: storedDecoder)
         }
         // Refuse what is no image (or a pixel bomb) before it reaches the disk.
         let decoder: ImageDecoder

@@ -8,8 +8,8 @@ struct OriginalData: Sendable {
     var statusCode: Int?
     var headers: HTTPHeaderFields
     /// A decoder over `data` with the pipeline's decoder options, when the data stage parsed the
-    /// container already (to refuse what is no image before storing it): the decode stage then
-    /// does not parse it again.
+    /// container already (to refuse what is no image before storing it, and to drop a cached
+    /// original that is no image): the decode stage then does not parse it again.
     var decoder: ImageDecoder? = nil
 }
 

@@ -50,6 +50,27 @@ import YYCache
         #expect(harness.server.requestCount(path: "/s.png") == 2)
     }
 
+    @Test(arguments: ["max-age=3600", "no-cache"])
+    func aCachedOriginalThatIsNoImageIsDroppedAndFetchedAgain(cacheControl: String) async throws {
+        // Bytes that are no image under the URL's key (damaged, or written there by other code)
+        // failed every load until they went stale; revalidated, a 304 handed them out again.
+        let png = Fixtures.png()
+        let harness = try await PipelineHarness.start(disk: true, handler: Self.validating(etag: { "\"v\"" }, body: { png }, cacheControl: cacheControl))
+        defer { harness.server.stop() }
+        let url = harness.url("/g.png")
+        _ = try await harness.pipeline.image(for: url)
+        let disk = try #require(harness.pipeline.configuration.diskCache)
+        let key = RequestKeys(ImageRequest(url: url), harness.pipeline.configuration).data
+        let record = try #require(try await disk.entry(forKey: key)?.extendedData)
+        try await disk.setData(Data("<html>not an image</html>".utf8), forKey: key, extendedData: record)
+
+        let again = try await harness.restarted().pipeline.image(for: ImageRequest(url: url, options: .returnsOriginalData))
+        #expect(again.source == .network)
+        #expect(again.data.map([UInt8].init) == png)
+        #expect(harness.server.requests.last?.header("If-None-Match") == nil)
+        #expect(try await disk.data(forKey: key).map([UInt8].init) == png)
+    }
+
     @Test func ifModifiedSinceEchoesLastModified() async throws {
         let png = Fixtures.png()
         let modified = "Tue, 15 Nov 1994 12:45:26 GMT"
