@@ -12,7 +12,8 @@ public import Logging
 /// The async methods wait for the shared tier; the synchronous ones read only the local levels and
 /// queue their writes and removals to the tier, which sends them in order in the background. An
 /// error of the shared tier never fails a call: it is a miss or a skipped write, counted in
-/// ``sharedTierStatistics`` and logged.
+/// ``sharedTierStatistics`` and logged. A stored value the coder cannot read as `Value` (written
+/// for an older shape of the type, say) is a miss too, logged, until a write replaces it.
 ///
 /// ```swift
 /// let cache = try Cache<Data>(name: "avatars")          // ~/.cache/avatars on Linux
@@ -124,8 +125,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// The value for `key` from memory, or else from disk (then kept in memory), or `nil`.
     public func value(forKey key: String) throws(DiskCacheError) -> Value? {
         if let value = memoryCache.value(forKey: key) { return value }
-        guard let entry = try diskCache.entry(forKey: key) else { return nil }
-        let value = try diskCache.coder.decodeFromCache(Value.self, from: entry.data, key: key)
+        guard let entry = try diskCache.entry(forKey: key), let value = decoded(entry.data, forKey: key) else { return nil }
         promote(value, forKey: key, expirationTime: entry.expirationTime)
         return value
     }
@@ -172,8 +172,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// A memory hit returns without leaving the caller's task.
     public func value(forKey key: String) async throws(DiskCacheError) -> Value? {
         if let value = memoryCache.value(forKey: key) { return value }
-        if let entry = try await diskCache.entry(forKey: key) {
-            let value = try diskCache.coder.decodeFromCache(Value.self, from: entry.data, key: key)
+        if let entry = try await diskCache.entry(forKey: key), let value = decoded(entry.data, forKey: key) {
             promote(value, forKey: key, expirationTime: entry.expirationTime)
             return value
         }
@@ -200,6 +199,19 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     public func removeAll() async throws(DiskCacheError) {
         memoryCache.removeAll()
         try await diskCache.removeAll()
+    }
+
+    /// `data` from disk as a `Value`, or `nil` (a miss, logged) when the coder cannot read it: bytes
+    /// written for an older shape of `Value`, say. Thrown, that error failed every read of the key
+    /// until it expired, and ``value(forKey:expiresAfter:fillLockTimeToLive:orFill:)`` never ran the fill that would
+    /// replace it. The entry stays: another reader may know its shape, and a write replaces it.
+    private func decoded(_ data: Data, forKey key: String) -> Value? {
+        do {
+            return try diskCache.coder.decodeFromCache(Value.self, from: data, key: key)
+        } catch {
+            diskCache.logger.warning("cached value could not be decoded; treated as a miss", metadata: ["key": "\(key)", "error": "\(error)"])
+            return nil
+        }
     }
 
     /// Puts a disk hit into memory with the time it has left on disk, measured on the disk

@@ -25,6 +25,35 @@ import Testing
         #expect(try cache.value(forKey: "nobody") == nil)
     }
 
+    /// A cache whose disk holds, under "u1", bytes stored for an older shape of User (no name).
+    private func cacheWithAnOldShapeStored() throws -> (Cache<User>, CapturingLogHandler.Store, TemporaryDirectory) {
+        let folder = TemporaryDirectory("shape")
+        let (logger, log) = CapturingLogHandler.logger()
+        let cache = try Cache<User>(path: folder.path, logger: logger)
+        try cache.diskCache.setData(Data(#"{"id":1}"#.utf8), forKey: "u1")
+        return (cache, log, folder)
+    }
+
+    @Test func aStoredValueTheCoderCannotReadIsAMiss() throws {
+        // Decoding threw on every read of the key until it expired.
+        let (cache, log, _) = try cacheWithAnOldShapeStored()
+        #expect(try cache.value(forKey: "u1") == nil)
+        #expect(log.contains(level: .warning, "could not be decoded"))
+        try cache.setValue(User(id: 1, name: "new"), forKey: "u1")
+        cache.memoryCache.removeAll()
+        #expect(try cache.value(forKey: "u1") == User(id: 1, name: "new"))
+    }
+
+    @Test func aStoredValueTheCoderCannotReadIsReplacedByAFill() async throws {
+        // value(forKey:orFill:) threw too, and never ran the fill that would have replaced it.
+        let (cache, _, _) = try cacheWithAnOldShapeStored()
+        #expect(try await cache.value(forKey: "u1") == nil)
+        let filled = try await cache.value(forKey: "u1") { User(id: 1, name: "filled") }
+        #expect(filled == User(id: 1, name: "filled"))
+        cache.memoryCache.removeAll()
+        #expect(try await cache.value(forKey: "u1") == User(id: 1, name: "filled"))
+    }
+
     @Test func writesAndRemovalsGoToBothLevels() throws {
         let folder = TemporaryDirectory("both")
         let cache = try Cache<Data>(path: folder.path)
