@@ -56,6 +56,9 @@ final class FrameBuffer: Sendable {
         var statistics = FrameBufferStatistics()
         /// Bytes of `frames`, kept as frames come and go.
         var bytesHeld = 0
+        /// Frames whose last decode failed (a damaged file): prefetching passes them over, and
+        /// only a player that asks for one tries it again.
+        var failedFrames: Set<Int> = []
 
         /// Keeps `frame`; the peak counts it before what it displaces is dropped.
         mutating func hold(_ frame: FrameContents, at index: Int) {
@@ -263,7 +266,9 @@ final class FrameBuffer: Sendable {
     /// held yet.
     private func nextFrameToDecode(_ state: State) -> Int? {
         if let waited = state.waiters.keys.min() { return waited }
-        return wantedFrames(state).first { state.frames[$0] == nil }
+        // A frame that failed is never held: picked again, it was decoded again at once, for as
+        // long as it was wanted (for ever, when the whole animation fits).
+        return wantedFrames(state).first { state.frames[$0] == nil && !state.failedFrames.contains($0) }
     }
 
     /// Runs on the buffer's queue: decodes one frame at a time, with no lock held, until nothing
@@ -288,6 +293,7 @@ final class FrameBuffer: Sendable {
             let waiters = state.withLock { state in
                 let waiters = state.waiters.removeValue(forKey: index) ?? []
                 if case .success(let frame) = result {
+                    state.failedFrames.remove(index)
                     // A plan that changed while decoding may no longer want this frame.
                     let wanted = plan.value == ticket || wantedFrames(state).contains(index)
                     if wanted && !state.claims.isEmpty {
@@ -298,6 +304,7 @@ final class FrameBuffer: Sendable {
                     }
                 } else {
                     state.statistics.failures += 1
+                    state.failedFrames.insert(index)
                 }
                 return waiters
             }

@@ -62,6 +62,29 @@ import YYDispatch
         #expect(harnesses[0].player.statistics.buffer.misses <= 1)
     }
 
+    @Test(arguments: [100, 4])
+    func aFrameThatFailsToDecodeIsPassedOverNotDecodedAgainAndAgain(budgetInFrames: Int) async throws {
+        // The decoder picked the first wanted frame not held, and a frame that failed is never
+        // held: it decoded that frame again, and again, on a core of its own, while it was wanted
+        // (for ever, when the whole animation fits).
+        let image = CountingAnimation(frameCount: 12, failing: [3])
+        var harnesses = [PlayerHarness(image: image, budget: budgetInFrames * image.bytesPerFrame)]
+        harnesses[0].player.play()
+        var shown: [Int] = []
+        shown.append(try await harnesses[0].nextFrame().index)
+        for step in 1..<24 {
+            await harnesses[0].clock.advance(to: harnesses[0].at(.milliseconds(100 * step)))
+            if step % 12 == 3 { continue }   // the damaged frame shows nothing new
+            shown.append(try await harnesses[0].nextFrame().index)
+        }
+        await harnesses[0].player.buffer.waitUntilIdle()
+        #expect(shown == (0..<24).map { $0 % 12 }.filter { $0 != 3 })
+        // Each showing of frame 3 tries it once, and the window ahead at most once more a loop.
+        let statistics = harnesses[0].player.statistics
+        #expect(statistics.framesFailed == 2)
+        #expect(statistics.buffer.failures <= 4, "\(statistics.buffer.failures) failed decodes")
+    }
+
     @Test func theBudgetIsNeverExceededOverThousandsOfFrames() async throws {
         let image = CountingAnimation(frameCount: 3_000, width: 8, height: 8)
         let budget = 10 * image.bytesPerFrame + image.bytesPerFrame / 2

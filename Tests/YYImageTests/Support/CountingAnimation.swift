@@ -11,6 +11,8 @@ final class CountingAnimation: AnimatedImage {
     let width: Int
     let height: Int
     private let durations: [Double]
+    /// Frames whose decode fails, as a damaged file's would.
+    private let failing: Set<Int>
     private let decodeCount = Atomic<Int>(0)
     private let gate = Locked<Gate?>(nil)
 
@@ -22,16 +24,18 @@ final class CountingAnimation: AnimatedImage {
         let release = DispatchSemaphore(value: 0)
     }
 
-    init(durations: [Double], loopCount: Int = 0, width: Int = 2, height: Int = 2) {
+    init(durations: [Double], loopCount: Int = 0, width: Int = 2, height: Int = 2, failing: Set<Int> = []) {
         self.frameCount = durations.count
+        self.failing = failing
         self.loopCount = loopCount
         self.width = width
         self.height = height
         self.durations = durations
     }
 
-    convenience init(frameCount: Int, duration: Double = 0.1, loopCount: Int = 0, width: Int = 2, height: Int = 2) {
-        self.init(durations: Array(repeating: duration, count: frameCount), loopCount: loopCount, width: width, height: height)
+    convenience init(frameCount: Int, duration: Double = 0.1, loopCount: Int = 0, width: Int = 2, height: Int = 2, failing: Set<Int> = []) {
+        self.init(durations: Array(repeating: duration, count: frameCount), loopCount: loopCount, width: width, height: height,
+                  failing: failing)
     }
 
     var bytesPerFrame: Int { width * height * 4 }
@@ -61,6 +65,7 @@ final class CountingAnimation: AnimatedImage {
             gate.entered.signal()
             gate.release.wait()
         }
+        if failing.contains(index) { throw .malformed(.gif, "frame \(index) is damaged") }
         return TestImages.solid(width, height, Self.color(of: index))
     }
 
