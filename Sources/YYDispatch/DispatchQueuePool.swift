@@ -58,10 +58,8 @@ public final class DispatchQueuePool: Sendable {
 
     /// The number of queues a shared pool gets: one per processor the process may keep busy (the
     /// active processor count, or fewer under a cgroup CPU quota, such as a container's limit),
-    /// clamped to 1...32.
-    static var defaultQueueCount: Int {
-        min(max(SystemProcessors.count(), queueCountRange.lowerBound), queueCountRange.upperBound)
-    }
+    /// clamped to 1...32. Read once, not by each of the five shared pools.
+    static let defaultQueueCount = min(max(SystemProcessors.count(), queueCountRange.lowerBound), queueCountRange.upperBound)
 
     /// The shared pool for a quality-of-service class, created on first use with one queue per
     /// processor the process may keep busy (fewer than the machine has under a cgroup CPU quota).

@@ -42,7 +42,7 @@ enum StandardStreams {
 
     /// What `handle` holds, up to `limit` bytes: reading stops there, so an endless input (a
     /// pipe that never closes) costs at most `limit` bytes of memory.
-    static func read(_ handle: FileHandle, upTo limit: Int) throws -> Data {
+    private static func read(_ handle: FileHandle, upTo limit: Int) throws -> Data {
         var data = Data()
         while data.count < limit {
             guard let chunk = try handle.read(upToCount: min(1 << 20, limit - data.count)), !chunk.isEmpty else { break }
