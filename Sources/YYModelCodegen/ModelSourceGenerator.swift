@@ -6,8 +6,9 @@ public import YYModelCore
 /// elements after the singular of theirs). Samples are merged: an integer that is a double
 /// elsewhere is `Double`, a member missing or `null` somewhere is optional, mixed kinds are
 /// `JSONValue`. Keys that are not Swift identifiers get a camelCase property and `@Key`. A type
-/// name already taken, or one the generated code needs (`String`, `Model`, `Self`…), gets a
-/// number (`String2`).
+/// name already taken, one the generated code needs (`String`, `Model`, `Self`…), or one that
+/// would shadow a standard library or Foundation type (`Data`, `Error`…) gets a number
+/// (`String2`).
 ///
 /// Its own module, apart from the runtime (YYModelCore), because only tools need it.
 public struct ModelSourceGenerator: Sendable {
@@ -26,7 +27,10 @@ public struct ModelSourceGenerator: Sendable {
         }
         guard case .object(let fields) = root else { throw .notAnObject }
         var emitter = Emitter()
-        emitter.emit(typeName: emitter.claimTypeName(Self.typeName(typeName)), fields: fields)
+        // A root name that can name a type is the caller's choice, kept as written
+        // (`APIResponse`, not `Apiresponse`); anything else is made into one, as keys are.
+        let rootName = Self.canNameType(typeName) ? typeName : Self.typeName(typeName)
+        emitter.emit(typeName: emitter.claimTypeName(rootName), fields: fields)
         return (["import YYModel"] + emitter.declarations).joined(separator: "\n\n") + "\n"
     }
 
@@ -147,6 +151,13 @@ public struct ModelSourceGenerator: Sendable {
         return name.first.map { $0.isNumber } == true ? "_" + name : name
     }
 
+    /// Whether `name` is an identifier that is no keyword (`APIResponse`, `_Raw`; not `class`,
+    /// `_` or `2fa`).
+    static func canNameType(_ name: String) -> Bool {
+        guard let first = name.first, first.isLetter || (first == "_" && name.count > 1) else { return false }
+        return name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !keywords.contains(name)
+    }
+
     /// `user_mentions` → `UserMentions`.
     static func typeName(_ key: String) -> String {
         let name = words(of: key).map(capitalized).joined()
@@ -197,10 +208,25 @@ public struct ModelSourceGenerator: Sendable {
     /// Names a generated struct must not take: keywords that cannot name a type, and the
     /// types, macros and modules the generated code and `@Model`'s expansion refer to, which a
     /// struct of the same name would shadow (a key "string" must not turn `String` into a model).
+    ///
+    /// The generated structs are declared at the top level of the user's module, so one named
+    /// after a standard library or Foundation type would shadow that type in every file of the
+    /// module: API responses very often have a "data", "error" or "result" object, and
+    /// `struct Data` would break each use of Foundation's. Those names are reserved too.
     static let reservedTypeNames: Set<String> = [
         "Any", "Self", "Type", "Protocol",
         "Bool", "Int", "Double", "String", "JSONValue", "Model", "Key", "Decoder", "Encoder",
         "Swift", "YYModel", "YYModelCore",
+        // The standard library: value types, and protocols a model type may name.
+        "Array", "Character", "Dictionary", "Duration", "Error", "Float", "Int8", "Int16", "Int32",
+        "Int64", "Mirror", "Never", "Optional", "Range", "Result", "Sequence", "Collection", "Set",
+        "Slice", "Substring", "Task", "UInt", "UInt8", "UInt16", "UInt32", "UInt64", "Unicode",
+        "Void", "Codable", "Decodable", "Encodable", "Equatable", "Hashable", "Comparable",
+        "Identifiable", "Sendable", "Actor", "Clock",
+        // Foundation value types and classes whose names are ordinary words.
+        "Foundation", "Data", "Date", "URL", "UUID", "Decimal", "Locale", "Calendar", "TimeZone",
+        "Measurement", "Notification", "Bundle", "Process", "Thread", "Timer", "Operation",
+        "Progress", "Host", "Port", "Stream", "Scanner", "Formatter", "Expression", "Predicate",
     ]
 
     static func escapedIdentifier(_ name: String) -> String {

@@ -80,7 +80,33 @@ struct Type2 {
     var b: Bool
 }
 
+// The output for `apiResponseJSON`: objects under "data", "error" and "result", as API
+// responses have; the structs must not shadow Foundation's `Data` or Swift's `Error` and
+// `Result` for the rest of the module (this file uses all three below).
+@Model
+struct GeneratedAPIResponse {
+    var data: Data2
+    var error: Error2?
+    var result: [ResultItem]
+}
+
+@Model
+struct Data2 {
+    var id: Int
+}
+
+@Model
+struct Error2 {
+    var code: Int
+}
+
+@Model
+struct ResultItem {
+    var ok: Bool
+}
+
 @Suite struct ModelSourceGeneratorTests {
+    static let apiResponseJSON = #"[{"data": {"id": 1}, "error": null, "result": [{"ok": true}]}, {"data": {"id": 2}, "error": {"code": 7}, "result": []}]"#
     static let shadowingJSON = #"{"string": {"text": "x"}, "self": {"a": 1}, "model": {"k": 1.5}, "type": {"b": true}, "any": [{"c": null}]}"#
     static let hostileKeysJSON = #"{"a_b": 1, "aB": 2, "": 3, "value": 4, "Type": 5, "init": 6, "_": 7, "a-b": 8, "Protocol": 9, "self": true, "a.b": 10, "line\nbreak": 11, "q\"\\": 12}"#
 
@@ -205,6 +231,52 @@ struct Type2 {
         #expect(decoded.any.count == 1 && decoded.any[0].c == nil)
         let root = try ModelSourceGenerator().source(for: JSONValue(parsing: #"{"a": 1}"#), typeName: "String")
         #expect(root.contains("struct String2 {"), "\(root)")
+    }
+
+    @Test func typeNamesOfStandardLibraryAndFoundationTypesAreNumberedAndTheRootNameIsKept() throws {
+        let source = try ModelSourceGenerator().source(for: JSONValue(parsing: Self.apiResponseJSON), typeName: "GeneratedAPIResponse")
+        #expect(source == """
+            import YYModel
+
+            @Model
+            struct GeneratedAPIResponse {
+                var data: Data2
+                var error: Error2?
+                var result: [ResultItem]
+            }
+
+            @Model
+            struct Data2 {
+                var id: Int
+            }
+
+            @Model
+            struct Error2 {
+                var code: Int
+            }
+
+            @Model
+            struct ResultItem {
+                var ok: Bool
+            }
+
+            """)
+        // Foundation's `Data` and Swift's `Result` and `Error` still mean what they mean here.
+        let bytes: Data = Data(Self.apiResponseJSON.utf8)
+        let outcome: Result<[GeneratedAPIResponse], any Error> = Result { try ModelDecoder().decode([GeneratedAPIResponse].self, from: bytes) }
+        let decoded = try outcome.get()
+        #expect(decoded.map(\.data.id) == [1, 2])
+        #expect(decoded.map(\.error?.code) == [nil, 7])
+        #expect(decoded.map(\.result.count) == [1, 0])
+        // A root name that can name a type is kept as written; a keyword is made into a type name.
+        for (given, expected) in [("APIResponse", "APIResponse"), ("_Raw", "_Raw"), ("class", "Class"), ("URL", "URL2")] {
+            let root = try ModelSourceGenerator().source(for: JSONValue(parsing: #"{"a": 1}"#), typeName: given)
+            #expect(root.contains("struct \(expected) {"), "\(root)")
+        }
+        for name in ["Data", "Error", "Result", "Optional", "Array", "Date", "URL", "Task"] {
+            let root = try ModelSourceGenerator().source(for: JSONValue(parsing: #"{"a": 1}"#), typeName: name)
+            #expect(root.contains("struct \(name)2 {"), "\(root)")
+        }
     }
 
     @Test func namesAndSingulars() {
