@@ -165,8 +165,20 @@ public final class RedisClient: Sendable {
         }
     }
 
-    /// Closes every connection. Requests after this fail.
+    /// Closes every connection. Requests after this fail. Releasing the client's last reference
+    /// closes them too, without waiting.
     public func close() async {
+        closeConnections()
+    }
+
+    // A client dropped without `close()` closes its connections too: their event loops would
+    // otherwise keep them open, and a slot of the server's `maxclients` taken, for the life of
+    // the process (a program making a client per request would run the server out of them).
+    deinit {
+        closeConnections()
+    }
+
+    private func closeConnections() {
         switch routing {
         case .ring(let nodes, _): for node in nodes { node.close() }
         case .cluster(let router): router.close()

@@ -24,6 +24,24 @@ import TestTraits
         await client.close()
     }
 
+    @Test func aClientDroppedWithoutClosingClosesItsConnections() async throws {
+        let server = try RedisServer()
+        let observer = try makeClient([server.url], connections: 1)
+        /// The server's count of open connections, the observer's own among them.
+        func connectedClients() async throws -> Int? {
+            guard case .bulkString(let info?) = try await observer.send(RedisCommand("INFO", ["clients"])) else { return nil }
+            let line = String(buffer: info).split(whereSeparator: \.isNewline).first { $0.hasPrefix("connected_clients:") }
+            return line.flatMap { Int($0.dropFirst("connected_clients:".count)) }
+        }
+        for _ in 0..<20 {
+            let client = try makeClient([server.url], connections: 2)
+            #expect(try await client.send(RedisCommand("PING")) == .simpleString("PONG"))
+        }
+        await waitUntil { (try? await connectedClients()) == 1 }
+        #expect(try await connectedClients() == 1)
+        await observer.close()
+    }
+
     @Test func requestsOnTheClientsTaskExecutorStayOnItsEventLoopAndUseOneConnectionOfThatLoop() async throws {
         let server = try RedisServer()
         let client = try makeClient([server.url], connections: 4)
