@@ -20,9 +20,34 @@ public final class ImageTask: Sendable {
 
     /// The request as made.
     public let request: ImageRequest
-    /// Progress and previews; finishes when the task ends. Keeps the newest 64 events if no one
-    /// reads them.
-    public let events: AsyncStream<Event>
+
+    /// Progress and previews. Each access gives a stream of its own, so that any number of
+    /// consumers each see every event (one stream read by two consumers would deal its events out
+    /// between them). A stream starts with where the task is: the bytes received so far, and the
+    /// newest preview while the task runs; it ends when the task ends, or at once if it has.
+    /// A consumer slower than the download gets the newest 64 events.
+    public var events: AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(64))
+        let id = state.withLock { state -> Int? in
+            // Under the lock that events are recorded under: none is missed or seen twice.
+            if state.progress.received > 0 || state.progress.expected != nil {
+                continuation.yield(.progress(received: state.progress.received, expected: state.progress.expected))
+            }
+            if state.isFinished { return nil }
+            if let preview = state.newestPreview { continuation.yield(.preview(preview)) }
+            state.nextSubscriber += 1
+            state.subscribers.append((state.nextSubscriber, continuation))
+            return state.nextSubscriber
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [state] _ in
+            state.withLock { $0.subscribers.removeAll { $0.id == id } }
+        }
+        return stream
+    }
 
     private let state: Locked<State>
     private let task: Task<Result<ImageResponse, ImagePipelineError>, Never>
@@ -31,6 +56,10 @@ public final class ImageTask: Sendable {
 
     private struct State {
         var progress: (received: Int, expected: Int?) = (0, nil)
+        var newestPreview: Bitmap?
+        var subscribers: [(id: Int, continuation: AsyncStream<Event>.Continuation)] = []
+        var nextSubscriber = 0
+        var isFinished = false
     }
 
     init(request: ImageRequest, pipeline: ImagePipeline) {
@@ -38,8 +67,6 @@ public final class ImageTask: Sendable {
         let state = Locked(State())
         let priority = PrioritySignal(request.priority)
         self.prioritySignal = priority
-        let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(64))
-        self.events = events
         self.state = state
         self.task = Task {
             let result = await Result(catching: { () async throws(ImagePipelineError) -> ImageResponse in
@@ -48,13 +75,23 @@ public final class ImageTask: Sendable {
                     priority: priority,
                     wantsPreviews: request.options.contains(.progressive),
                     onEvent: { event in
-                        if case .progress(let received, let expected) = event {
-                            state.withLock { $0.progress = (received, expected) }
+                        let subscribers = state.withLock { state in
+                            switch event {
+                            case .progress(let received, let expected): state.progress = (received, expected)
+                            case .preview(let bitmap): state.newestPreview = bitmap
+                            }
+                            return state.subscribers
                         }
-                        continuation.yield(event)
+                        for subscriber in subscribers { subscriber.continuation.yield(event) }
                     })
             })
-            continuation.finish()
+            let subscribers = state.withLock { state in
+                state.isFinished = true
+                state.newestPreview = nil
+                defer { state.subscribers = [] }
+                return state.subscribers
+            }
+            for subscriber in subscribers { subscriber.continuation.finish() }
             return result
         }
     }

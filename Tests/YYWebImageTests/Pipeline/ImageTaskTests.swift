@@ -75,6 +75,56 @@ import YYImage
         #expect(Set(load.previews.map(\.pixels)).count == load.previews.count, "each preview shows more than the one before")
     }
 
+    @Test func everyConsumerOfATasksEventsSeesEveryEventAndALateOneStartsWhereTheTaskIs() async throws {
+        let png = Fixtures.png(width: 256, height: 256)
+        let thirds = [0, png.count / 3, 2 * png.count / 3, png.count]
+        // The body in three pieces, each sent when the test says.
+        let (gate, opener) = AsyncStream.makeStream(of: Void.self)
+        let loader = ScriptedLoader { _ in
+            let body = AsyncThrowingStream<Data, any Error> { continuation in
+                Task {
+                    var gates = gate.makeAsyncIterator()
+                    for index in 0..<3 {
+                        continuation.yield(Data(png[thirds[index]..<thirds[index + 1]]))
+                        if index < 2 { _ = await gates.next() }
+                    }
+                    continuation.finish()
+                }
+            }
+            return DataLoadResponse(statusCode: 200, headers: ["Content-Length": "\(png.count)"], body: body)
+        }
+        let pipeline = ImagePipeline(configuration: .init(dataLoader: loader))
+        let task = pipeline.imageTask(for: ImageRequest(url: URL(string: "https://example.com/three-pieces.png")!))
+        // The bytes each progress event reports, leaving out the one of the response's head (0
+        // bytes), which a stream taken after it has arrived starts without.
+        func received(_ stream: AsyncStream<ImageTask.Event>) -> Task<[Int], Never> {
+            Task { await stream.reduce(into: []) { if case .progress(let count, png.count) = $1, count > 0 { $0.append(count) } } }
+        }
+        let (first, second) = (task.events, task.events)
+        var early = first.makeAsyncIterator()
+        var firstEvent = await early.next()
+        if case .progress(0, png.count) = firstEvent { firstEvent = await early.next() }
+        guard case .progress(thirds[1], png.count) = firstEvent else { Issue.record("no progress for the first piece: \(String(describing: firstEvent))"); return }
+        // Joining after the first piece: it is where the stream starts.
+        let late = received(task.events)
+        let rest = Task { [early] in
+            var early = early
+            var counts = [thirds[1]]
+            while let event = await early.next() { if case .progress(let count, _) = event { counts.append(count) } }
+            return counts
+        }
+        let both = received(second)
+        opener.yield(())
+        opener.yield(())
+        let image = try await task.response.image
+        #expect((image.pixelWidth, image.pixelHeight) == (256, 256))
+        #expect(await rest.value == Array(thirds.dropFirst()))
+        #expect(await both.value == Array(thirds.dropFirst()))
+        #expect(await late.value == Array(thirds.dropFirst()))
+        // After the end: where it ended, and the stream ends at once.
+        #expect(await received(task.events).value == [png.count])
+    }
+
     @Test func withoutTheProgressiveOptionThereAreNoPreviews() async throws {
         let jpeg = Fixtures.jpeg()
         let head = LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "\(jpeg.count)")])
