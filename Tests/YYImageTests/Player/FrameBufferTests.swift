@@ -74,7 +74,13 @@ import YYDispatch
         shown.append(try await harnesses[0].nextFrame().index)
         for step in 1..<24 {
             await harnesses[0].clock.advance(to: harnesses[0].at(.milliseconds(100 * step)))
-            if step % 12 == 3 { continue }   // the damaged frame shows nothing new
+            if step % 12 == 3 {
+                // The damaged frame shows nothing new. Wait for the player to have tried it: the
+                // clock moved on before that would make the try late, and under `.hold` delay
+                // the next frame past the instant this test moves the clock to.
+                try await harnesses[0].wait { $0.statistics.framesFailed == step / 12 + 1 }
+                continue
+            }
             shown.append(try await harnesses[0].nextFrame().index)
         }
         await harnesses[0].player.buffer.waitUntilIdle()

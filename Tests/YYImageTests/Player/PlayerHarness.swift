@@ -38,6 +38,16 @@ struct PlayerHarness {
         }
     }
 
+    /// Waits until `condition` holds of the player, nudging the clock as ``nextEvent()`` does: for
+    /// what the player tells only its statistics (a frame that failed to decode shows nothing).
+    func wait(until condition: (Player) -> Bool) async throws {
+        while !condition(player) {
+            try Task.checkCancellation()
+            await clock.advance(by: .zero)
+            await Task.yield()
+        }
+    }
+
     /// The next frame change; fails the test on `.finished` or the end of the stream.
     mutating func nextFrame(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Player.FrameChange {
         let event = try await nextEvent(sourceLocation: sourceLocation)
