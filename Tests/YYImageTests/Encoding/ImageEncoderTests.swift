@@ -109,6 +109,20 @@ struct ImageEncoderTests {
         #expect(throws: ImageError.invalidInput("the animation lasts longer than WebP can time (24 days)")) { try encoder.encode() }
     }
 
+    /// libwebp refuses a side over 16383 pixels and says only that it failed.
+    @Test func aSizeOverWhatAFormatHoldsIsATypedErrorThatSaysTheLimit() throws {
+        let wide = Bitmap(width: 16_384, height: 1)
+        let tall = Bitmap(width: 2, height: 20_000)
+        #expect(throws: ImageError.invalidInput("WebP images are 1...16383 pixels a side, not 16384x1")) { try ImageEncoder.encode(wide, as: .webp) }
+        var animation = ImageEncoder(type: .webp)
+        animation.addFrame(tall, duration: 0.1)
+        animation.addFrame(tall, duration: 0.1)
+        #expect(throws: ImageError.invalidInput("WebP images are 1...16383 pixels a side, not 2x20000")) { try animation.encode() }
+        #expect(throws: ImageError.invalidInput("GIF screens are 1...65535 pixels a side, not 1x65536")) { try ImageEncoder.encode(Bitmap(width: 1, height: 65_536), as: .gif) }
+        let widest = try Image(data: ImageEncoder.encode(Bitmap(width: 16_383, height: 1), as: .webp))
+        #expect((widest.pixelWidth, widest.pixelHeight) == (16_383, 1))
+    }
+
     @Test func badEncoderInputIsATypedError() throws {
         #expect(throws: ImageError.invalidInput("no frames to encode")) { try ImageEncoder(type: .png).encode() }
         #expect(throws: ImageError.unsupportedType(.tiff)) { try ImageEncoder.encode(Self.icon, as: .tiff) }

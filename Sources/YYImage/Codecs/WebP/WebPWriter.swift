@@ -5,6 +5,7 @@ internal import CWebP
 enum WebPWriter {
     /// A still image; `quality` 0...100 (ignored, except as effort, when lossless).
     static func still(_ bitmap: Bitmap, quality: Double, lossless: Bool) throws(ImageError) -> [UInt8] {
+        try checkSize(width: bitmap.width, height: bitmap.height)
         var output: UnsafeMutablePointer<UInt8>?
         let size = bitmap.pixels.withUnsafeBufferPointer { input -> Int in
             lossless
@@ -16,6 +17,16 @@ enum WebPWriter {
         return Array(UnsafeBufferPointer(start: output, count: size))
     }
 
+    /// The longest side WebP stores (libwebp's `WEBP_MAX_DIMENSION`).
+    static let maximumDimension = 16383
+
+    /// Refuses, saying why, a size libwebp would refuse with no reason given.
+    private static func checkSize(width: Int, height: Int) throws(ImageError) {
+        guard width <= maximumDimension, height <= maximumDimension else {
+            throw .invalidInput("WebP images are 1...\(maximumDimension) pixels a side, not \(width)x\(height)")
+        }
+    }
+
     /// The longest frame duration WebP stores, in milliseconds.
     static let longestFrameMilliseconds = Double(0xFF_FFFF)
 
@@ -23,6 +34,7 @@ enum WebPWriter {
     /// (0 = forever).
     static func animation(_ frames: [(pixels: Bitmap, duration: Double)], quality: Double, lossless: Bool, plays: Int) throws(ImageError) -> [UInt8] {
         guard let first = frames.first?.pixels else { throw .invalidInput("no frames") }
+        try checkSize(width: first.width, height: first.height)
         var options = WebPAnimEncoderOptions()
         guard WebPAnimEncoderOptionsInit(&options) != 0 else { throw .codec(.webp, "libwebp version mismatch") }
         // The format stores the loop count in 16 bits; more plays than that is forever in practice.
