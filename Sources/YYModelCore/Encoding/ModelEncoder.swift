@@ -50,6 +50,11 @@ public struct ModelEncoder: Sendable {
     public var pretty = false
     /// Write object members sorted by key.
     public var sortedKeys = false
+    /// The deepest nesting of objects and arrays written. Default 512, what ``ModelDecoder`` and
+    /// ``JSONParsingOptions`` read by default. Deeper values are an `EncodingError.invalidValue`:
+    /// encoding recurses a level a call, and a reference cycle among classes (a node whose `next`
+    /// leads back to itself) recursed until the stack overflowed and the process died.
+    public var maximumDepth = 512
 
     /// Creates an encoder with the default strategies.
     public init() {}
@@ -81,6 +86,12 @@ public struct ModelEncoder: Sendable {
     /// `value` as an untyped ``JSONValue`` (YYModel's "model to JSON object").
     public func encodeToValue<T: Encodable>(_ value: T) throws -> JSONValue {
         try encodeToNode(value).jsonValue
+    }
+
+    /// The error for a value nested deeper than ``maximumDepth``.
+    static func tooDeep(_ value: Any, codingPath: [any CodingKey]) -> EncodingError {
+        EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription:
+            "nested deeper than ModelEncoder.maximumDepth: a reference cycle, or deeper data than the limit allows"))
     }
 
     func encodeToNode<T: Encodable>(_ value: T) throws -> EncodedNode {

@@ -6,6 +6,14 @@ enum EncodedNode {
     case null, bool(Bool), int(Int64), uint(UInt64), double(Double), string(String)
     case array(ArrayBox), object(ObjectBox)
 
+    /// Whether this is an array or an object.
+    var isContainer: Bool {
+        switch self {
+        case .array, .object: true
+        default: false
+        }
+    }
+
     final class ArrayBox {
         var elements: [EncodedNode] = []
     }
@@ -105,9 +113,14 @@ final class TreeEncoder: Encoder {
         case let number as Double: return try box(number, path: path)
         case let number as Float: return try box(Double(number), path: path)
         default:
+            // A value inside `maximumDepth` containers may be a scalar, not one more container;
+            // deeper than that, nothing is encoded (each level is a call deeper).
+            guard path.count <= options.maximumDepth else { throw ModelEncoder.tooDeep(value, codingPath: path) }
             let encoder = TreeEncoder(options: options, codingPath: path)
             try value.encode(to: encoder)
-            return encoder.node ?? .object(EncodedNode.ObjectBox())
+            let node = encoder.node ?? .object(EncodedNode.ObjectBox())
+            if path.count == options.maximumDepth, node.isContainer { throw ModelEncoder.tooDeep(value, codingPath: path) }
+            return node
         }
     }
 

@@ -15,6 +15,8 @@ public struct _ModelWriter {
     let options: ModelEncoder
     /// Per open object: whether the next member is the first.
     private var first: [Bool] = []
+    /// Objects and arrays open, against `options.maximumDepth`.
+    private var depth = 0
 
     init(options: ModelEncoder) {
         self.options = options
@@ -25,11 +27,13 @@ public struct _ModelWriter {
     public mutating func beginObject() {
         output.open(UInt8(ascii: "{"))
         first.append(true)
+        depth += 1
     }
 
     /// Closes the innermost open object (`}`).
     public mutating func endObject() {
         let empty = first.removeLast()
+        depth -= 1
         output.close(UInt8(ascii: "}"), empty: empty)
     }
 
@@ -55,6 +59,7 @@ public struct _ModelWriter {
     /// Nested models directly; arrays element by element; anything else through the tree encoder.
     public mutating func value<T: Encodable>(_ value: T) throws {
         if let model = value as? any _DirectEncodable {
+            guard depth < options.maximumDepth else { throw ModelEncoder.tooDeep(value, codingPath: []) }
             try model._encode(to: &self)
         } else {
             try encodeThroughTree(value)
@@ -64,6 +69,9 @@ public struct _ModelWriter {
     /// Writes `value` by building its tree first: for types without a direct writer, and for
     /// models whose `modelDidEncode` hook edits that tree.
     public mutating func encodeThroughTree<T: Encodable>(_ value: T) throws {
+        // The tree starts at this writer's depth: it gets what is left of the limit.
+        var options = self.options
+        options.maximumDepth -= depth
         try write(TreeEncoder(options: options, codingPath: []).box(value))
     }
 
@@ -71,6 +79,9 @@ public struct _ModelWriter {
     /// direct); that is why this loop does not use `JSONOutput.writeArray`, whose closure gets the
     /// output alone.
     public mutating func value<T: Encodable>(_ array: [T]) throws {
+        guard depth < options.maximumDepth else { throw ModelEncoder.tooDeep(array, codingPath: []) }
+        depth += 1
+        defer { depth -= 1 }
         output.open(UInt8(ascii: "["))
         for (index, element) in array.enumerated() {
             output.separate(first: index == 0)

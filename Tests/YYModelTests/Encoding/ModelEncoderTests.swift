@@ -106,4 +106,37 @@ import Testing
         }
         #expect(try ModelEncoder().encodeToValue(Wrapper()) == ["scalar"])
     }
+    /// A linked list of classes through the Codable path.
+    final class Link: Codable {
+        var value = 1
+        var next: Link?
+
+        init(next: Link? = nil) { self.next = next }
+
+        /// `count` links, each the next of the one before.
+        static func chain(_ count: Int) -> Link {
+            (1..<count).reduce(Link()) { tail, _ in Link(next: tail) }
+        }
+
+        var count: Int { 1 + (next?.count ?? 0) }
+    }
+
+    @Test func aReferenceCycleOrNestingDeeperThanTheLimitIsAnErrorNotAStackOverflow() throws {
+        let cyclic = Link()
+        cyclic.next = cyclic
+        defer { cyclic.next = nil }
+        // It recursed until the stack overflowed: the process died of SIGSEGV.
+        #expect(throws: EncodingError.self) { try ModelEncoder().encode(cyclic) }
+        #expect(throws: EncodingError.self) { try ModelEncoder().encodeToValue(cyclic) }
+        // 512 levels, what the decoder reads by default, are written and read back; 513 are not.
+        let deepest = try ModelEncoder().encode(Link.chain(512))
+        #expect(try ModelDecoder().decode(Link.self, from: deepest).count == 512)
+        #expect(throws: EncodingError.self) { try ModelEncoder().encode(Link.chain(513)) }
+        var shallow = ModelEncoder()
+        shallow.maximumDepth = 3
+        #expect(try shallow.encodeToString(Link.chain(3)) == #"{"value":1,"next":{"value":1,"next":{"value":1}}}"#)
+        #expect(throws: EncodingError.self) { try shallow.encode(Link.chain(4)) }
+        #expect(throws: EncodingError.self) { try shallow.encode([[[[1]]]]) }
+        #expect(try shallow.encodeToString([[[1]]]) == "[[[1]]]")
+    }
 }

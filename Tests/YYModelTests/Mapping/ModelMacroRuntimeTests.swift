@@ -31,6 +31,23 @@ final class MappedShelf {
     init() {}
 }
 
+/// A linked list of classes written straight into the output (the direct path).
+@Model
+final class MappedLink {
+    var value: Int = 1
+    var next: MappedLink?
+    var more: [MappedLink] = []
+
+    init(next: MappedLink? = nil) { self.next = next }
+
+    /// `count` links, each the next of the one before.
+    static func chain(_ count: Int) -> MappedLink {
+        (1..<count).reduce(MappedLink()) { tail, _ in MappedLink(next: tail) }
+    }
+
+    var count: Int { 1 + (next?.count ?? 0) }
+}
+
 @Model
 struct MappedTag: Hashable {
     var name: String
@@ -226,5 +243,27 @@ extension ModelMacroRuntimeTests {
         try check(HookedOrder(id: 1, total: 2), "hooked")
         try check([MappedBook(id: 1, name: "x"), MappedBook(id: 2, name: "y")], "array of models")
         #expect(try encoder.encodeToString(HookedOrder(id: 1, total: 2)).contains(#""version":2"#))
+    }
+    @Test func aReferenceCycleOrNestingDeeperThanTheLimitIsAnErrorWhenWrittenDirectly() throws {
+        let cyclic = MappedLink()
+        cyclic.next = cyclic
+        let throughAnArray = MappedLink()
+        throughAnArray.more = [throughAnArray]
+        defer { (cyclic.next, throughAnArray.more) = (nil, []) }
+        #expect(throws: EncodingError.self) { try ModelEncoder().encode(cyclic) }
+        #expect(throws: EncodingError.self) { try ModelEncoder().encode(throughAnArray) }
+        // 512 levels, what the decoder reads by default, are written and read back; 513 are not.
+        // (511 links: the last one's empty `more` is the 512th.)
+        let deepest = try ModelEncoder().encode(MappedLink.chain(511))
+        #expect(try ModelDecoder().decode(MappedLink.self, from: deepest).count == 511)
+        #expect(throws: EncodingError.self) { try ModelEncoder().encode(MappedLink.chain(512)) }
+        var shallow = ModelEncoder()
+        shallow.maximumDepth = 3
+        #expect(try shallow.encodeToString(MappedLink.chain(2)) == #"{"value":1,"next":{"value":1,"more":[]},"more":[]}"#)
+        #expect(throws: EncodingError.self) { try shallow.encode(MappedLink.chain(3)) }
+        // An array is a level too: a link in `more` is at the third, its own `more` at the fourth.
+        let inArray = MappedLink()
+        inArray.more = [MappedLink()]
+        #expect(throws: EncodingError.self) { try shallow.encode(inArray) }
     }
 }
