@@ -139,4 +139,16 @@ import YYImage
         #expect(unwritable.status == 3)
         #expect(unwritable.standardError.contains("/proc/yy-bench"), "\(unwritable.standardError)")
     }
+
+    /// The bounds allow a million values of 64 MiB: it wrote until the disk was full.
+    @Test func cacheBenchRefusesBeforeItStartsARoundThatWouldNotFitOnTheDisk() throws {
+        let scratch = folder.appending("full")
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let result = try yy("bench", "cache", "--count", "1000000", "--size", "67108864", "--folder", scratch + "/new", "--seconds", "0")
+        #expect(result.status == 3)
+        #expect(result.standardError.contains("1000000 values of 67108864 bytes need about 75497473048576 bytes of disk; the file system of '\(scratch)/new' has "),
+                "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch) == [])
+    }
 }

@@ -26,7 +26,7 @@ final class DiskCacheCore: @unchecked Sendable {
         /// Wall-clock milliseconds since 1970.
         var now: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
         /// Free bytes on the file system holding `path`, or `nil` when unknown.
-        var freeSpace: @Sendable (_ path: String) -> Int64? = DiskCacheCore.freeSpace(at:)
+        var freeSpace: @Sendable (_ path: String) -> Int64? = FileSystemSpace.available(at:)
     }
 
     struct Limits {
@@ -297,13 +297,5 @@ final class DiskCacheCore: @unchecked Sendable {
             files.emptyTrash { removed, total in progress?(removed, total) }
             completion?()
         }
-    }
-
-    // MARK: Free space
-
-    static func freeSpace(at path: String) -> Int64? {
-        var info = statvfs()
-        guard statvfs(path, &info) == 0 else { return nil }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 }

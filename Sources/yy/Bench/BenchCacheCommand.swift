@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import YYCache
+import YYDispatch
 
 /// `yy bench cache`: YYCache's memory and disk caches against what a program would otherwise use
 /// in the same process: Foundation's `NSCache`, and one file per key.
@@ -11,7 +12,8 @@ struct BenchCacheCommand: ParsableCommand {
         discussion: """
             A round sets --count values of --size bytes under distinct keys, then gets each once. \
             The disk rounds run in folders of their own made inside --folder, removed at the end; \
-            their MB/s counts the bytes written and read.
+            their MB/s counts the bytes written and read. A round whose values would not fit in \
+            the free space there is refused before anything runs (exit 3).
             """
     )
 
@@ -33,6 +35,8 @@ struct BenchCacheCommand: ParsableCommand {
     }
 
     func run() throws {
+        let parent = URL(fileURLWithPath: folder ?? NSTemporaryDirectory(), isDirectory: true)
+        try checkSpace(in: parent)
         let keys = (0..<count).map { "key-\($0)" }
         // Bytes that differ from value to value and from the start to the end of one.
         let value = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
@@ -56,7 +60,6 @@ struct BenchCacheCommand: ParsableCommand {
             cache.removeAllObjects()
         }
 
-        let parent = URL(fileURLWithPath: folder ?? NSTemporaryDirectory(), isDirectory: true)
         let disk = try withScratchFolder(in: parent) { path throws(ToolFailure) in
             let cache: DiskCache
             do {
@@ -94,6 +97,23 @@ struct BenchCacheCommand: ParsableCommand {
             + BenchRow.compared(
                 [BenchRow(benchmark: "disk set + get", contender: "DiskCache (YYCache)", roundTime: disk, operations: calls, bytes: diskBytes)],
                 against: BenchRow(benchmark: "disk set + get", contender: "a file per key (Data.write, atomic)", roundTime: files, operations: calls, bytes: diskBytes)))
+    }
+
+    /// Refuses, before anything runs, a round that would not fit on the disk: the bounds allow
+    /// 64 TiB (a million values of 64 MiB), and writing until the disk is full would leave every
+    /// other program on it without space until the round failed. One round's values are on disk at
+    /// a time (each folder is emptied by the next round or removed); an eighth more and 1 MiB
+    /// leave room for the cache's manifest and the file system's own blocks.
+    private func checkSpace(in parent: URL) throws(ToolFailure) {
+        // The folder may not exist yet: its nearest existing parent is on the same file system.
+        var existing = parent
+        while !FileManager.default.fileExists(atPath: existing.path) && existing.path != "/" { existing.deleteLastPathComponent() }
+        guard let available = FileSystemSpace.available(at: existing.path) else { return }
+        let values = Int64(count) * Int64(size)
+        let needed = values + values / 8 + (1 << 20)
+        guard needed <= available else {
+            throw .failure("\(count) values of \(size) bytes need about \(needed) bytes of disk; the file system of '\(parent.path)' has \(available) free")
+        }
     }
 
     /// Runs `body` with a new, empty folder inside `parent`, removed afterwards.
