@@ -107,22 +107,15 @@ import Testing
         #expect(try ModelEncoder().encodeToValue(Wrapper()) == ["scalar"])
     }
     /// A linked list of classes through the Codable path.
-    final class Link: Codable {
+    final class Link: Codable, ChainLink {
         var value = 1
         var next: Link?
 
-        init(next: Link? = nil) { self.next = next }
-
-        /// `count` links, each the next of the one before.
-        static func chain(_ count: Int) -> Link {
-            (1..<count).reduce(Link()) { tail, _ in Link(next: tail) }
-        }
-
-        var count: Int { 1 + (next?.count ?? 0) }
+        init(next: Link?) { self.next = next }
     }
 
     @Test func aReferenceCycleOrNestingDeeperThanTheLimitIsAnErrorNotAStackOverflow() throws {
-        let cyclic = Link()
+        let cyclic = Link(next: nil)
         cyclic.next = cyclic
         defer { cyclic.next = nil }
         // It recursed until the stack overflowed: the process died of SIGSEGV.
@@ -139,4 +132,20 @@ import Testing
         #expect(throws: EncodingError.self) { try shallow.encode([[[[1]]]]) }
         #expect(try shallow.encodeToString([[[1]]]) == "[[[1]]]")
     }
+}
+
+/// A linked list of final classes, to nest values as deep as a test needs.
+protocol ChainLink: AnyObject {
+    init(next: Self?)
+    var next: Self? { get }
+}
+
+extension ChainLink {
+    /// `count` links, each the next of the one before.
+    static func chain(_ count: Int) -> Self {
+        (1..<count).reduce(Self(next: nil)) { tail, _ in Self(next: tail) }
+    }
+
+    /// The links from this one to the end.
+    var count: Int { 1 + (next?.count ?? 0) }
 }

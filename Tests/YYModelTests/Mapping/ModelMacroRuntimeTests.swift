@@ -33,19 +33,12 @@ final class MappedShelf {
 
 /// A linked list of classes written straight into the output (the direct path).
 @Model
-final class MappedLink {
+final class MappedLink: ChainLink {
     var value: Int = 1
     var next: MappedLink?
     var more: [MappedLink] = []
 
-    init(next: MappedLink? = nil) { self.next = next }
-
-    /// `count` links, each the next of the one before.
-    static func chain(_ count: Int) -> MappedLink {
-        (1..<count).reduce(MappedLink()) { tail, _ in MappedLink(next: tail) }
-    }
-
-    var count: Int { 1 + (next?.count ?? 0) }
+    init(next: MappedLink?) { self.next = next }
 }
 
 @Model
@@ -245,9 +238,9 @@ extension ModelMacroRuntimeTests {
         #expect(try encoder.encodeToString(HookedOrder(id: 1, total: 2)).contains(#""version":2"#))
     }
     @Test func aReferenceCycleOrNestingDeeperThanTheLimitIsAnErrorWhenWrittenDirectly() throws {
-        let cyclic = MappedLink()
+        let cyclic = MappedLink(next: nil)
         cyclic.next = cyclic
-        let throughAnArray = MappedLink()
+        let throughAnArray = MappedLink(next: nil)
         throughAnArray.more = [throughAnArray]
         defer { (cyclic.next, throughAnArray.more) = (nil, []) }
         #expect(throws: EncodingError.self) { try ModelEncoder().encode(cyclic) }
@@ -262,8 +255,8 @@ extension ModelMacroRuntimeTests {
         #expect(try shallow.encodeToString(MappedLink.chain(2)) == #"{"value":1,"next":{"value":1,"more":[]},"more":[]}"#)
         #expect(throws: EncodingError.self) { try shallow.encode(MappedLink.chain(3)) }
         // An array is a level too: a link in `more` is at the third, its own `more` at the fourth.
-        let inArray = MappedLink()
-        inArray.more = [MappedLink()]
+        let inArray = MappedLink(next: nil)
+        inArray.more = [MappedLink(next: nil)]
         #expect(throws: EncodingError.self) { try shallow.encode(inArray) }
     }
 }
