@@ -14,6 +14,15 @@ final class SharedTierLink: Sendable {
         case remove(key: String)
         /// Resumes its continuation once every write queued before it was sent.
         case barrier(CheckedContinuation<Void, Never>)
+
+        /// What it holds while queued, roughly: the value, the key and the entry itself.
+        var queuedSize: Int {
+            switch self {
+            case .set(let data, let key, _): data.count + key.utf8.count + 64
+            case .remove(let key): key.utf8.count + 64
+            case .barrier: 0
+            }
+        }
     }
 
     /// What an attempt to take a fill lock found.
@@ -30,10 +39,23 @@ final class SharedTierLink: Sendable {
     private let logger: Logger
     private let counters = Locked(SharedTierStatistics())
     private let pending: AsyncStream<Write>.Continuation
+    /// The bytes of the writes queued and not yet sent, against ``maximumQueuedBytes``, and
+    /// whether writes are being skipped for it (logged once each time it starts).
+    private let queue = Locked((bytes: 0, isFull: false))
+    let maximumQueuedBytes: Int
 
-    init(tier: any SharedCacheTier, logger: Logger) {
+    /// The default ``maximumQueuedBytes``: 64 MiB.
+    static let defaultMaximumQueuedBytes = 64 << 20
+
+    /// - Parameter maximumQueuedBytes: how many bytes of values (and keys) the synchronous API's
+    ///   writes may hold while they wait to be sent. They are sent one at a time, so a tier slower
+    ///   than the writes (a distant server; one that takes its timeout to fail before its circuit
+    ///   opens) let the queue, and the process, grow without bound. Past it, writes are skipped,
+    ///   as a write that fails is.
+    init(tier: any SharedCacheTier, logger: Logger, maximumQueuedBytes: Int = SharedTierLink.defaultMaximumQueuedBytes) {
         self.tier = tier
         self.logger = logger
+        self.maximumQueuedBytes = maximumQueuedBytes
         let (stream, continuation) = AsyncStream.makeStream(of: Write.self)
         pending = continuation
         // The task holds the link until the stream ends (`finish()`), so queued writes are sent
@@ -45,14 +67,36 @@ final class SharedTierLink: Sendable {
                 case .remove(let key): await removeData(forKey: key)
                 case .barrier(let continuation): continuation.resume()
                 }
+                let size = write.queuedSize
+                queue.withLock { $0.bytes -= size }
             }
         }
     }
 
     var statistics: SharedTierStatistics { counters.withLock { $0 } }
 
-    /// Queues a write of the synchronous API.
-    func enqueue(_ write: Write) { pending.yield(write) }
+    /// Queues a write of the synchronous API, or skips it when the queue is full.
+    func enqueue(_ write: Write) {
+        let size = write.queuedSize
+        let (accepted, startsSkipping) = queue.withLock { queue -> (Bool, Bool) in
+            guard queue.bytes + size <= maximumQueuedBytes else {
+                defer { queue.isFull = true }
+                return (false, !queue.isFull)
+            }
+            queue.bytes += size
+            queue.isFull = false
+            return (true, false)
+        }
+        guard accepted else {
+            counters.withLock { $0.skippedWrites += 1 }
+            if startsSkipping {
+                logger.warning("shared tier writes skipped: more than maximumQueuedBytes wait to be sent",
+                               metadata: ["maximumQueuedBytes": "\(maximumQueuedBytes)"])
+            }
+            return
+        }
+        if case .dropped = pending.yield(write) { queue.withLock { $0.bytes -= size } }
+    }
 
     /// Returns once the writes queued so far have been sent.
     func flush() async {

@@ -6,7 +6,8 @@ public struct SharedTierStatistics: Sendable, Hashable, Codable, CustomStringCon
     public var misses: Int = 0
     /// Calls that threw (each is also a miss or a skipped write, and is logged).
     public var errors: Int = 0
-    /// Writes that were not stored: the tier skipped them, or they failed.
+    /// Writes that were not stored: the tier skipped them, or they failed. Also the writes and
+    /// removals of the synchronous API skipped because 64 MiB of them were waiting to be sent.
     public var skippedWrites: Int = 0
     /// Values read from the tier that the cache's coder could not decode (treated as misses).
     public var undecodableValues: Int = 0

@@ -1,0 +1,74 @@
+import Foundation
+import Logging
+import Testing
+import YYDispatch
+@testable import YYCache
+
+/// A tier whose writes and removals wait until ``open()``: slower than any writer.
+final class StalledSharedTier: SharedCacheTier {
+    let inner = InMemorySharedTier()
+    private let gate = Locked((isOpen: false, waiters: [CheckedContinuation<Void, Never>]()))
+
+    /// Lets every waiting and later write through.
+    func open() {
+        let waiters = gate.withLock { gate in
+            gate.isOpen = true
+            defer { gate.waiters = [] }
+            return gate.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func waitUntilOpen() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isOpen = gate.withLock { gate in
+                if !gate.isOpen { gate.waiters.append(continuation) }
+                return gate.isOpen
+            }
+            if isOpen { continuation.resume() }
+        }
+    }
+
+    func entry(forKey key: String) async throws -> SharedCacheEntry? { try await inner.entry(forKey: key) }
+
+    func setData(_ data: Data, forKey key: String, timeToLive: Duration?) async throws -> SharedCacheWriteOutcome {
+        await waitUntilOpen()
+        return try await inner.setData(data, forKey: key, timeToLive: timeToLive)
+    }
+
+    func removeData(forKey key: String) async throws {
+        await waitUntilOpen()
+        try await inner.removeData(forKey: key)
+    }
+
+    func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async throws -> Bool {
+        try await inner.acquireFillLock(forKey: key, owner: owner, timeToLive: timeToLive)
+    }
+
+    func releaseFillLock(forKey key: String, owner: String) async throws {
+        try await inner.releaseFillLock(forKey: key, owner: owner)
+    }
+}
+
+@Suite struct SharedTierLinkTests {
+    @Test func writesWaitingForASlowTierAreBoundedAndThoseOverTheBoundSkipped() async throws {
+        let tier = StalledSharedTier()
+        let megabyte = Data(count: 1 << 20)
+        // Room for the first ten writes exactly, and nothing more.
+        let first = SharedTierLink.Write.set(megabyte, key: "k0", timeToLive: nil)
+        let link = SharedTierLink(tier: tier, logger: Logger(label: "test"), maximumQueuedBytes: 10 * first.queuedSize)
+        // Sent one at a time, to a tier that does not answer: the queue held all 100 (100 MB).
+        for index in 0..<100 { link.enqueue(.set(megabyte, key: "k\(index)", timeToLive: nil)) }
+        link.enqueue(.remove(key: "k0"))
+        #expect(link.statistics.skippedWrites == 91)
+        tier.open()
+        await link.flush()
+        #expect(tier.inner.state.withLock(\.writes) == (0..<10).map { "k\($0)" })
+        // Once they are sent, writes are taken again.
+        link.enqueue(.set(megabyte, key: "later", timeToLive: nil))
+        link.enqueue(.remove(key: "k0"))
+        await link.flush()
+        #expect(tier.inner.state.withLock(\.writes).suffix(2) == ["later", "-k0"])
+        #expect(link.statistics.skippedWrites == 91)
+    }
+}
