@@ -23,7 +23,19 @@ public final class ImagePrefetcher: Sendable {
     public let priority: ImagePriority
 
     private let slots: ConcurrencyLimiter
-    private let running = Locked<[URL: Task<Void, Never>]>([:])
+    private let state = Locked(State())
+
+    private struct State {
+        var running: [URL: Prefetch] = [:]
+        var nextID = 0
+    }
+
+    /// A prefetch under way. The id tells it from a later prefetch of the same URL, which a
+    /// prefetch that was stopped and is still ending must leave in place.
+    private struct Prefetch {
+        let id: Int
+        let task: Task<Void, Never>
+    }
 
     /// A prefetcher running at most `maxConcurrentRequests` loads at once (default 2).
     public init(pipeline: ImagePipeline, destination: Destination = .memoryCache, maxConcurrentRequests: Int = 2, priority: ImagePriority = .low) {
@@ -37,39 +49,57 @@ public final class ImagePrefetcher: Sendable {
     /// pipeline logs cache failures; a later real request reports its own error).
     public func startPrefetching(with urls: [URL]) {
         for url in urls {
-            running.withLock { running in
-                guard running[url] == nil else { return }
-                running[url] = Task { [self] in
-                    try? await self.slots.withSlot(group: "", priority: PrioritySignal(self.priority)) { () throws(ImagePipelineError) in
-                        try await self.prefetch(url)
+            state.withLock { state in
+                guard state.running[url] == nil else { return }
+                state.nextID += 1
+                let id = state.nextID
+                let task = Task { [self] in
+                    do {
+                        try await slots.withSlot(group: "", priority: PrioritySignal(priority)) { () throws(ImagePipelineError) in
+                            // Done while the slot is held, so that a prefetch of the same URL
+                            // waiting for it starts with nothing of this one left to run.
+                            defer { finished(url, id: id) }
+                            try await prefetch(url)
+                        }
+                    } catch {
+                        finished(url, id: id)   // it failed, or was stopped before it had a slot
                     }
-                    _ = self.running.withLock { $0.removeValue(forKey: url) }
                 }
+                state.running[url] = Prefetch(id: id, task: task)
             }
+        }
+    }
+
+    /// Forgets the prefetch `id` of `url`, unless a later one took its place: a stopped
+    /// prefetch that ended after the URL was prefetched again removed the new one's entry, which
+    /// could then be neither counted nor stopped.
+    private func finished(_ url: URL, id: Int) {
+        state.withLock { state in
+            if state.running[url]?.id == id { state.running[url] = nil }
         }
     }
 
     /// Cancels the prefetches of these URLs; a real request sharing the work keeps it running.
     public func stopPrefetching(with urls: [URL]) {
-        let tasks = running.withLock { running in urls.compactMap { running.removeValue(forKey: $0) } }
+        let tasks = state.withLock { state in urls.compactMap { state.running.removeValue(forKey: $0)?.task } }
         for task in tasks { task.cancel() }
     }
 
     /// Cancels every prefetch.
     public func stopPrefetching() {
-        let tasks = running.withLock { running in
-            defer { running.removeAll() }
-            return Array(running.values)
+        let tasks = state.withLock { state in
+            defer { state.running.removeAll() }
+            return state.running.values.map(\.task)
         }
         for task in tasks { task.cancel() }
     }
 
     /// Prefetches started and not yet finished or stopped.
-    public var pendingCount: Int { running.withLock { $0.count } }
+    public var pendingCount: Int { state.withLock { $0.running.count } }
 
     /// Returns when every prefetch started so far has finished or was stopped.
     public func waitUntilDone() async {
-        while let task = running.withLock({ $0.values.first }) { await task.value }
+        while let task = state.withLock({ $0.running.values.first?.task }) { await task.value }
     }
 
     private func prefetch(_ url: URL) async throws(ImagePipelineError) {

@@ -58,4 +58,22 @@ import Testing
         #expect(prefetcher.pendingCount == 0)
         #expect(await harness.server.wait { open, _ in open == 0 })
     }
+    @Test func aURLPrefetchedAgainAfterItWasStoppedIsCountedAndCanBeStopped() async throws {
+        let harness = try await PipelineHarness.start { _ in [.send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "1000")])), .stall] }
+        defer { harness.server.stop() }
+        // One slot: the second prefetch starts once the stopped one has let go of it.
+        let prefetcher = ImagePrefetcher(pipeline: harness.pipeline, maxConcurrentRequests: 1)
+        let url = harness.url("/again.png")
+        prefetcher.startPrefetching(with: [url])
+        #expect(await harness.server.wait { open, requests in open == 1 && requests == 1 })
+        prefetcher.stopPrefetching(with: [url])
+        prefetcher.startPrefetching(with: [url])
+        #expect(await harness.server.wait { _, requests in requests == 2 })
+        // The stopped prefetch, ending, removed the new one's entry: it was neither counted nor
+        // stopped, and its download stayed open until the 15 s idle-read timeout.
+        #expect(prefetcher.pendingCount == 1)
+        prefetcher.stopPrefetching()
+        #expect(prefetcher.pendingCount == 0)
+        #expect(await harness.server.wait { open, _ in open == 0 })
+    }
 }
