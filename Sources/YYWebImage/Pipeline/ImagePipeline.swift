@@ -29,7 +29,7 @@ public final class ImagePipeline: Sendable {
     let downloads: ConcurrencyLimiter
     /// The whole-request timeouts of the downloads in flight.
     let deadlines = DeadlineWatch()
-    let failedURLs = Locked<[String: (error: ImagePipelineError, until: ContinuousClock.Instant)]>([:])
+    let failedURLs = Locked(FailedURLTable())
     let counters = Locked(Statistics())
 
     /// A pipeline with `configuration`.
@@ -162,18 +162,13 @@ public final class ImagePipeline: Sendable {
     private func checkFailedURL(_ key: String) throws(ImagePipelineError) {
         guard configuration.failedURLMemory != nil else { return }
         let now = ContinuousClock.now
-        let remembered = failedURLs.withLock { failed -> ImagePipelineError? in
-            guard let entry = failed[key] else { return nil }
-            if entry.until <= now { failed[key] = nil; return nil }
-            return entry.error
-        }
-        if let remembered { throw remembered }
+        if let remembered = failedURLs.withLock({ $0.failure(forKey: key, now: now) }) { throw remembered }
     }
 
     private func rememberFailure(_ error: ImagePipelineError, for key: String) {
         guard let memory = configuration.failedURLMemory, error != .cancelled else { return }
-        let until = ContinuousClock.now + memory
-        failedURLs.withLock { $0[key] = (error, until) }
+        let now = ContinuousClock.now
+        failedURLs.withLock { $0.remember(error, forKey: key, until: now + memory, now: now) }
     }
 }
 

@@ -1,0 +1,33 @@
+/// The URLs that failed lately, which fail again at once until their time is up
+/// (``ImagePipeline/Configuration/failedURLMemory``).
+///
+/// An entry that has expired is dropped when its key is looked up, and every expired one when the
+/// table has doubled since it was last swept. Looked-up keys alone were dropped before: a server
+/// fetching the URLs its users give, each failing once and never asked for again, kept them all
+/// for as long as it ran.
+struct FailedURLTable {
+    private var entries: [String: (error: ImagePipelineError, until: ContinuousClock.Instant)] = [:]
+    /// The size at which the next sweep runs: twice what the last one left, and at least 1,024.
+    private var sweepsAt = 1024
+
+    /// How many entries are kept, expired ones included.
+    var count: Int { entries.count }
+
+    /// The error `key` failed with, if that failure is remembered until later than `now`.
+    mutating func failure(forKey key: String, now: ContinuousClock.Instant) -> ImagePipelineError? {
+        guard let entry = entries[key] else { return nil }
+        guard entry.until > now else {
+            entries[key] = nil
+            return nil
+        }
+        return entry.error
+    }
+
+    /// Remembers that `key` failed with `error` until `until`.
+    mutating func remember(_ error: ImagePipelineError, forKey key: String, until: ContinuousClock.Instant, now: ContinuousClock.Instant) {
+        entries[key] = (error, until)
+        guard entries.count >= sweepsAt else { return }
+        entries = entries.filter { $0.value.until > now }
+        sweepsAt = max(1024, 2 * entries.count)
+    }
+}
