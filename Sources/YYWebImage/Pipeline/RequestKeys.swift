@@ -3,7 +3,8 @@ struct RequestKeys: Sendable {
     /// The original bytes: the disk cache key (the configuration's `cacheKey` of the URL, or the
     /// request's own).
     let data: String
-    /// The decoded, processed image: the memory cache key.
+    /// The decoded, processed image: the memory cache key (the data key alone for the image as
+    /// it is).
     let image: String
     /// The shared download and disk read: requests that differ in how they treat the caches
     /// must not share one.
@@ -13,9 +14,12 @@ struct RequestKeys: Sendable {
 
     init(_ request: ImageRequest, _ configuration: ImagePipeline.Configuration) {
         data = request.cacheKey ?? configuration.cacheKey(request.url)
+        // Variants follow a NUL, which no URL's text holds: with "#", the key of a processed
+        // image was the text of the key of a URL whose fragment reads like the processor
+        // (`a.png#thumbnail(50)`), and each request was given the other's image.
         var image = data
-        if request.options.contains(.firstFrameOnly) { image += "#first-frame" }
-        for processor in request.processors { image += "#" + processor.identifier }
+        if request.options.contains(.firstFrameOnly) { image += "\u{0}first-frame" }
+        for processor in request.processors { image += "\u{0}" + processor.identifier }
         self.image = image
         let cacheFlags = request.options.intersection([.refresh, .ignoreDiskCache]).rawValue
         // The URL too: two URLs that share a cache key may still need two downloads.

@@ -65,6 +65,26 @@ import YYImage
         #expect(again.image === thumbnail.image)
     }
 
+    /// The processed image's memory key was the URL's key, "#" and the processor: the same text as
+    /// the key of a URL whose fragment reads like a processor, so each got the other's image.
+    @Test func aURLWhoseFragmentReadsLikeAProcessorDoesNotShareTheProcessedImagesMemoryEntry() async throws {
+        let png = Fixtures.png(width: 200, height: 100)
+        let harness = try await PipelineHarness.start { _ in .response(body: png) }
+        defer { harness.server.stop() }
+        let url = harness.url("/p.png")
+        let thumbnail = try await harness.pipeline.image(for: ImageRequest(url: url, processors: [.thumbnail(maxPixelSize: 50)]))
+        #expect((thumbnail.image.pixelWidth, thumbnail.image.pixelHeight) == (50, 25))
+        let fragments = [("thumbnail(50)", (200, 100)), ("first-frame", (200, 100))]
+        for (fragment, size) in fragments {
+            let withFragment = try #require(URL(string: url.absoluteString + "#" + fragment))
+            let full = try await harness.pipeline.image(for: withFragment)
+            #expect((full.image.pixelWidth, full.image.pixelHeight) == size, "#\(fragment)")
+            #expect(full.source == .network, "#\(fragment)")
+        }
+        let still = try await harness.pipeline.image(for: ImageRequest(url: url, options: .firstFrameOnly))
+        #expect(still.source == .network)
+    }
+
     @Test func downsamplingHappensWhileDecodingAndKeepsEveryFrame() async throws {
         let gif = Fixtures.gif(width: 64, height: 64, frames: 4)
         let harness = try await PipelineHarness.start { _ in .response(body: gif) }
