@@ -138,7 +138,7 @@ public final class RedisCacheTier: SharedCacheTier {
 
     public func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async throws -> Bool {
         let valueKey = storageKey(key)
-        let lockKey = storageKey(key, prefix: "lock:")
+        let lockKey = fillLockKey(key)
         let milliseconds = String(timeToLive.redisMilliseconds)
         let command = RedisCommand("SET", arguments: [lockKey, ByteBuffer(string: owner), ByteBuffer(string: "NX"),
                                                       ByteBuffer(string: "PX"), ByteBuffer(string: milliseconds)])
@@ -156,7 +156,7 @@ public final class RedisCacheTier: SharedCacheTier {
     }
 
     public func releaseFillLock(forKey key: String, owner: String) async throws {
-        let lockKey = storageKey(key, prefix: "lock:")
+        let lockKey = fillLockKey(key)
         let command = RedisCommand("EVAL", arguments: [ByteBuffer(string: Self.releaseScript), ByteBuffer(string: "1"),
                                                        lockKey, ByteBuffer(string: owner)])
         do {
@@ -167,14 +167,34 @@ public final class RedisCacheTier: SharedCacheTier {
         }
     }
 
-    /// `namespace + prefix + key`, as bytes. The lock of a key lives on the key's own node (both
-    /// are routed by the value's key).
-    private func storageKey(_ key: String, prefix: String = "") -> ByteBuffer {
+    /// `namespace + key`, as bytes: where the value of `key` is stored.
+    private func storageKey(_ key: String) -> ByteBuffer {
         var buffer = ByteBuffer()
-        buffer.reserveCapacity(namespace.utf8.count + prefix.utf8.count + key.utf8.count)
+        buffer.reserveCapacity(namespace.utf8.count + key.utf8.count)
         buffer.writeString(namespace)
-        buffer.writeString(prefix)
         buffer.writeString(key)
+        return buffer
+    }
+
+    /// Where the fill lock of `key` is stored: `namespace + "\0lock\0{" + namespace + key + "}"`.
+    ///
+    /// - Under the namespace, so that servers whose ACLs allow a client the namespace's keys
+    ///   allow it the locks.
+    /// - Not a key any value has, unless a cache key starts with `"\0lock\0{"`. It was
+    ///   `namespace + "lock:" + key`, the key of the value of `"lock:" + key`: while that value
+    ///   was stored, the lock of `key` could not be taken, and its fill waited for ever.
+    /// - The value's key in braces: a Redis Cluster hashes only that (a hash tag), so the lock is
+    ///   in the value's slot, on the node the request is routed to (by the value's key), with no
+    ///   `MOVED` redirection, unless the value's key has braces of its own. Independent servers
+    ///   get it on the value's node too, by that routing.
+    func fillLockKey(_ key: String) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(2 * namespace.utf8.count + key.utf8.count + 8)
+        buffer.writeString(namespace)
+        buffer.writeString("\u{0}lock\u{0}{")
+        buffer.writeString(namespace)
+        buffer.writeString(key)
+        buffer.writeString("}")
         return buffer
     }
 }

@@ -115,6 +115,27 @@ import YYCache
         #expect(cache.sharedTierStatistics == SharedTierStatistics(hits: 0, misses: 1, errors: 2, skippedWrites: 1))
     }
 
+    /// A key's fill lock was stored under the namespace, "lock:" and the key: the very key of the
+    /// value of the cache key "lock:" + key. With such a value stored (for ever), the lock could
+    /// never be taken and value(forKey:orFill:) of the key waited for ever.
+    @Test func aValueWhoseKeyLooksLikeAFillLockNeitherBlocksNorBreaksTheFill() async throws {
+        let tier = RedisCacheTier(client: client)
+        let cache = try makeCache("a", tier: tier)
+        try await cache.setValue(Data("door".utf8), forKey: "lock:door-7")
+        let lockKey = tier.fillLockKey("door-7")
+        let client = self.client
+        let filled = try await cache.value(forKey: "door-7", fillLockTimeToLive: .seconds(30), orFill: {
+            // Filled under the lock: it holds this process's token (a UUID), not another value.
+            guard case .bulkString(let token?) = try await client.send(RedisCommand("GET", arguments: [lockKey])),
+                  UUID(uuidString: String(buffer: token)) != nil else { return Data("filled without the lock".utf8) }
+            return Data("filled".utf8)
+        })
+        #expect(filled == Data("filled".utf8))
+        // And the lock's own bytes never read as the other key's value.
+        #expect(try await makeCache("b").value(forKey: "lock:door-7") == Data("door".utf8))
+        #expect(cache.sharedTierStatistics.errors == 0)
+    }
+
     @Test func namespacesKeepCachesApart() async throws {
         let first = try makeCache("a", tier: RedisCacheTier(client: client, namespace: "one:"))
         let second = try makeCache("b", tier: RedisCacheTier(client: client, namespace: "two:"))
