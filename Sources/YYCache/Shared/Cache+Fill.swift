@@ -8,8 +8,8 @@ extension Cache {
     /// - With a ``sharedTier``, processes on any machine share one fill: the first to take the
     ///   tier's fill lock runs it; the others wait, with back-off, for its result to appear in the
     ///   tier. The lock expires after `fillLockTimeToLive`, so a filler that dies holds the others
-    ///   up at most that long; a filler whose `fill` throws releases it at once. When the tier is
-    ///   down, each process fills on its own.
+    ///   up at most that long; a filler whose `fill` throws releases it at once. A process that
+    ///   has waited that long fills on its own, as each does when the tier is down.
     ///
     /// ```swift
     /// let profile = try await cache.value(forKey: "user/42") {
@@ -48,6 +48,7 @@ extension Cache {
         }
         let owner = UUID().uuidString
         var pause = FillWait.first
+        let started = ContinuousClock.now
         while true {
             if let value = try await value(forKey: key) { return value }
             switch await tierLink.acquireFillLock(forKey: key, owner: owner, timeToLive: lockTimeToLive) {
@@ -71,7 +72,13 @@ extension Cache {
                 }
             case .heldByOther:
                 // The holder's result will appear in the tier; the loop looks again, and takes the
-                // lock itself once the holder released it or it expired.
+                // lock itself once the holder released it or it expired. A lock held longer than
+                // a lock lives is no filler's (a key another program set without expiry): fill
+                // without it rather than wait for ever.
+                if ContinuousClock.now - started >= lockTimeToLive {
+                    tierLink.recordFillLockHeldTooLong(key: key, waited: ContinuousClock.now - started)
+                    return try await fillAndStore(key: key, expiresAfter: expiresAfter, fill: fill)
+                }
                 try await Task.sleep(for: pause)
                 pause = FillWait.next(after: pause)
             }

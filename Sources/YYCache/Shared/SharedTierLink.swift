@@ -167,6 +167,13 @@ final class SharedTierLink: Sendable {
         }
     }
 
+    /// Logs a fill lock that stayed taken longer than a lock lives, so that the caller filled
+    /// without it.
+    func recordFillLockHeldTooLong(key: String, waited: Duration) {
+        logger.warning("shared tier fill lock held longer than it lives; filling without it",
+                       metadata: ["key": "\(key)", "waited": "\(waited)"])
+    }
+
     /// Counts a tier value the cache's coder could not decode.
     func recordUndecodable(key: String, error: DiskCacheError) {
         counters.withLock { $0.undecodableValues += 1 }

@@ -74,6 +74,47 @@ import YYDispatch
         #expect(try await waiter.value == "filled there")
     }
 
+    /// A lock that never expires (a key another program set): the waiter waited for ever.
+    @Test func aLockHeldLongerThanALockLivesIsFilledWithout() async throws {
+        let tier = InMemorySharedTier()
+        tier.state.withLock { $0.locks["k"] = "not a filler" }
+        let cache = try Cache<String>(path: folder.appending("a"), sharedTier: tier)
+        let filling = Task { try await cache.value(forKey: "k", fillLockTimeToLive: .milliseconds(200), orFill: { "filled here" }) }
+        let ended = Locked(false)
+        let watcher = Task { _ = await filling.result; ended.withLock { $0 = true } }
+        await waitUntil { ended.withLock { $0 } }
+        #expect(ended.withLock { $0 }, "still waiting for the lock after 10 s")
+        #expect(tier.state.withLock { $0.locks["k"] } == "not a filler")
+        tier.state.withLock { $0.locks["k"] = nil }   // so that a waiter that never gives up ends
+        await watcher.value
+        #expect(try await filling.value == "filled here")
+        #expect(try await Cache<String>(path: folder.appending("b"), sharedTier: tier).value(forKey: "k") == "filled here")
+    }
+
+    /// The fill is shared, so a caller that is cancelled does not cancel it; it stops waiting
+    /// (it waited for the fill to end).
+    @Test func aCancelledCallerStopsWaitingAndTheSharedFillGoesOnForTheOthers() async throws {
+        let cache = try Cache<String>(path: folder.appending("a"))
+        let fill = GatedFill()
+        let first = Task { try await cache.value(forKey: "k") { try await fill.run("filled") } }
+        while cache.fills.runningCount == 0 { await Task.yield() }
+        let second = Task { try await cache.value(forKey: "k") { try await fill.run("filled again") } }
+        second.cancel()
+        let ended = Locked(false)
+        let watcher = Task { () -> (any Error)? in
+            defer { ended.withLock { $0 = true } }
+            do { _ = try await second.value } catch { return error }
+            return nil
+        }
+        await waitUntil { ended.withLock { $0 } }
+        #expect(ended.withLock { $0 }, "the cancelled caller still waits after 10 s")
+        #expect(cache.fills.runningCount == 1)
+        fill.gate.continuation.yield()
+        #expect(await watcher.value is CancellationError)
+        #expect(try await first.value == "filled")
+        #expect(fill.runs.load(ordering: .relaxed) == 1)
+    }
+
     @Test func aDownTierMeansEachProcessFillsOnItsOwn() async throws {
         let tier = InMemorySharedTier()
         tier.state.withLock { $0.failing = true }
