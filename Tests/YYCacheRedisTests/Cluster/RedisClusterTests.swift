@@ -229,9 +229,15 @@ import YYCache
         for key in keys { try await writer.setValue(Data(key.utf8), forKey: key) }
         await writer.flushSharedTierWrites()
         for key in keys { #expect(try await reader.value(forKey: key) == Data(key.utf8)) }
-        // The fill lock (SET NX PX, then EVAL to release it) works on the slot's master too.
+        // The fill lock (SET NX PX, then EVAL to release it) works on the slot's master too, and
+        // is in the value's slot: with "lock:" and the key, every lock request was redirected.
         let filled = try await reader.value(forKey: "filled once") { Data("fill".utf8) }
         #expect(filled == Data("fill".utf8))
+        for index in 0..<30 {
+            #expect(try await tier.acquireFillLock(forKey: "lock \(index)", owner: "test", timeToLive: .seconds(30)))
+            try await tier.releaseFillLock(forKey: "lock \(index)", owner: "test")
+        }
+        #expect(client.nodeStatistics.map(\.redirects).reduce(0, +) == 0)
         #expect(tier.statistics.errors == 0)
         var keyTotal = 0
         for index in cluster.servers.indices { keyTotal += try cluster.keyCount(index) }
