@@ -108,7 +108,8 @@ final class TapeReader {
         case .double:
             let value = Double(bitPattern: view[index + 1])
             if !lenient && value.rounded(.towardZero) != value { throw mismatch(type, at: index, path: path) }
-            guard let exact = T(exactly: value.rounded(.towardZero)) else { throw outOfRange(value, type, path: path) }
+            let text = { [view] in String(decoding: view.numberText(at: index), as: UTF8.self) }
+            guard let exact = Self.truncated(value, to: type, text: text) else { throw outOfRange(text(), type, path: path) }
             return exact
         default: break
         }
@@ -123,7 +124,7 @@ final class TapeReader {
             if Self.falseWords.contains(text) { return 0 }
             if let exact = T(text) { return exact }  // full precision for 64-bit integers
             if let number = Self.number(from: text) {
-                guard let value = T(exactly: number.rounded(.towardZero)) else { throw outOfRange(number, type, path: path) }
+                guard let value = Self.truncated(number, to: type, text: { text }) else { throw outOfRange(text, type, path: path) }
                 return value
             }
         default: break
@@ -229,6 +230,17 @@ final class TapeReader {
     // MARK: Helpers
 
     /// A JSON number written as text, or `nil`.
+    /// `value`, a number's `Double`, truncated toward zero to `T`, or `nil` when it does not fit.
+    ///
+    /// -2^63 is the one `Double` within a 64-bit type's range that numbers outside the range round
+    /// to (-9223372036854775809 and the next thousand below it): they decoded as `Int.min`. There
+    /// the number as written (`text`) decides.
+    static func truncated<T: FixedWidthInteger>(_ value: Double, to type: T.Type, text: () -> String) -> T? {
+        guard let result = T(exactly: value.rounded(.towardZero)) else { return nil }
+        if value == -0x1p63, let written = Decimal(string: text()), written <= Decimal(Int64.min) - 1 { return nil }
+        return result
+    }
+
     static func number(from text: String) -> Double? {
         guard !text.isEmpty, let value = try? JSONValue(parsing: text) else { return nil }
         switch value {

@@ -79,6 +79,21 @@ import Testing
         #expect(try lenient(Int64.self, #""-9223372036854775808""#) == .min)
     }
 
+    /// Numbers just below Int64.min round to its Double (-2^63), which fits: they decoded as
+    /// Int64.min. The number as written decides.
+    @Test func aNumberBelowInt64MinIsOutOfRangeThoughItsDoubleIsNot() throws {
+        for json in ["-9223372036854775809", "-9223372036854776000", "-9.223372036854775809e18",
+                     #""-9223372036854775809""#, #""-9.2233720368547758090e18""#] {
+            #expect(throws: DecodingError.self, "\(json)") { try lenient(Int64.self, json) }
+            #expect(throws: DecodingError.self, "\(json)") { try lenient(Int.self, json) }
+        }
+        #expect(throws: DecodingError.self) { try strict(Int.self, "-9223372036854775809") }
+        // What is Int64.min, or truncates to it, still decodes.
+        for json in ["-9223372036854775808", "-9.223372036854775808e18", "-9223372036854775808.5", #""-9.223372036854775808e18""#] {
+            #expect(try lenient(Int64.self, json) == .min, "\(json)")
+        }
+    }
+
     @Test(arguments: ModelDecoderTests.boolRows)
     func boolsFromYYModelsWords(json: String, expected: Bool) throws {
         #expect(try lenient(Bool.self, json) == expected, "\(json)")
