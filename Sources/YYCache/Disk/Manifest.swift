@@ -317,14 +317,11 @@ final class Manifest {
         return removal
     }
 
-    /// Binds `key`'s UTF-8 bytes as parameter 1 without copying them, for the duration of `body`.
-    ///
-    /// Swift compares strings by canonical equivalence (`"é" == "e\u{301}"`), and so does the
-    /// memory cache's dictionary; the manifest compares bytes. Non-ASCII keys are therefore stored in
-    /// their canonical composed form (NFC), so that both levels agree on which keys are equal.
+    /// Binds `key`'s UTF-8 bytes (of its ``CanonicalKey`` form) as parameter 1 without copying
+    /// them, for the duration of `body`.
     private static func withKey<R>(_ key: String, _ statement: SQLiteStatement,
                                    _ body: () throws(SQLiteError) -> R) throws(SQLiteError) -> R {
-        var key = key.utf8.allSatisfy { $0 < 0x80 } ? key : key.precomposedStringWithCanonicalMapping
+        var key = CanonicalKey.of(key)
         // `withUTF8` only rethrows untyped errors, so the typed result travels out in a `Result`.
         let result = key.withUTF8 { bytes in
             Result { () throws(SQLiteError) -> R in try statement.withBlob(UnsafeRawBufferPointer(bytes), at: 1, body) }

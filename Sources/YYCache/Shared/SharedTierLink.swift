@@ -3,7 +3,9 @@ import Logging
 import YYDispatch
 
 /// `Cache`'s connection to its ``SharedCacheTier``: turns every error of the tier into a miss or a
-/// skipped write (counted and logged), and sends the synchronous API's writes in order.
+/// skipped write (counted and logged), sends the synchronous API's writes in order, and gives the
+/// tier keys in their ``CanonicalKey`` form, as the disk stores them (`"é"` and `"e\u{301}"` were
+/// one key in memory and on disk and two in the tier, which could then serve either's old value).
 ///
 /// The synchronous `Cache` methods cannot wait for a remote tier, so their writes and removals go
 /// into one ordered stream that a background task sends; the async methods send their own and wait.
@@ -111,6 +113,7 @@ final class SharedTierLink: Sendable {
 
     /// The tier's entry for `key`; `nil` on a miss, an expired entry or an error.
     func entry(forKey key: String) async -> SharedCacheEntry? {
+        let key = CanonicalKey.of(key)
         do {
             guard let entry = try await tier.entry(forKey: key),
                   (entry.expirationDate.map { $0 > Date() } ?? true)
@@ -128,6 +131,7 @@ final class SharedTierLink: Sendable {
     }
 
     func setData(_ data: Data, forKey key: String, timeToLive: Duration?) async {
+        let key = CanonicalKey.of(key)
         do {
             if try await tier.setData(data, forKey: key, timeToLive: timeToLive) == .skipped {
                 counters.withLock { $0.skippedWrites += 1 }
@@ -139,6 +143,7 @@ final class SharedTierLink: Sendable {
     }
 
     func removeData(forKey key: String) async {
+        let key = CanonicalKey.of(key)
         do {
             try await tier.removeData(forKey: key)
         } catch {
@@ -148,6 +153,7 @@ final class SharedTierLink: Sendable {
     }
 
     func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async -> FillLock {
+        let key = CanonicalKey.of(key)
         do {
             return try await tier.acquireFillLock(forKey: key, owner: owner, timeToLive: timeToLive) ? .acquired : .heldByOther
         } catch {
@@ -158,6 +164,7 @@ final class SharedTierLink: Sendable {
     }
 
     func releaseFillLock(forKey key: String, owner: String) async {
+        let key = CanonicalKey.of(key)
         do {
             try await tier.releaseFillLock(forKey: key, owner: owner)
         } catch {

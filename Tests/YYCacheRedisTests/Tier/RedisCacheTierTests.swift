@@ -136,6 +136,21 @@ import YYCache
         #expect(cache.sharedTierStatistics.errors == 0)
     }
 
+    /// "é" and "e\u{301}" are one key to Swift, to memory and to disk, and were two in Redis
+    /// (which compares bytes): another machine could read the older value of the first written.
+    @Test func keysThatSwiftCallsEqualAreOneKeyInRedis() async throws {
+        let writer = try makeCache("a")
+        try await writer.setValue(Data("first".utf8), forKey: "caf\u{E9}")
+        try await writer.setValue(Data("second".utf8), forKey: "cafe\u{301}")
+        #expect(try await writer.value(forKey: "caf\u{E9}") == Data("second".utf8))
+        #expect(try await makeCache("b").value(forKey: "caf\u{E9}") == Data("second".utf8))
+        #expect(try await makeCache("c").value(forKey: "cafe\u{301}") == Data("second".utf8))
+        let composed = ByteBuffer(string: "yycache:caf\u{E9}"), decomposed = ByteBuffer(string: "yycache:cafe\u{301}")
+        #expect(composed != decomposed)
+        #expect(try await client.send(RedisCommand("EXISTS", arguments: [composed, decomposed])) == .integer(1))
+        #expect(try await client.send(RedisCommand("EXISTS", arguments: [decomposed])) == .integer(0))
+    }
+
     @Test func namespacesKeepCachesApart() async throws {
         let first = try makeCache("a", tier: RedisCacheTier(client: client, namespace: "one:"))
         let second = try makeCache("b", tier: RedisCacheTier(client: client, namespace: "two:"))
