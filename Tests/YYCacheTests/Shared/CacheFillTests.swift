@@ -82,8 +82,8 @@ import YYDispatch
         let filling = Task { try await cache.value(forKey: "k", fillLockTimeToLive: .milliseconds(200), orFill: { "filled here" }) }
         let ended = Locked(false)
         let watcher = Task { _ = await filling.result; ended.withLock { $0 = true } }
-        await waitUntil { ended.withLock { $0 } }
-        #expect(ended.withLock { $0 }, "still waiting for the lock after 10 s")
+        await waitUntil(timeout: .seconds(60)) { ended.withLock { $0 } }
+        #expect(ended.withLock { $0 }, "still waiting for the lock after 60 s")
         #expect(tier.state.withLock { $0.locks["k"] } == "not a filler")
         tier.state.withLock { $0.locks["k"] = nil }   // so that a waiter that never gives up ends
         await watcher.value
@@ -106,8 +106,8 @@ import YYDispatch
             do { _ = try await second.value } catch { return error }
             return nil
         }
-        await waitUntil { ended.withLock { $0 } }
-        #expect(ended.withLock { $0 }, "the cancelled caller still waits after 10 s")
+        await waitUntil(timeout: .seconds(60)) { ended.withLock { $0 } }
+        #expect(ended.withLock { $0 }, "the cancelled caller still waits after 60 s")
         #expect(cache.fills.runningCount == 1)
         fill.gate.continuation.yield()
         #expect(await watcher.value is CancellationError)
