@@ -121,12 +121,13 @@ extension ImagePipeline {
 }
 
 extension ImagePipeline {
-    // MARK: Shared tier (like the disk: its failures are logged, never a failed load)
+    // MARK: Shared tier (like the disk: its failures are logged, never a failed load; keys in NFC,
+    // as the disk and Cache store them)
 
     private func readShared(key: String) async -> (data: Data, record: StoredResponse)? {
         guard let tier = configuration.sharedTier else { return nil }
         do {
-            guard let entry = try await tier.entry(forKey: key) else { return nil }
+            guard let entry = try await tier.entry(forKey: CanonicalKey.of(key)) else { return nil }
             guard let original = SharedOriginal.decode(entry.data) else {
                 configuration.logger.warning("shared tier value is not an original; ignored", metadata: ["key": "\(key)"])
                 return nil
@@ -144,7 +145,7 @@ extension ImagePipeline {
         guard let tier = configuration.sharedTier else { return }
         do {
             let value = try SharedOriginal.encode(data, record: record)
-            if try await tier.setData(value, forKey: key, timeToLive: configuration.sharedTierTimeToLive) == .stored {
+            if try await tier.setData(value, forKey: CanonicalKey.of(key), timeToLive: configuration.sharedTierTimeToLive) == .stored {
                 counters.withLock { $0.sharedTierWrites += 1 }
             }
         } catch {
@@ -155,7 +156,7 @@ extension ImagePipeline {
 
     private func removeShared(key: String) async {
         do {
-            try await configuration.sharedTier?.removeData(forKey: key)
+            try await configuration.sharedTier?.removeData(forKey: CanonicalKey.of(key))
         } catch {
             counters.withLock { $0.sharedTierErrors += 1 }
             configuration.logger.warning("shared tier remove failed", metadata: ["key": "\(key)", "error": "\(error)"])

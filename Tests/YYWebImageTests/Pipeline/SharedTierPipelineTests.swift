@@ -30,10 +30,11 @@ import YYCacheRedis
         let folder = TemporaryDirectory("machine")
         let pipeline: ImagePipeline
 
-        init(tier: RedisCacheTier) throws {
+        init(tier: RedisCacheTier, cacheKey: (@Sendable (URL) -> String)? = nil) throws {
             var configuration = ImagePipeline.Configuration(dataLoader: HTTPDataLoader())
             configuration.diskCache = try DiskCache(path: folder.path)
             configuration.sharedTier = tier
+            if let cacheKey { configuration.cacheKey = cacheKey }
             pipeline = ImagePipeline(configuration: configuration)
         }
     }
@@ -57,6 +58,24 @@ import YYCacheRedis
         var configuration = ImagePipeline.Configuration(dataLoader: HTTPDataLoader())
         configuration.diskCache = try DiskCache(path: secondMachine.folder.path)
         #expect(try await ImagePipeline(configuration: configuration).image(for: harness.url("/a.png")).source == .disk)
+    }
+
+    /// Cache keys that Swift calls equal ("é" composed or not) are one key in the tier, as on
+    /// disk: they were two, and the second machine downloaded the image again.
+    @Test func cacheKeysThatSwiftCallsEqualShareOneCopy() async throws {
+        let png = Fixtures.png()
+        let harness = try await PipelineHarness.start { _ in .response(headers: [("Cache-Control", "max-age=3600")], body: png) }
+        defer { harness.server.stop() }
+        let tier = try patientTier()
+        let byName: @Sendable (URL) -> String = { $0.lastPathComponent }
+        let first = try Machine(tier: tier, cacheKey: byName), second = try Machine(tier: tier, cacheKey: byName)
+        let composed = try #require(URL(string: harness.url("/").absoluteString + "caf%C3%A9.png"))
+        let decomposed = try #require(URL(string: harness.url("/").absoluteString + "cafe%CC%81.png"))
+        #expect(byName(composed) == byName(decomposed))
+        #expect(Array(byName(composed).utf8) != Array(byName(decomposed).utf8))
+        #expect(try await first.pipeline.image(for: composed).source == .network)
+        #expect(try await second.pipeline.image(for: decomposed).source == .sharedTier)
+        #expect(harness.server.requests.count == 1)
     }
 
     @Test func aStaleSharedCopyIsRevalidatedWithItsValidator() async throws {
