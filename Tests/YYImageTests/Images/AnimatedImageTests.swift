@@ -101,6 +101,21 @@ struct AnimatedImageTests {
         #expect(right[0, 0] == RGBA(0, 255, 0))
     }
 
+    /// Rectangles from a sprite atlas's metadata: an edge past Int.max stopped the program
+    /// (arithmetic overflow), a huge one made each frame allocate its area.
+    @Test func spriteRectanglesThatNoFrameCouldHaveAreATypedError() throws {
+        let sheet = TestImages.solid(4, 4, RGBA(255, 0, 0))
+        for rect in [PixelRect(x: .max - 1, y: 0, width: 4, height: 4), PixelRect(x: 0, y: .min, width: 1, height: -1),
+                     PixelRect(x: 0, y: 0, width: -1, height: 4), PixelRect(x: 0, y: 0, width: 1 << 20, height: 1 << 20),
+                     PixelRect(x: 0, y: 0, width: .max, height: 2)] {
+            #expect(throws: ImageError.self, "\(rect)") { try SpriteSheetImage(sheet: sheet, contentRects: [rect], frameDurations: [0.1]) }
+        }
+        // As large as a decoded image may be, and reaching past the sheet: allowed.
+        let side = Int(Double(SpriteSheetImage.maximumSpritePixelCount).squareRoot())
+        let large = try SpriteSheetImage(sheet: sheet, contentRects: [PixelRect(x: -side / 2, y: 0, width: side, height: side)], frameDurations: [0.1])
+        #expect(large.contentsRect(at: 0) == UnitRect(x: 0, y: 0, width: 1, height: 1))
+    }
+
     @Test func spriteSheetImageCropsSpritesAndGivesUnitRectanglesClippedToTheSheet() throws {
         let sheet = TestImages.bitmap(8, 4) { x, _ in x < 4 ? RGBA(255, 0, 0) : RGBA(0, 255, 0) }
         let image = try SpriteSheetImage(sheet: sheet, contentRects: [PixelRect(x: 0, y: 0, width: 4, height: 4), PixelRect(x: 4, y: 0, width: 4, height: 4),
