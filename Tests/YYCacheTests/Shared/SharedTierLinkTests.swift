@@ -57,6 +57,8 @@ final class StalledSharedTier: SharedCacheTier {
         // Room for the first ten writes exactly, and nothing more.
         let first = SharedTierLink.Write.set(megabyte, key: "k0", timeToLive: nil)
         let link = SharedTierLink(tier: tier, logger: Logger(label: "test"), maximumQueuedBytes: 10 * first.queuedSize)
+        // As Cache's deinit does: the sending task ends, and lets go of the link (LeakSanitizer).
+        defer { link.finish() }
         // Sent one at a time, to a tier that does not answer: the queue held all 100 (100 MB).
         for index in 0..<100 { link.enqueue(.set(megabyte, key: "k\(index)", timeToLive: nil)) }
         link.enqueue(.remove(key: "k0"))
