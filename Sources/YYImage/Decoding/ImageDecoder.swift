@@ -26,8 +26,11 @@ public final class ImageDecoder: Sendable {
         /// it are dropped (see `droppedFrameCount`). Default 1 GiB.
         public var maxTotalFrameBytes: Int = 1 << 30
         /// When set, frames come out shrunk so that neither side exceeds it (JPEG decodes
-        /// smaller directly through DCT scaling).
-        public var maxPixelSize: Int?
+        /// smaller directly through DCT scaling). At least 1: smaller values count as 1 (0, say
+        /// from a setting where it meant "no limit", stopped the program at the first frame).
+        public var maxPixelSize: Int? {
+            didSet { if let size = maxPixelSize, size < 1 { maxPixelSize = 1 } }
+        }
         /// Straight (default) or premultiplied output.
         public var alphaMode: Bitmap.AlphaMode = .straight
         /// Whether frames are turned upright according to the file's EXIF orientation.

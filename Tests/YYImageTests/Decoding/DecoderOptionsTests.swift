@@ -27,6 +27,18 @@ struct DecoderOptionsTests {
         #expect(Self.close(frame[13, 6], RGBA(255, 255, 255)))
     }
 
+    /// 0 (from a setting where it meant "no limit", say) failed a precondition at the first frame.
+    @Test(arguments: [ImageType.png, .jpeg, .gif])
+    func aMaxPixelSizeBelowOneCountsAsOne(_ type: ImageType) throws {
+        for size in [0, -3, .min] {
+            var options = ImageDecoder.Options()
+            options.maxPixelSize = size
+            #expect(options.maxPixelSize == 1)
+            let frame = try ImageDecoder(data: try ImageEncoder.encode(Self.quadrants, as: type), options: options).frame(at: 0)
+            #expect((frame.width, frame.height) == (1, 1), "\(type) \(size)")
+        }
+    }
+
     @Test func jpegDownsamplingDecodesSmallerThroughDCTScaling() throws {
         let big = TestImages.photo(800, 600)
         let data = try ImageEncoder.encode(big, as: .jpeg)
