@@ -108,7 +108,7 @@ final class TapeReader {
         case .double:
             let value = Double(bitPattern: view[index + 1])
             if !lenient && value.rounded(.towardZero) != value { throw mismatch(type, at: index, path: path) }
-            let text = { [view] in String(decoding: view.numberText(at: index), as: UTF8.self) }
+            let text = { [document] in String(decoding: document.numberText(at: index), as: UTF8.self) }
             guard let exact = Self.truncated(value, to: type, text: text) else { throw outOfRange(text(), type, path: path) }
             return exact
         default: break

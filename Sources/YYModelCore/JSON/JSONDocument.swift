@@ -80,8 +80,7 @@ public struct JSONDocument: Sendable {
         return bytes[start..<end]
     }
 
-    /// Whether `byte` may be part of a number's text.
-    static func isNumberByte(_ byte: UInt8) -> Bool {
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
              UInt8(ascii: "e"), UInt8(ascii: "E"): true

@@ -26,15 +26,6 @@ struct TapeView: JSONTapeNavigation {
         return words[index]
     }
 
-    /// The text of the number whose entry is at `index`, as written.
-    func numberText(at index: Int) -> UnsafeBufferPointer<UInt8> {
-        let start = Int(payload(at: index))
-        var end = start
-        // The parser has checked the grammar; the text runs to the first byte no number has.
-        while end < input.count, JSONDocument.isNumberByte(input[end]) { end += 1 }
-        return UnsafeBufferPointer(rebasing: input[start..<end])
-    }
-
     /// The bytes between the quotes of the string whose entry is at `index`, escapes undecoded.
     @inline(__always)
     func rawBytes(ofStringAt index: Int) -> UnsafeBufferPointer<UInt8> {
