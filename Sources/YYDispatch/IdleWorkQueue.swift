@@ -35,9 +35,8 @@ public final class IdleWorkQueue: Sendable {
 
     private struct State {
         var regularWork = 0
-        var idleWork: [(id: Int, work: @Sendable () -> Void)] = []
+        var idleWork = IdleWorkList()
         var isBatchScheduled = false
-        var nextID = 0
     }
 
     private let state = Locked(State())
@@ -65,10 +64,9 @@ public final class IdleWorkQueue: Sendable {
     @discardableResult
     public func addIdleWork(_ work: @escaping @Sendable () -> Void) -> Item {
         let (id, schedules) = state.withLock { state -> (Int, Bool) in
-            state.nextID += 1
-            state.idleWork.append((state.nextID, work))
+            let id = state.idleWork.append(work)
             defer { state.isBatchScheduled = true }
-            return (state.nextID, !state.isBatchScheduled)
+            return (id, !state.isBatchScheduled)
         }
         if schedules { scheduleBatch() }
         return Item(id: id, owner: self)
@@ -76,11 +74,15 @@ public final class IdleWorkQueue: Sendable {
 
     /// Cancels every idle item that has not started.
     public func cancelAll() {
-        state.withLock { $0.idleWork.removeAll() }
+        // The items are released after the lock: a deinit of something they captured may call
+        // this queue (a pthread mutex taken twice by one thread deadlocks).
+        let cancelled = state.withLock { $0.idleWork.removeAll() }
+        withExtendedLifetime(cancelled) {}
     }
 
     private func cancel(_ id: Int) {
-        state.withLock { $0.idleWork.removeAll { $0.id == id } }
+        let cancelled = state.withLock { $0.idleWork.remove(id) }
+        withExtendedLifetime(cancelled) {}
     }
 
     private func scheduleBatch() {
@@ -93,7 +95,7 @@ public final class IdleWorkQueue: Sendable {
         for _ in 0..<batchSize {
             let next = state.withLock { state -> (@Sendable () -> Void)? in
                 guard state.regularWork == 0, !state.idleWork.isEmpty else { return nil }
-                return state.idleWork.removeFirst().work
+                return state.idleWork.popFirst()
             }
             guard let next else { break }
             next()

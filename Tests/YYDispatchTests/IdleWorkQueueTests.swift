@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 import YYDispatch
 
@@ -84,4 +85,53 @@ import YYDispatch
         #expect(log.all == [1, 3, 4, 6])
         #expect(idle.pendingCount == 0)
     }
+
+    /// Taking the first item and cancelling one were O(n) (an array's `removeFirst()` and
+    /// `removeAll(where:)`): this took more than five minutes, past the suite's time limit.
+    @Test func aHundredThousandItemsHalfCancelledOneByOneRunInOrder() async {
+        let idle = IdleWorkQueue(queue: queue, batchSize: 64)
+        let ran = Locked([Int]())
+        let gate = DispatchSemaphore(value: 0)
+        idle.async { gate.wait() }
+        let items = (0..<100_000).map { index in idle.addIdleWork { ran.withLock { $0.append(index) } } }
+        for index in stride(from: 1, to: items.count, by: 2) {
+            items[index].cancel()
+            // Past the suite's time limit (the test is cancelled then), fail rather than go on.
+            if index % 1_024 == 1 && Task.isCancelled { return }
+        }
+        #expect(idle.pendingCount == 50_000)
+        gate.signal()
+        await settle(idle)
+        #expect(ran.withLock { $0 } == Array(stride(from: 0, to: 100_000, by: 2)))
+    }
+
+    /// Cancelled items were released under the idle queue's lock: a deinit of something an item
+    /// captured that called the queue took the lock again and the thread deadlocked.
+    @Test(arguments: [false, true]) func releasingACancelledItemMayCallTheQueue(cancellingAll: Bool) async {
+        final class CallsBackOnRelease: Sendable {
+            let idle: IdleWorkQueue
+            init(_ idle: IdleWorkQueue) { self.idle = idle }
+            deinit { idle.addIdleWork {} }
+        }
+        let idle = IdleWorkQueue(queue: queue)
+        let gate = DispatchSemaphore(value: 0)
+        idle.async { gate.wait() }
+        let item = { () -> IdleWorkQueue.Item in
+            let captured = CallsBackOnRelease(idle)
+            return idle.addIdleWork { withExtendedLifetime(captured) {} }
+        }()
+        // On a thread of its own, so that a deadlock fails the test instead of hanging it.
+        let cancelled = DispatchSemaphore(value: 0)
+        Thread {
+            if cancellingAll { idle.cancelAll() } else { item.cancel() }
+            cancelled.signal()
+        }.start()
+        let finished = await Task.detached { cancelled.wait(timeout: .now() + 10) == .success }.value
+        #expect(finished, "cancelling deadlocked")
+        guard finished else { return }
+        #expect(idle.pendingCount == 1)   // what the deinit added
+        gate.signal()
+        await settle(idle)
+    }
 }
+
