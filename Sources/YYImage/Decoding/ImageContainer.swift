@@ -40,7 +40,9 @@ struct DecodeLimits: Sendable {
     /// Throws when a `width` x `height` image is over the limit (or has a negative side).
     func check(width: Int, height: Int) throws(ImageError) {
         guard width >= 0, height >= 0 else { throw .tooManyPixels(width: width, height: height, limit: maxPixelCount) }
-        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        // A side of 0 counts as 1, so that an empty image claiming a billion rows is over the
+        // limit too: a decoder may loop over, or allocate a pointer for, every row it claims.
+        let (count, overflow) = max(width, 1).multipliedReportingOverflow(by: max(height, 1))
         if overflow || count > maxPixelCount {
             throw .tooManyPixels(width: width, height: height, limit: maxPixelCount)
         }

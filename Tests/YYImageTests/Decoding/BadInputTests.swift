@@ -172,4 +172,33 @@ extension BadInputTests {
         #expect(decoder.canvasWidth * decoder.canvasHeight == 200)
         #expect(try decoder.frame(at: 1).height == 200)
     }
+
+    /// Found by libFuzzer (`Fuzz/`): an ICO entry whose PNG said 0 × 939,524,152 pixels passed
+    /// the pixel limit (0 pixels), and the PNG decoder allocated a row pointer for each of the
+    /// 939 million rows (7.5 GB) before libpng read the header and refused the zero width.
+    @Test func aZeroWideImageWithAHugeHeightIsRefusedBeforeAllocation() throws {
+        let height = 939_524_152
+        var png = PNGChunk.signature
+        var ihdr = [UInt8]()
+        ihdr.appendBE(UInt32(0)); ihdr.appendBE(UInt32(height))
+        ihdr += [8, 6, 0, 0, 0]
+        PNGChunk.append(type: "IHDR", data: ihdr[...], to: &png)
+        PNGChunk.append(type: "IDAT", data: [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01], to: &png)
+        PNGChunk.append(type: "IEND", data: [], to: &png)
+        var ico: [UInt8] = [0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 32, 0]
+        ico.appendLE(UInt32(png.count)); ico.appendLE(UInt32(22))
+        ico += png
+        var bmp = BMPWriter.bmp(TestImages.solid(2, 2, RGBA(1, 2, 3)))
+        bmp.replaceSubrange(18..<26, with: [0, 0, 0, 0, 0x58, 0x03, 0x00, 0x38])   // 0 × 939,524,952
+        #expect(throws: ImageError.malformed(.png, "IHDR size 0x939524152")) { try ImageDecoder(data: Data(png)) }
+        #expect(throws: ImageError.malformed(.ico, "no readable entry")) { try ImageDecoder(data: Data(ico)) }
+        #expect(throws: ImageError.malformed(.bmp, "size 0x939524952")) { try ImageDecoder(data: Data(bmp)) }
+        // Every container's limit check: a side of 0 counts as 1.
+        let limits = DecodeLimits(maxPixelCount: 100)
+        #expect(throws: ImageError.tooManyPixels(width: 0, height: 101, limit: 100)) { try limits.check(width: 0, height: 101) }
+        #expect(throws: ImageError.tooManyPixels(width: 101, height: 0, limit: 100)) { try limits.check(width: 101, height: 0) }
+        try limits.check(width: 0, height: 100)
+        try limits.check(width: 10, height: 10)
+    }
 }
+

@@ -32,7 +32,9 @@ struct ICOContainer: ImageContainer {
             // The directory's size byte says 0 for 256; the image data is authoritative.
             let data = Array(bytes[offset..<(offset + size)])
             let dimensions: (Int, Int)
-            if data.starts(with: PNGChunk.signature), let w = data.u32BE(16), let h = data.u32BE(20) {
+            // A PNG side of 0 is no image (and 0 pixels would pass any pixel limit, however many
+            // rows the other side claims): such an entry is unreadable, like a damaged one.
+            if data.starts(with: PNGChunk.signature), let w = data.u32BE(16), let h = data.u32BE(20), w > 0, h > 0 {
                 dimensions = (Int(w), Int(h))
             } else if let dib = try? DIBDecoder(data, at: 0, type: .ico, isIcon: true, limits: limits) {
                 dimensions = (dib.width, dib.height)
