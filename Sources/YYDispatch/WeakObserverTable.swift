@@ -12,13 +12,7 @@
 /// observers.forEach { $0.memoryWarning() }
 /// ```
 public final class WeakObserverTable<Observer: AnyObject & Sendable>: Sendable {
-    /// A weak slot. `weak` references are safe to read from any thread.
-    private struct Slot: @unchecked Sendable {
-        // @unchecked: a weak reference to a Sendable object; the runtime makes its reads atomic.
-        weak var observer: Observer?
-    }
-
-    private let slots = Locked<[Slot]>([])
+    private let slots = Locked(WeakObserverSlots<Observer>())
 
     /// An empty table.
     public init() {}
@@ -27,33 +21,30 @@ public final class WeakObserverTable<Observer: AnyObject & Sendable>: Sendable {
     /// - Returns: whether it was added.
     @discardableResult
     public func add(_ observer: Observer) -> Bool {
-        withCompactedSlots { slots, alive in
-            guard !alive.contains(where: { $0 === observer }) else { return false }
-            slots.append(Slot(observer: observer))
-            return true
-        }
+        let (added, release) = slots.withLock { $0.add(observer) }
+        // Strong references the table loaded, dropped outside the lock: if one was the last,
+        // the observer's `deinit` (which may well remove it from this table) runs here instead
+        // of deadlocking on the lock.
+        withExtendedLifetime(release) {}
+        return added
     }
 
     /// Removes `observer` if it is in the table.
     /// - Returns: whether it was there.
     @discardableResult
     public func remove(_ observer: Observer) -> Bool {
-        withCompactedSlots { slots, alive in
-            guard let index = alive.firstIndex(where: { $0 === observer }) else { return false }
-            // After compaction, slot i holds alive[i].
-            slots.remove(at: index)
-            return true
-        }
+        slots.withLock { $0.remove(observer) }
     }
 
     /// Whether `observer` is in the table.
     public func contains(_ observer: Observer) -> Bool {
-        withCompactedSlots { _, alive in alive.contains { $0 === observer } }
+        slots.withLock { $0.contains(observer) }
     }
 
     /// The observers still alive, in the order they were added.
     public var allObservers: [Observer] {
-        withCompactedSlots { _, alive in alive }
+        // Released after the lock (see `add(_:)`), by the caller.
+        slots.withLock { $0.sweep() }
     }
 
     /// The number of observers still alive.
@@ -62,19 +53,5 @@ public final class WeakObserverTable<Observer: AnyObject & Sendable>: Sendable {
     /// Calls `body` with every observer still alive, outside the lock.
     public func forEach(_ body: (Observer) throws -> Void) rethrows {
         for observer in allObservers { try body(observer) }
-    }
-
-    /// Runs `body` under the lock with the slots of released observers dropped and the live
-    /// observers at hand. Those strong references are released only after the lock is: if one
-    /// was the last, the observer's `deinit` (which may well remove it from this table) runs
-    /// outside the lock instead of deadlocking on it.
-    private func withCompactedSlots<T>(_ body: (inout [Slot], [Observer]) -> T) -> T {
-        let (result, alive) = slots.withLock { slots -> (T, [Observer]) in
-            let alive = slots.compactMap(\.observer)
-            if alive.count < slots.count { slots = alive.map { Slot(observer: $0) } }
-            return (body(&slots, alive), alive)
-        }
-        withExtendedLifetime(alive) {}
-        return result
     }
 }
