@@ -54,11 +54,13 @@ public final class Transaction: Sendable {
     public var pendingCount: Int { state.withLock { $0.order.count } }
 
     private func flush() {
-        let batch = state.withLock { state -> [@Sendable () -> Void] in
+        // The whole turn's state is taken out and released after the lock: the keys are the
+        // caller's values, and one that is an object may run its `deinit` (which may commit).
+        let turn = state.withLock { state -> State in
             defer { state = State() }
-            return state.order.compactMap { state.actions[$0] }
+            return state
         }
-        for action in batch { action() }
+        for key in turn.order { turn.actions[key]?() }
     }
 }
 

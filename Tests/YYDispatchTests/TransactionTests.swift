@@ -137,4 +137,28 @@ import YYDispatch
         }
         #expect(await model.layouts == 1)
     }
+
+    /// The keys of a turn were released under the transaction's lock as it ran: a key object
+    /// whose `deinit` committed took the lock again, and the queue deadlocked.
+    @Test func aKeyWhoseReleaseCommitsDoesNotDeadlockTheQueue() async {
+        final class CommitsOnRelease: Hashable, Sendable {
+            let transaction: Transaction
+            let log: EventLog<String>
+            init(_ transaction: Transaction, _ log: EventLog<String>) { (self.transaction, self.log) = (transaction, log) }
+            deinit { transaction.commit("released") { [log] in log.append("committed by deinit") } }
+            static func == (lhs: CommitsOnRelease, rhs: CommitsOnRelease) -> Bool { lhs === rhs }
+            func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+        }
+        let transaction = Transaction(on: .queue(queue))
+        let log = EventLog<String>()
+        queue.async { transaction.commit(CommitsOnRelease(transaction, log)) { log.append("action") } }
+        // Waited for with a timeout, so that a deadlocked queue fails the test instead of hanging it.
+        let drained = DispatchSemaphore(value: 0)
+        queue.async { queue.async { queue.async { drained.signal() } } }
+        let finished = await Task.detached { drained.wait(timeout: .now() + 10) == .success }.value
+        #expect(finished, "the queue deadlocked")
+        guard finished else { return }
+        #expect(log.all == ["action", "committed by deinit"])
+    }
 }
+
