@@ -20,7 +20,10 @@ public struct ImageEncoder: Sendable {
     public var quality: Double
     /// WebP only: lossless compression. Default false.
     public var lossless = false
-    /// Plays of an animation, 0 = forever (the default). GIF stores plays - 1 repeats.
+    /// Plays of an animation, 0 = forever (the default). GIF stores plays - 1 repeats. More plays
+    /// than a format holds are written as the most it holds (65,536 in GIF, 65,535 in WebP,
+    /// 2^32 - 1 in APNG); a negative count is `ImageError.invalidInput` at `encode()` (it was
+    /// written as forever).
     public var loopCount = 0
     /// GIF only: Floyd–Steinberg dithering when an image has more than 256 colours. Default false.
     public var dithering = false
@@ -60,6 +63,7 @@ public struct ImageEncoder: Sendable {
     public func encode() throws(ImageError) -> Data {
         guard !frames.isEmpty else { throw .invalidInput("no frames to encode") }
         guard type.isEncodable else { throw .unsupportedType(type) }
+        guard loopCount >= 0 else { throw .invalidInput("a loop count of \(loopCount): give 0 (forever) or a number of plays") }
         let width = frames.map(\.bitmap.width).max()!, height = frames.map(\.bitmap.height).max()!
         guard width > 0, height > 0 else { throw .invalidInput("an image of \(width)x\(height) pixels") }
         let canvases = frames.map { ($0.bitmap.resizedCanvas(width: width, height: height), $0.duration) }
