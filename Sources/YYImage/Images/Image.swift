@@ -86,13 +86,16 @@ public final class Image: AnimatedImage {
         try self.init(data: data, scale: Self.scale(fromFileName: path), options: options, durationRule: durationRule)
     }
 
-    /// The scale in a file name's `@<n>x` suffix before the extension (`@2x`, `@3x`, `@2.5x`); 1 without one.
+    /// The scale in a file name's `@<n>x` suffix before the extension (`@2x`, `@3x`, `@2.5x`); 1 without
+    /// one, or when `n` is not a positive normal number.
     public static func scale(fromFileName path: String) -> Double {
         var name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         guard name.hasSuffix("x"), let at = name.lastIndex(of: "@") else { return 1 }
         name.removeLast()
         let number = name[name.index(after: at)...]
-        guard let first = number.first, first.isNumber, let value = Double(number), value > 0 else { return 1 }
+        // A normal number: `1e999` is infinite and `1e-320` subnormal, scales that make the size
+        // in points 0 or infinite.
+        guard let first = number.first, first.isNumber, let value = Double(number), value > 0, value.isNormal else { return 1 }
         return value
     }
 

@@ -23,7 +23,9 @@ struct AnimatedImageTests {
         #expect(still.animatedImageData == nil)
     }
 
-    @Test(arguments: [("a@2x.png", 2.0), ("a@3x", 3), ("dir/b@2.5x.gif", 2.5), ("c.png", 1), ("d@x.png", 1), ("e@2x@3x.png", 3), ("f@-2x.png", 1)])
+    @Test(arguments: [("a@2x.png", 2.0), ("a@3x", 3), ("dir/b@2.5x.gif", 2.5), ("c.png", 1), ("d@x.png", 1), ("e@2x@3x.png", 3), ("f@-2x.png", 1),
+                            // Not a finite positive number: an infinite scale made the size in points 0 × 0.
+                            ("g@1e999x.png", 1), ("h@1e-320x.png", 1)])
     func scaleSuffixes(_ name: String, _ scale: Double) {
         #expect(Image.scale(fromFileName: name) == scale)
     }
