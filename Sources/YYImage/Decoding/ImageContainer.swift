@@ -37,7 +37,8 @@ struct DecodeLimits: Sendable {
     /// The largest pixel count of the canvas or any frame.
     var maxPixelCount: Int
 
-    /// Throws when a `width` x `height` image is over the limit (or has a negative side).
+    /// Throws when a `width` x `height` image is over the limit (a side of 0 counting as 1), or
+    /// has a negative side.
     func check(width: Int, height: Int) throws(ImageError) {
         guard width >= 0, height >= 0 else { throw .tooManyPixels(width: width, height: height, limit: maxPixelCount) }
         // A side of 0 counts as 1, so that an empty image claiming a billion rows is over the

@@ -22,8 +22,7 @@ public struct ImageEncoder: Sendable {
     public var lossless = false
     /// Plays of an animation, 0 = forever (the default). GIF stores plays - 1 repeats. More plays
     /// than a format holds are written as the most it holds (65,536 in GIF, 65,535 in WebP,
-    /// 2^32 - 1 in APNG); a negative count is `ImageError.invalidInput` at `encode()` (it was
-    /// written as forever).
+    /// 2^32 - 1 in APNG); a negative count is `ImageError.invalidInput` at `encode()`.
     public var loopCount = 0
     /// GIF only: Floyd–Steinberg dithering when an image has more than 256 colours. Default false.
     public var dithering = false
