@@ -134,4 +134,3 @@ import YYDispatch
         await settle(idle)
     }
 }
-

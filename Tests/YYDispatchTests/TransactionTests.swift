@@ -161,4 +161,3 @@ import YYDispatch
         #expect(log.all == ["action", "committed by deinit"])
     }
 }
-

@@ -106,4 +106,3 @@ import Testing
         #expect(slots.slotCount == 1)
     }
 }
-

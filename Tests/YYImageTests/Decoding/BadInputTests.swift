@@ -201,4 +201,3 @@ extension BadInputTests {
         try limits.check(width: 10, height: 10)
     }
 }
-
