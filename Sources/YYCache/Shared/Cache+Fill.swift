@@ -75,8 +75,9 @@ extension Cache {
                 // lock itself once the holder released it or it expired. A lock held longer than
                 // a lock lives is no filler's (a key another program set without expiry): fill
                 // without it rather than wait for ever.
-                if ContinuousClock.now - started >= lockTimeToLive {
-                    tierLink.recordFillLockHeldTooLong(key: key, waited: ContinuousClock.now - started)
+                let waited = ContinuousClock.now - started
+                if waited >= lockTimeToLive {
+                    tierLink.recordFillLockHeldTooLong(key: key, waited: waited)
                     return try await fillAndStore(key: key, expiresAfter: expiresAfter, fill: fill)
                 }
                 try await Task.sleep(for: pause)

@@ -138,7 +138,7 @@ public final class RedisCacheTier: SharedCacheTier {
 
     public func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async throws -> Bool {
         let valueKey = storageKey(key)
-        let lockKey = fillLockKey(key)
+        let lockKey = fillLockKey(valueKey: valueKey)
         let milliseconds = String(timeToLive.redisMilliseconds)
         let command = RedisCommand("SET", arguments: [lockKey, ByteBuffer(string: owner), ByteBuffer(string: "NX"),
                                                       ByteBuffer(string: "PX"), ByteBuffer(string: milliseconds)])
@@ -156,11 +156,11 @@ public final class RedisCacheTier: SharedCacheTier {
     }
 
     public func releaseFillLock(forKey key: String, owner: String) async throws {
-        let lockKey = fillLockKey(key)
+        let valueKey = storageKey(key)
         let command = RedisCommand("EVAL", arguments: [ByteBuffer(string: Self.releaseScript), ByteBuffer(string: "1"),
-                                                       lockKey, ByteBuffer(string: owner)])
+                                                       fillLockKey(valueKey: valueKey), ByteBuffer(string: owner)])
         do {
-            try await client.send(command, key: storageKey(key))
+            try await client.send(command, key: valueKey)
         } catch {
             counters.withLock { $0.errors += 1 }
             throw error
@@ -187,13 +187,15 @@ public final class RedisCacheTier: SharedCacheTier {
     ///   in the value's slot, on the node the request is routed to (by the value's key), with no
     ///   `MOVED` redirection, unless the value's key has braces of its own. Independent servers
     ///   get it on the value's node too, by that routing.
-    func fillLockKey(_ key: String) -> ByteBuffer {
+    func fillLockKey(_ key: String) -> ByteBuffer { fillLockKey(valueKey: storageKey(key)) }
+
+    /// The fill lock's key from the value's (`storageKey`), which callers have at hand.
+    private func fillLockKey(valueKey: ByteBuffer) -> ByteBuffer {
         var buffer = ByteBuffer()
-        buffer.reserveCapacity(2 * namespace.utf8.count + key.utf8.count + 8)
+        buffer.reserveCapacity(namespace.utf8.count + valueKey.readableBytes + 8)
         buffer.writeString(namespace)
         buffer.writeString("\u{0}lock\u{0}{")
-        buffer.writeString(namespace)
-        buffer.writeString(key)
+        buffer.writeImmutableBuffer(valueKey)
         buffer.writeString("}")
         return buffer
     }

@@ -229,7 +229,6 @@ final class TapeReader {
 
     // MARK: Helpers
 
-    /// A JSON number written as text, or `nil`.
     /// `value`, a number's `Double`, truncated toward zero to `T`, or `nil` when it does not fit.
     ///
     /// -2^63 is the one `Double` within a 64-bit type's range that numbers outside the range round
@@ -241,6 +240,7 @@ final class TapeReader {
         return result
     }
 
+    /// A JSON number written as text, or `nil`.
     static func number(from text: String) -> Double? {
         guard !text.isEmpty, let value = try? JSONValue(parsing: text) else { return nil }
         switch value {
