@@ -35,6 +35,16 @@ public struct Locked<State> {
     public func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         try storage.withLock(body)
     }
+
+    /// Stores `newValue` at `keyPath` and returns the value it replaced, for the caller to drop
+    /// after the lock. Use it to replace a closure or an object: what the old one holds may run
+    /// user code in its `deinit` (and take this very lock), which must never happen under the lock.
+    @discardableResult
+    public func exchange<Value>(_ keyPath: WritableKeyPath<State, Value>, with newValue: Value) -> Value {
+        var value = newValue
+        withLock { swap(&$0[keyPath: keyPath], &value) }
+        return value
+    }
 }
 
 extension Locked: @unchecked Sendable where State: Sendable {}

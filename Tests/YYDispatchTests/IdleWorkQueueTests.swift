@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+import TestSupport
 import YYDispatch
 
 @Suite(.timeLimit(.minutes(1))) struct IdleWorkQueueTests {
@@ -120,13 +121,7 @@ import YYDispatch
             let captured = CallsBackOnRelease(idle)
             return idle.addIdleWork { withExtendedLifetime(captured) {} }
         }()
-        // On a thread of its own, so that a deadlock fails the test instead of hanging it.
-        let cancelled = DispatchSemaphore(value: 0)
-        Thread {
-            if cancellingAll { idle.cancelAll() } else { item.cancel() }
-            cancelled.signal()
-        }.start()
-        let finished = await Task.detached { cancelled.wait(timeout: .now() + 10) == .success }.value
+        let finished = await returnsInTime { if cancellingAll { idle.cancelAll() } else { item.cancel() } }
         #expect(finished, "cancelling deadlocked")
         guard finished else { return }
         #expect(idle.pendingCount == 1)   // what the deinit added

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+import TestSupport
 import YYDispatch
 
 final class DeinitCounter: @unchecked Sendable {
@@ -36,5 +37,24 @@ final class DeinitCounter: @unchecked Sendable {
             _ = box.withLock { _ in 0 }
         }
         #expect(deinits.withLock { $0 } == 1)
+    }
+
+    @Test func exchangeHandsBackTheOldValueToBeReleasedAfterTheLock() async {
+        struct State { var handler: DeinitCounter? }
+        let state = Locked(State())
+        let first = DeinitCounter {}
+        state.withLock { $0.handler = first }
+        #expect(state.exchange(\.handler, with: nil) === first)
+        // A deinit that takes the same lock: released under it, the thread would deadlock.
+        let released = Locked(false)
+        state.withLock {
+            $0.handler = DeinitCounter { [state] in
+                _ = state.withLock { $0.handler }
+                released.withLock { $0 = true }
+            }
+        }
+        let finished = await returnsInTime { state.exchange(\.handler, with: nil) }
+        #expect(finished, "releasing the replaced value deadlocked")
+        #expect(released.withLock { $0 })
     }
 }

@@ -89,14 +89,14 @@ public final class DiskCache: Sendable {
     /// the write fails with ``DiskCacheError/invalidFileName(_:reason:)``.
     public var fileNameStem: (@Sendable (_ key: String) -> String)? {
         get { options.withLock { $0.fileNameStem } }
-        set { options.withLock { $0.fileNameStem = newValue } }
+        set { options.exchange(\.fileNameStem, with: newValue) }   // the old one released after the lock
     }
 
     /// Encodes and decodes `Codable` values for `value(_:forKey:)` and `setValue(_:forKey:extendedData:expiresAfter:)`.
     /// Default: ``JSONCacheValueCoder``.
     public var coder: any CacheValueCoder {
         get { options.withLock { $0.coder } }
-        set { options.withLock { $0.coder = newValue } }
+        set { options.exchange(\.coder, with: newValue) }   // the old one released after the lock
     }
 
     /// Where errors and repairs are reported.

@@ -33,6 +33,20 @@ struct LRUList<Key: Hashable, Value> {
         }
     }
 
+    /// What ``remove(_:)`` hands back: the value and the key it was stored under. The key goes out
+    /// with the value so that the last reference to both is dropped by the caller, after the
+    /// cache's lock (a key's `deinit` is user code as much as a value's).
+    @usableFromInline
+    struct Removed {
+        @usableFromInline var key: Key
+        @usableFromInline var value: Value
+
+        @inlinable init(key: Key, value: Value) {
+            self.key = key
+            self.value = value
+        }
+    }
+
     @usableFromInline
     struct Entry {
         /// `nil` marks a free slot.
@@ -156,24 +170,26 @@ struct LRUList<Key: Hashable, Value> {
         return nil
     }
 
-    /// Removes an entry and returns its value.
+    /// Removes an entry and returns its key and value.
     @inlinable @discardableResult
-    mutating func remove(_ position: Index) -> Value? {
+    mutating func remove(_ position: Index) -> Removed? {
         let i = Int(position)
         unlink(position)
-        let value = entries[i].key.flatMap { index.removeValue(forKey: $0)?.value }
+        let removed = entries[i].key.flatMap { key in
+            index.removeValue(forKey: key).map { Removed(key: key, value: $0.value) }
+        }
         totalCost -= Int128(entries[i].cost)
         if entries[i].expiry != .max { expiringCount -= 1 }
         entries[i] = Entry(key: nil, cost: 0, expiry: .max)
         freeSlots.append(position)
         checkInvariants()
         afterMutation()
-        return value
+        return removed
     }
 
-    /// Removes the least recently used entry and returns its value.
+    /// Removes the least recently used entry and returns its key and value.
     @inlinable
-    mutating func removeTail() -> Value? {
+    mutating func removeTail() -> Removed? {
         guard tail != Self.none else { return nil }
         return remove(tail)
     }

@@ -33,6 +33,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
         @inlinable init() {}
     }
 
+    /// An entry taken out of the list: released, key and value, only after the lock is dropped.
+    @usableFromInline typealias Removed = LRUList<Key, Value>.Removed
+
     /// An optional name, for logs and descriptions.
     public let name: String?
     @usableFromInline let state = Locked(State())
@@ -118,7 +121,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     /// Called by ``handleMemoryPressure()`` before the optional purge, outside the cache's lock.
     public var onMemoryPressure: (@Sendable () -> Void)? {
         get { locked { $0.memoryPressureHandler } }
-        set { locked { $0.memoryPressureHandler = newValue } }
+        // The handler replaced, and whatever it captured, is released after the lock.
+        set { state.exchange(\.memoryPressureHandler, with: newValue) }
     }
 
     // MARK: Reading
@@ -128,7 +132,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     /// - Complexity: O(1): one hash lookup and three link updates.
     @inlinable
     public func value(forKey key: Key) -> Value? {
-        var expired: Value?
+        var expired: Removed?
         let value = locked { state -> Value? in
             guard let slot = state.list.lookup(key) else {
                 state.statistics.misses += 1
@@ -189,13 +193,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
         let cost = max(cost, 0)
         let expiry = expiresAfter.map { now.addingReportingOverflow($0.clampedNanoseconds) }
             .map { $0.overflow ? UInt64.max - 1 : $0.partialValue } ?? .max
-        var released: [Value] = []
+        var released: [Removed] = []
         // A replaced value is not an eviction: it is released here on return, after the lock is
         // dropped (its deinit never runs under the lock), as YYMemoryCache did.
         var replaced: Value?
         let needsTimer = locked { state -> Bool in
             if let limit = state.costLimit, cost > limit {
-                if let slot = state.list.lookup(key) { replaced = state.list.remove(slot.position) }
+                if let slot = state.list.lookup(key) { replaced = state.list.remove(slot.position)?.value }
                 return false
             }
             replaced = state.list.upsert(key: key, value: value, cost: cost, time: now, expiry: expiry)
@@ -213,10 +217,12 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     @discardableResult
     @inlinable
     public func removeValue(forKey key: Key) -> Value? {
-        locked { state in
+        // The removed key (the caller holds an equal one, maybe not the same object) is dropped
+        // here, after the lock.
+        locked { state -> Removed? in
             guard let slot = state.list.lookup(key) else { return nil }
             return state.list.remove(slot.position)
-        }
+        }?.value
     }
 
     /// Removes every entry. The old storage is released on a background queue when
@@ -287,10 +293,10 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     /// - Complexity: O(n) over every slot when any entry carries an expiry; O(1) otherwise.
     public func removeExpiredValues() {
         let now = clock.now()
-        var released: [Value] = []
+        var released: [Removed] = []
         locked { state in
             for position in state.list.expiredPositions(at: now) {
-                if let value = state.list.remove(position) { released.append(value) }
+                if let removed = state.list.remove(position) { released.append(removed) }
                 state.statistics.evictions += 1
             }
         }
@@ -336,11 +342,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
         let batchSize = 1024
         var finished = false
         while !finished {
-            var released: [Value] = []
+            var released: [Removed] = []
             locked { state in
                 var evicted = 0
-                while evicted < batchSize, isOverLimit(&state), let value = state.list.removeTail() {
-                    released.append(value)
+                while evicted < batchSize, isOverLimit(&state), let removed = state.list.removeTail() {
+                    released.append(removed)
                     evicted += 1
                 }
                 state.statistics.evictions += evicted
@@ -351,26 +357,26 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     }
 
     private func enforceLimits() {
-        var released: [Value] = []
+        var released: [Removed] = []
         locked { Self.evictOverLimits(&$0, into: &released) }
         release(&released)
     }
 
     @inlinable
-    static func evictOverLimits(_ state: inout State, into released: inout [Value]) {
+    static func evictOverLimits(_ state: inout State, into released: inout [Removed]) {
         let countLimit = state.countLimit ?? .max
         let costLimit = state.costLimit ?? .max
         while state.list.count > countLimit || state.list.totalCost > Int128(costLimit) {
-            guard let value = state.list.removeTail() else { break }
-            released.append(value)
+            guard let removed = state.list.removeTail() else { break }
+            released.append(removed)
             state.statistics.evictions += 1
         }
     }
 
     @usableFromInline
-    func release(_ values: inout [Value]) {
-        guard !values.isEmpty else { return }
-        ValueReleaser.release(&values, asynchronously: releasesValuesAsynchronously)
+    func release(_ entries: inout [Removed]) {
+        guard !entries.isEmpty else { return }
+        ValueReleaser.release(&entries, asynchronously: releasesValuesAsynchronously)
     }
 
     /// Starts the periodic trim once something needs it (an age limit or an expiring entry).

@@ -122,6 +122,21 @@ import Testing
         #expect(cache.dataFileNames.first != name)
     }
 
+    /// The stem closure (and coder) a new one replaced was released under the options' lock, and
+    /// with it whatever it captured: a deinit there that read the options deadlocked.
+    @Test func replacingTheFileNameStemReleasesTheOldOneOutsideTheLock() async throws {
+        final class CallsBackOnRelease: Sendable {
+            let cache: DiskCache
+            init(_ cache: DiskCache) { self.cache = cache }
+            deinit { _ = cache.fileNameStem }
+        }
+        let folder = TemporaryDirectory("stem-release")
+        let cache = try DiskCache(path: folder.path)
+        cache.fileNameStem = { [captured = CallsBackOnRelease(cache)] key in withExtendedLifetime(captured) { key } }
+        let finished = await returnsInTime { cache.fileNameStem = nil }
+        #expect(finished, "replacing the stem deadlocked")
+    }
+
     @Test func rejectsCustomFileNamesThatAreNotPlainNames() throws {
         let folder = TemporaryDirectory("badnames")
         let cache = try DiskCache(path: folder.path)

@@ -38,11 +38,13 @@ import TestSupport
                 }
             case 3:
                 if let slot = list.lookup(key) {
-                    #expect(list.remove(slot.position) == slot.value)
+                    let removed = list.remove(slot.position)
+                    #expect(removed?.key == key && removed?.value == slot.value)
                     model.entries.removeAll { $0.key == key }
                 }
             default:
-                #expect(list.removeTail() == model.entries.popLast()?.value)
+                let removed = list.removeTail(), expected = model.entries.popLast()
+                #expect(removed?.key == expected?.key && removed?.value == expected?.value)
             }
             #expect(list.count == model.entries.count)
             #expect(list.totalCost == Int128(model.totalCost))

@@ -287,4 +287,66 @@ final class Tracked: Sendable {
         cache.setValue(4, forKey: 4, cost: .max - 1)
         #expect(cache.totalCount == 2 && cache.totalCost == .max)
     }
+
+    /// The ways an entry leaves the cache other than by being replaced.
+    enum Removal: CaseIterable, Sendable {
+        case evictedOverTheCountLimit, removedWithAnEqualKey, expiredWhenRead, removedAsExpired, trimmed
+    }
+
+    /// Keys were released under the cache's lock when their entry went: a key whose `deinit` used
+    /// the cache (one that unregisters something as it goes) took the lock again, and the thread
+    /// deadlocked.
+    @Test(arguments: Removal.allCases) func aKeyWhoseReleaseUsesTheCacheDoesNotDeadlockIt(_ removal: Removal) async {
+        final class CallsBackOnRelease: Hashable, Sendable {
+            let id: Int
+            let onRelease: @Sendable (Int) -> Void
+            init(_ id: Int, onRelease: @escaping @Sendable (Int) -> Void) { (self.id, self.onRelease) = (id, onRelease) }
+            deinit { onRelease(id) }
+            static func == (lhs: CallsBackOnRelease, rhs: CallsBackOnRelease) -> Bool { lhs.id == rhs.id }
+            func hash(into hasher: inout Hasher) { hasher.combine(id) }
+        }
+        let clock = ManualClock()
+        let cache = MemoryCache<CallsBackOnRelease, Int>(name: nil, clock: clock.cacheClock)
+        cache.releasesValuesAsynchronously = false
+        let released = Locked<[Int]>([])
+        let key = { @Sendable (id: Int) in
+            CallsBackOnRelease(id) { [weak cache] id in
+                _ = cache?.totalCount
+                released.withLock { $0.append(id) }
+            }
+        }
+        cache.setValue(1, forKey: key(1), expiresAfter: .seconds(1))
+        clock.advance(by: .seconds(2))
+        let finished = await returnsInTime {
+            switch removal {
+            case .evictedOverTheCountLimit:
+                cache.countLimit = 1
+                cache.setValue(2, forKey: key(2))
+            case .removedWithAnEqualKey: cache.removeValue(forKey: key(1))
+            case .expiredWhenRead: _ = cache.value(forKey: key(1))
+            case .removedAsExpired: cache.removeExpiredValues()
+            case .trimmed: cache.trim(toCount: 0)
+            }
+        }
+        #expect(finished, "removing the entry deadlocked")
+        guard finished else { return }
+        #expect(cache.totalCount == (removal == .evictedOverTheCountLimit ? 1 : 0))
+        // The stored key is released, and so is the caller's equal one where there was one.
+        let expected = [.removedWithAnEqualKey, .expiredWhenRead].contains(removal) ? [1, 1] : [1]
+        #expect(released.withLock { $0 } == expected)
+    }
+
+    /// The memory-pressure handler a new one replaced was released under the cache's lock, and
+    /// with it whatever it captured: a deinit there that used the cache deadlocked.
+    @Test func replacingTheMemoryPressureHandlerReleasesTheOldOneOutsideTheLock() async {
+        final class CallsBackOnRelease: Sendable {
+            let cache: MemoryCache<Int, Int>
+            init(_ cache: MemoryCache<Int, Int>) { self.cache = cache }
+            deinit { _ = cache.onMemoryPressure }
+        }
+        let cache = MemoryCache<Int, Int>()
+        cache.onMemoryPressure = { [captured = CallsBackOnRelease(cache)] in withExtendedLifetime(captured) {} }
+        let finished = await returnsInTime { cache.onMemoryPressure = nil }
+        #expect(finished, "replacing the handler deadlocked")
+    }
 }
