@@ -33,8 +33,9 @@ public struct RedisNodeAddress: Sendable, Hashable, CustomStringConvertible {
     /// may be percent-encoded.
     ///
     /// - Throws: ``RedisError/invalidURL(_:reason:)`` for another scheme, `rediss://` when the
-    ///   package was built without its `RedisTLS` trait, a missing host, a port out of range or a
-    ///   database that is not a number.
+    ///   package was built without its `RedisTLS` trait, a missing host, a port out of range, a
+    ///   database that is not a number, or a query or fragment (`?db=2`: options this client does
+    ///   not read, which it must not drop silently).
     public init(url: String) throws(RedisError) {
         guard let components = URLComponents(string: url) else { throw .invalidURL(url, reason: "not a URL") }
         let usesTLS: Bool
@@ -46,6 +47,11 @@ public struct RedisNodeAddress: Sendable, Hashable, CustomStringConvertible {
             }
             usesTLS = true
         default: throw .invalidURL(url, reason: "the scheme must be redis:// or rediss:// (TLS)")
+        }
+        // Other clients read options from the query (`?db=2`, `?protocol=3`); ignored, such a URL
+        // would silently use database 0 with other settings than the user asked for.
+        if components.query != nil || components.fragment != nil {
+            throw .invalidURL(url, reason: "a query or fragment is not supported; give the database as the path (redis://host:port/db)")
         }
         guard var host = components.host, !host.isEmpty else { throw .invalidURL(url, reason: "no host") }
         // An IPv6 literal comes bracketed (`[::1]`), as URLs write it; a socket wants it bare.

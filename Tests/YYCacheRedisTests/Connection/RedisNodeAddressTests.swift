@@ -51,6 +51,10 @@ import Testing
         ("redis://h:0", "out of range"),
         ("redis://h:6379/x", "database number"),
         ("redis://h:6379/-1", "database number"),
+        ("redis://h:6379?db=2", "query or fragment"),
+        ("redis://h:6379/1?protocol=3", "query or fragment"),
+        ("redis://h:6379/1?", "query or fragment"),
+        ("redis://h:6379/1#2", "query or fragment"),
     ])
     func refusesUnusableURLs(url: String, reason: String) {
         #expect { try RedisNodeAddress(url: url) } throws: { "\($0)".contains(reason) }
