@@ -36,16 +36,7 @@ struct LRUList<Key: Hashable, Value> {
     /// What ``remove(_:)`` hands back: the value and the key it was stored under. The key goes out
     /// with the value so that the last reference to both is dropped by the caller, after the
     /// cache's lock (a key's `deinit` is user code as much as a value's).
-    @usableFromInline
-    struct Removed {
-        @usableFromInline var key: Key
-        @usableFromInline var value: Value
-
-        @inlinable init(key: Key, value: Value) {
-            self.key = key
-            self.value = value
-        }
-    }
+    @usableFromInline typealias Removed = (key: Key, value: Value)
 
     @usableFromInline
     struct Entry {
@@ -176,7 +167,7 @@ struct LRUList<Key: Hashable, Value> {
         let i = Int(position)
         unlink(position)
         let removed = entries[i].key.flatMap { key in
-            index.removeValue(forKey: key).map { Removed(key: key, value: $0.value) }
+            index.removeValue(forKey: key).map { (key, $0.value) }
         }
         totalCost -= Int128(entries[i].cost)
         if entries[i].expiry != .max { expiringCount -= 1 }
