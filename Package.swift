@@ -84,6 +84,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: strictSettings
         ),
@@ -153,7 +154,6 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),  // NIOConnectionError, to word failed connections; built for AsyncHTTPClient anyway
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: strictSettings
         ),

@@ -15,18 +15,16 @@ final class PlaybackTimerThread: Sendable {
     /// The process's timer thread.
     static let shared = PlaybackTimerThread()
 
-    private struct Entry {
-        let deadline: ContinuousClock.Instant
-        let id: UInt64
+    private struct Wake {
         /// Held weakly: a player released while it waits is simply not woken.
         weak var target: (any PlaybackTimerTarget)?
         let generation: Int
     }
 
     private struct State {
-        /// Pending wake-ups, earliest deadline first.
-        var entries: [Entry] = []
-        var nextID: UInt64 = 0
+        /// Pending wake-ups. A heap, not a sorted array: with many players, inserting, taking and
+        /// cancelling stay O(log n) instead of moving every entry each frame.
+        var wakes = DeadlineQueue<Wake>()
         /// What the thread sleeps until (`nil`: until something is scheduled).
         var sleepingUntil: ContinuousClock.Instant?
         var isSleeping = false
@@ -52,19 +50,11 @@ final class PlaybackTimerThread: Sendable {
     @discardableResult
     func schedule(at deadline: ContinuousClock.Instant, target: any PlaybackTimerTarget, generation: Int) -> UInt64 {
         let (id, wake) = state.withLock { state -> (UInt64, Bool) in
-            state.nextID += 1
-            let entry = Entry(deadline: deadline, id: state.nextID, target: target, generation: generation)
-            // Binary search for the first later deadline: equal deadlines keep their order.
-            var low = 0, high = state.entries.count
-            while low < high {
-                let middle = (low + high) / 2
-                if state.entries[middle].deadline <= deadline { low = middle + 1 } else { high = middle }
-            }
-            state.entries.insert(entry, at: low)
+            let id = state.wakes.insert(Wake(target: target, generation: generation), at: deadline)
             // Wake the thread only when it sleeps past the new deadline.
             let wake = state.isSleeping && (state.sleepingUntil.map { deadline < $0 } ?? true)
             if wake { state.isSleeping = false }
-            return (state.nextID, wake)
+            return (id, wake)
         }
         if wake { wakeUp.signal() }
         return id
@@ -75,7 +65,13 @@ final class PlaybackTimerThread: Sendable {
 
     /// Forgets a scheduled wake-up that has not happened yet.
     func cancel(_ id: UInt64) {
-        state.withLock { state in state.entries.removeAll { $0.id == id } }
+        state.withLock { state in _ = state.wakes.remove(id) }
+    }
+
+    /// Wake-ups waiting, and entries the queue stores for them (cancelled ones included), for
+    /// tests.
+    var pendingCounts: (waiting: Int, stored: Int) {
+        state.withLock { ($0.wakes.count, $0.wakes.storedCount) }
     }
 
     private func run() {
@@ -83,12 +79,12 @@ final class PlaybackTimerThread: Sendable {
             let now = ContinuousClock.now
             // One due entry at a time, so that the common case (one player's next frame) copies
             // nothing out of the lock but the entry.
-            let (due, next) = state.withLock { state -> (Entry?, ContinuousClock.Instant?) in
-                if let first = state.entries.first, first.deadline <= now {
+            let (due, next) = state.withLock { state -> (Wake?, ContinuousClock.Instant?) in
+                if let wake = state.wakes.popFirst(dueBy: now) {
                     state.isSleeping = false
-                    return (state.entries.removeFirst(), nil)
+                    return (wake, nil)
                 }
-                state.sleepingUntil = state.entries.first?.deadline
+                state.sleepingUntil = state.wakes.earliestDeadline()
                 state.isSleeping = true
                 return (nil, state.sleepingUntil)
             }

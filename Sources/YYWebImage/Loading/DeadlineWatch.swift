@@ -1,4 +1,3 @@
-import HeapModule
 import YYDispatch
 
 /// Calls an action when its deadline passes, for any number of deadlines with one sleeping task.
@@ -10,22 +9,11 @@ import YYDispatch
 /// one watcher task sleeps until the earliest registered deadline. Deadlines taken as "now + a fixed timeout" arrive in order, so they never wake the watcher
 /// early; an earlier one replaces the watcher.
 ///
-/// Removed entries stay in the heap until they come due (removal is a dictionary removal, not
-/// a heap search); the heap is rebuilt when they are most of it, so that it stays within twice
-/// the live entries.
+/// The deadlines wait in a ``DeadlineQueue`` (a heap: O(log n) per deadline, O(1) removal).
 final class DeadlineWatch: Sendable {
     /// A registration; pass it to ``remove(_:)`` once the work is done.
     struct Token: Sendable {
-        fileprivate let id: Int
-    }
-
-    private struct Entry: Comparable {
-        let deadline: ContinuousClock.Instant
-        let id: Int
-
-        static func < (lhs: Entry, rhs: Entry) -> Bool {
-            (lhs.deadline, lhs.id) < (rhs.deadline, rhs.id)
-        }
+        fileprivate let id: DeadlineQueue<@Sendable () -> Void>.ID
     }
 
     private struct Watcher {
@@ -35,9 +23,7 @@ final class DeadlineWatch: Sendable {
     }
 
     private struct State {
-        var heap = Heap<Entry>()
-        var actions: [Int: @Sendable () -> Void] = [:]
-        var nextID = 0
+        var actions = DeadlineQueue<@Sendable () -> Void>()
         var generation = 0
         /// The running watcher; `nil` when nothing is registered.
         var watcher: Watcher?
@@ -51,10 +37,7 @@ final class DeadlineWatch: Sendable {
     /// unless ``remove(_:)`` comes first. The action must be short: it holds up the others.
     func add(_ deadline: ContinuousClock.Instant, action: @escaping @Sendable () -> Void) -> Token {
         let (token, newWatcher) = state.withLock { state -> (Token, (generation: Int, replaced: Task<Void, Never>?)?) in
-            state.nextID += 1
-            state.actions[state.nextID] = action
-            state.heap.insert(Entry(deadline: deadline, id: state.nextID))
-            let token = Token(id: state.nextID)
+            let token = Token(id: state.actions.insert(action, at: deadline))
             if let watcher = state.watcher, watcher.wakesAt <= deadline { return (token, nil) }
             let replaced = state.watcher?.task
             state.generation += 1
@@ -71,17 +54,12 @@ final class DeadlineWatch: Sendable {
     /// Unregisters the action of `token`; after this returns it is not called (unless it was
     /// already running).
     func remove(_ token: Token) {
-        state.withLock { state in
-            guard state.actions.removeValue(forKey: token.id) != nil else { return }
-            if state.heap.count > 64, state.heap.count > 2 * state.actions.count {
-                let actions = state.actions
-                state.heap = Heap(state.heap.unordered.filter { actions[$0.id] != nil })
-            }
-        }
+        // The action, and what it captured, is released after the lock.
+        _ = state.withLock { $0.actions.remove(token.id) }
     }
 
     /// Entries in the heap, removed ones included (for tests of the rebuild).
-    var storedCount: Int { state.withLock { $0.heap.count } }
+    var storedCount: Int { state.withLock { $0.actions.storedCount } }
 
     private func startWatcher(generation: Int, wakesAt: ContinuousClock.Instant) {
         // Detached and weak: the watcher belongs to no request, and a pipeline that goes away
@@ -106,16 +84,13 @@ final class DeadlineWatch: Sendable {
             guard state.watcher?.generation == generation else { return ([], nil) }
             let now = ContinuousClock.now
             var due: [@Sendable () -> Void] = []
-            while let first = state.heap.min, first.deadline <= now || state.actions[first.id] == nil {
-                state.heap.removeMin()
-                if let action = state.actions.removeValue(forKey: first.id) { due.append(action) }
-            }
-            guard let first = state.heap.min else {
+            while let action = state.actions.popFirst(dueBy: now) { due.append(action) }
+            guard let next = state.actions.earliestDeadline() else {
                 state.watcher = nil
                 return (due, nil)
             }
-            state.watcher?.wakesAt = first.deadline
-            return (due, first.deadline)
+            state.watcher?.wakesAt = next
+            return (due, next)
         }
         for action in due { action() }
         return next
