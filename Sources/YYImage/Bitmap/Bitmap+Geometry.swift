@@ -1,9 +1,10 @@
 extension Bitmap {
-    /// This bitmap shrunk so that neither side exceeds `maxPixelSize`, keeping the aspect ratio
-    /// (area averaging, in premultiplied space so transparent pixels do not darken edges).
-    /// Returns `self` when it already fits.
+    /// This bitmap shrunk so that neither side exceeds `maxPixelSize` (below 1 counts as 1, as
+    /// sizes do in ``resized(width:height:)``), keeping the aspect ratio (area averaging, in
+    /// premultiplied space so transparent pixels do not darken edges). Returns `self` when it
+    /// already fits.
     public func downsampled(toFit maxPixelSize: Int) -> Bitmap {
-        precondition(maxPixelSize > 0, "maxPixelSize must be positive")
+        let maxPixelSize = max(1, maxPixelSize)
         let longest = max(width, height)
         guard longest > maxPixelSize else { return self }
         let scale = Double(maxPixelSize) / Double(longest)

@@ -55,12 +55,21 @@ public struct Bitmap: Sendable, Equatable {
         if let failure { throw failure }
     }
 
-    /// A bitmap over existing pixels; `nil` when `pixels` is too short for the size and stride.
+    /// A bitmap over existing pixels; `nil` when a side is negative, the stride is shorter than a
+    /// row, or `pixels` is too short for the size and stride (a size whose byte count overflows
+    /// `Int` included: it traps no more than any other size the pixels cannot hold).
     public init?(width: Int, height: Int, bytesPerRow: Int? = nil, alphaMode: AlphaMode = .straight, pixels: [UInt8]) {
-        let stride = bytesPerRow ?? width * 4
-        guard width >= 0, height >= 0, stride >= width * 4,
-              pixels.count >= (height == 0 ? 0 : stride * (height - 1) + width * 4)
-        else { return nil }
+        guard width >= 0, height >= 0, case let (rowBytes, false) = width.multipliedReportingOverflow(by: 4) else {
+            return nil
+        }
+        let stride = bytesPerRow ?? rowBytes
+        guard stride >= rowBytes else { return nil }
+        if height > 0 {
+            guard case let (rows, false) = stride.multipliedReportingOverflow(by: height - 1),
+                  case let (needed, false) = rows.addingReportingOverflow(rowBytes),
+                  pixels.count >= needed
+            else { return nil }
+        }
         self.width = width
         self.height = height
         self.bytesPerRow = stride
