@@ -22,7 +22,8 @@ func webImageSnippet(url: URL, nextPage: [URL]) async throws {
     }
     let thumbnail = try await task.response.image              // task.priority = .low, task.cancel()
 
-    ImagePrefetcher(pipeline: pipeline, destination: .diskCache).startPrefetching(with: nextPage)
+    let prefetcher = ImagePrefetcher(pipeline: pipeline, destination: .diskCache)   // releasing it stops it
+    prefetcher.startPrefetching(with: nextPage)
     // snippet.end
     _ = thumbnail
 }

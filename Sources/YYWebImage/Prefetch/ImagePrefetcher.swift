@@ -6,6 +6,9 @@ import YYDispatch
 ///
 /// A prefetch shares its download with any real request for the same image: when one arrives,
 /// the shared work runs at the real request's priority from then on.
+///
+/// Releasing the prefetcher stops its prefetches, as ``stopPrefetching()`` does (Nuke's does the
+/// same): a screen that prefetched a long list and went away leaves nothing downloading for it.
 public final class ImagePrefetcher: Sendable {
     /// Where prefetched images end up.
     public enum Destination: Sendable {
@@ -53,16 +56,18 @@ public final class ImagePrefetcher: Sendable {
                 guard state.running[url] == nil else { return }
                 state.nextID += 1
                 let id = state.nextID
-                let task = Task { [self] in
+                // The task holds the prefetcher weakly, so that releasing it stops the prefetches
+                // (its deinit cancels them) rather than their keeping it alive until they end.
+                let task = Task { [weak self, slots, pipeline, destination, priority] in
                     do {
                         try await slots.withSlot(group: "", priority: PrioritySignal(priority)) { () throws(ImagePipelineError) in
                             // Done while the slot is held, so that a prefetch of the same URL
                             // waiting for it starts with nothing of this one left to run.
-                            defer { finished(url, id: id) }
-                            try await prefetch(url)
+                            defer { self?.finished(url, id: id) }
+                            try await Self.prefetch(url, pipeline: pipeline, destination: destination, priority: priority)
                         }
                     } catch {
-                        finished(url, id: id)   // it failed, or was stopped before it had a slot
+                        self?.finished(url, id: id)   // it failed, or was stopped before it had a slot
                     }
                 }
                 state.running[url] = Prefetch(id: id, task: task)
@@ -77,6 +82,10 @@ public final class ImagePrefetcher: Sendable {
         state.withLock { state in
             if state.running[url]?.id == id { state.running[url] = nil }
         }
+    }
+
+    deinit {
+        stopPrefetching()
     }
 
     /// Cancels the prefetches of these URLs; a real request sharing the work keeps it running.
@@ -102,9 +111,9 @@ public final class ImagePrefetcher: Sendable {
         while let task = state.withLock({ $0.running.values.first?.task }) { await task.value }
     }
 
-    private func prefetch(_ url: URL) async throws(ImagePipelineError) {
+    private static func prefetch(_ url: URL, pipeline: ImagePipeline, destination: Destination,
+                                 priority: ImagePriority) async throws(ImagePipelineError) {
         let request = ImageRequest(url: url, priority: priority)
-        let priority = self.priority
         switch destination {
         case .memoryCache:
             _ = try await pipeline.load(request, priority: PrioritySignal(priority), wantsPreviews: false, onEvent: nil)

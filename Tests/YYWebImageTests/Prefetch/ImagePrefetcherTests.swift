@@ -58,6 +58,23 @@ import Testing
         #expect(prefetcher.pendingCount == 0)
         #expect(await harness.server.wait { open, _ in open == 0 })
     }
+    /// Each prefetch's task held the prefetcher: dropping it stopped nothing, and its downloads
+    /// (and the queued ones after them) ran on until they ended or timed out.
+    @Test func releasingThePrefetcherStopsItsPrefetches() async throws {
+        let harness = try await PipelineHarness.start { _ in [.send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "1000")])), .stall] }
+        defer { harness.server.stop() }
+        weak var released: ImagePrefetcher?
+        do {
+            let prefetcher = ImagePrefetcher(pipeline: harness.pipeline, maxConcurrentRequests: 2)
+            prefetcher.startPrefetching(with: (0..<6).map { harness.url("/dropped\($0).png") })
+            released = prefetcher
+            #expect(await harness.server.wait { open, requests in open == 2 && requests == 2 })
+        }
+        #expect(released == nil)
+        #expect(await harness.server.wait { open, _ in open == 0 })
+        #expect(harness.server.requests.count == 2)   // the four queued ones never started
+    }
+
     @Test func aURLPrefetchedAgainAfterItWasStoppedIsCountedAndCanBeStopped() async throws {
         let harness = try await PipelineHarness.start { _ in [.send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "1000")])), .stall] }
         defer { harness.server.stop() }
