@@ -50,7 +50,8 @@ struct FetchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let pipeline = try makePipeline()
-        let distinct = urls.reduce(into: [String]()) { list, url in if !list.contains(url) { list.append(url) } }
+        var seen = Set<String>()
+        let distinct = urls.filter { seen.insert($0).inserted }   // first-given order; O(n), not a scan per URL
         let destination = try FetchDestination(out, urlCount: distinct.count)
         let keepsOriginals = destination != nil
         let progress = ProgressBar(title: "fetch")
