@@ -26,7 +26,7 @@ import YYImage
                 request.header("If-None-Match") == "\"1\""
                     ? .response(status: 304, headers: [("ETag", "\"1\""), ("Cache-Control", "no-cache")])
                     : .response(headers: [("ETag", "\"1\""), ("Cache-Control", "no-cache")], body: png)
-            case let path where path.hasPrefix("/long"): .response(body: png)
+            case let path where path.hasPrefix("/long") || path.hasPrefix("/same/"): .response(body: png)
             case "/page.png": .response(headers: [("Content-Type", "image/png")], body: Array("<html></html>".utf8))
             case "/stall.png": [.send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "99")])), .stall]
             default: .response(status: 404)
@@ -110,6 +110,25 @@ import YYImage
         #expect(piped.status == 0, "\(piped.standardError)")
         #expect([UInt8](piped.standardOutput.prefix(png.count)) == png)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "/dev/fd/1")
+    }
+
+    /// Names were picked by looking for a free one, then written: two `yy fetch` runs into one
+    /// folder could pick the same name and one download replace the other. And each URL ending in
+    /// the same name looked past every earlier one again, n²/2 looks for n such URLs.
+    @Test func twoRunsIntoOneFolderKeepEveryDownloadUnderItsOwnName() async throws {
+        let server = try await server()
+        defer { server.stop() }
+        let folder = TemporaryDirectory("fetch-same-name")
+        let binary = try #require(BuildProducts.executable("yy"), "build the yy product first")
+        let runs = try (0..<2).map { run in
+            try ChildProcess(binary, ["fetch", "--out", folder.path + "/"]
+                             + (0..<150).map { server.url("/same/\(run)-\($0)/image.png").absoluteString })
+        }
+        for output in runs.map({ $0.wait() }) { #expect(output.status == 0, "\(output.standardError)") }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let expected = Set(["image.png"] + (1..<300).map { "image-\($0).png" })
+        #expect(names.count == 300 && Set(names) == expected, "\(300 - names.count) of 300 downloads lost, overwritten by the other run")
+        #expect(names.allSatisfy { FileManager.default.contents(atPath: folder.appending($0)).map([UInt8].init) == png })
     }
 
     #if os(Linux)

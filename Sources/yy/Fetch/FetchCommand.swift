@@ -52,7 +52,7 @@ struct FetchCommand: AsyncParsableCommand {
         let pipeline = try makePipeline()
         var seen = Set<String>()
         let distinct = urls.filter { seen.insert($0).inserted }   // first-given order; O(n), not a scan per URL
-        let destination = try FetchDestination(out, urlCount: distinct.count)
+        var destination = try FetchDestination(out, urlCount: distinct.count)
         let keepsOriginals = destination != nil
         let progress = ProgressBar(title: "fetch")
         var reports: [String: FetchReport] = [:]
@@ -78,9 +78,9 @@ struct FetchCommand: AsyncParsableCommand {
                 waiting[url] = outcome
                 while saved < distinct.count, var next = waiting.removeValue(forKey: distinct[saved]) {
                     saved += 1
-                    if let original = next.original, let destination {
+                    if let original = next.original, destination != nil {
                         do {
-                            next.report.savedTo = try destination.write(original.data, for: URL(string: next.report.url)!, type: original.type)
+                            next.report.savedTo = try destination?.write(original.data, for: URL(string: next.report.url)!, type: original.type)
                         } catch {
                             ioFailures.append("\(next.report.url): \(error)")
                         }
