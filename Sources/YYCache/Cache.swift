@@ -234,7 +234,9 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
             link.recordUndecodable(key: key, error: error)
             return nil
         }
-        let remaining = entry.expirationDate.map { Duration.milliseconds(Int64(($0.timeIntervalSinceNow * 1000).rounded(.down))) }
+        // The tier may be anyone's: a date beyond any clock saturates, and one that is not a
+        // number (NaN becomes 0) reads as expired.
+        let remaining = entry.expirationDate.map { Duration.milliseconds(Int64(saturating: ($0.timeIntervalSinceNow * 1000).rounded(.down))) }
         if let remaining, remaining <= .zero { return nil }
         try await diskCache.setData(entry.data, forKey: key, expiresAfter: remaining)
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: remaining)

@@ -49,7 +49,7 @@ public final class DiskCache: Sendable {
         /// When the value expires, if it has a time to live.
         public var expirationDate: Date? {
             get { expirationTime.map(Date.init(milliseconds:)) }
-            set { expirationTime = newValue.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } }
+            set { expirationTime = newValue.map { Int64(saturating: ($0.timeIntervalSince1970 * 1000).rounded()) } }
         }
         /// The expiration as stored, in milliseconds since 1970 on the cache's clock: what
         /// `Cache` promotes with, without a round trip through `Date`.

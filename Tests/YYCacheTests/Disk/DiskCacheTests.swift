@@ -210,6 +210,20 @@ import Testing
         #expect(try cache.data(forKey: "forever") != nil)
     }
 
+    /// Setting an entry's expiration date beyond what milliseconds in an `Int64` reach trapped.
+    @Test func anEntrysExpirationDateSaturatesBeyondAnyClock() throws {
+        let folder = TemporaryDirectory("entry-date")
+        let cache = try DiskCache(path: folder.path)
+        try cache.setData(testBytes(10), forKey: "k")
+        var entry = try #require(try cache.entry(forKey: "k"))
+        entry.expirationDate = Date(timeIntervalSince1970: 1e300)
+        #expect(entry.expirationDate == Date(milliseconds: .max))
+        entry.expirationDate = Date(timeIntervalSince1970: -.infinity)
+        #expect(entry.expirationDate == Date(milliseconds: .min))
+        entry.expirationDate = Date(timeIntervalSince1970: 1_000)
+        #expect(entry.expirationDate == Date(timeIntervalSince1970: 1_000))
+    }
+
     @Test func trimsToCountInLeastRecentlyUsedOrder() throws {
         let folder = TemporaryDirectory("trimcount")
         let env = DiskTestEnvironment()

@@ -79,6 +79,20 @@ import YYDispatch
         #expect(cache.sharedTierStatistics.misses == 1)
     }
 
+    /// A tier is anyone's code: an expiry beyond any clock trapped the conversion of the time
+    /// left to milliseconds, and the process with it.
+    @Test(arguments: [1e300, .infinity, .nan])
+    func aTierExpiryBeyondAnyClockIsKeptForeverAndOneThatIsNotANumberIsExpired(_ seconds: Double) async throws {
+        let cache = try makeCache("a")
+        tier.state.withLock {
+            $0.entries["k"] = SharedCacheEntry(data: Data("\"far\"".utf8), expirationDate: Date(timeIntervalSince1970: seconds))
+        }
+        let expected: String? = seconds.isNaN ? nil : "far"
+        #expect(try await cache.value(forKey: "k") == expected)
+        #expect(try await cache.value(forKey: "k") == expected)   // from the local levels when kept
+        #expect(tier.state.withLock(\.reads) == (seconds.isNaN ? 2 : 1))
+    }
+
     @Test func withoutATierTheCountersStayZero() async throws {
         let cache = try Cache<String>(path: folder.appending("plain"))
         try await cache.setValue("v", forKey: "k")
