@@ -197,9 +197,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
         // A replaced value is not an eviction: it is released here on return, after the lock is
         // dropped (its deinit never runs under the lock), as YYMemoryCache did.
         var replaced: Value?
+        // The entry a value over the cost limit removes goes the same way, its key with it.
+        var removed: Removed?
         let needsTimer = locked { state -> Bool in
             if let limit = state.costLimit, cost > limit {
-                if let slot = state.list.lookup(key) { replaced = state.list.remove(slot.position)?.value }
+                if let slot = state.list.lookup(key) { removed = state.list.remove(slot.position) }
                 return false
             }
             replaced = state.list.upsert(key: key, value: value, cost: cost, time: now, expiry: expiry)
@@ -208,7 +210,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
         }
         release(&released)
         if needsTimer { scheduleAutoTrimIfNeeded() }
-        withExtendedLifetime(replaced) {}
+        withExtendedLifetime((replaced, removed)) {}
     }
 
     /// Removes the value for `key` and returns it, or `nil` when there was none.

@@ -290,7 +290,8 @@ final class Tracked: Sendable {
 
     /// The ways an entry leaves the cache other than by being replaced.
     enum Removal: CaseIterable, Sendable {
-        case evictedOverTheCountLimit, removedWithAnEqualKey, expiredWhenRead, removedAsExpired, trimmed
+        case evictedOverTheCountLimit, replacedByAValueOverTheCostLimit, removedWithAnEqualKey, expiredWhenRead,
+             removedAsExpired, trimmed
     }
 
     /// Keys were released under the cache's lock when their entry went: a key whose `deinit` used
@@ -322,6 +323,9 @@ final class Tracked: Sendable {
             case .evictedOverTheCountLimit:
                 cache.countLimit = 1
                 cache.setValue(2, forKey: key(2))
+            case .replacedByAValueOverTheCostLimit:
+                cache.costLimit = 10
+                cache.setValue(2, forKey: key(1), cost: 11)
             case .removedWithAnEqualKey: cache.removeValue(forKey: key(1))
             case .expiredWhenRead: _ = cache.value(forKey: key(1))
             case .removedAsExpired: cache.removeExpiredValues()
@@ -332,7 +336,7 @@ final class Tracked: Sendable {
         guard finished else { return }
         #expect(cache.totalCount == (removal == .evictedOverTheCountLimit ? 1 : 0))
         // The stored key is released, and so is the caller's equal one where there was one.
-        let expected = [.removedWithAnEqualKey, .expiredWhenRead].contains(removal) ? [1, 1] : [1]
+        let expected = [.replacedByAValueOverTheCostLimit, .removedWithAnEqualKey, .expiredWhenRead].contains(removal) ? [1, 1] : [1]
         #expect(released.withLock { $0 } == expected)
     }
 
