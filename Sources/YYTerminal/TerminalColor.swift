@@ -52,8 +52,11 @@ public enum XtermPalette {
     /// The cube's levels per channel.
     static let cubeLevels: [Int] = [0, 95, 135, 175, 215, 255]
 
-    /// The colour of palette entry `index` (16...255).
+    /// The colour of palette entry `index`, 16...255 (the cube and the greys). Entries 0–15 are
+    /// each terminal's own, unknown here: an index outside the range gives the nearest entry's
+    /// colour (it trapped, on an array index or a `UInt8` overflow).
     public static func color(of index: Int) -> RGB {
+        let index = min(255, max(16, index))
         if index >= 232 {
             let level = UInt8(8 + 10 * (index - 232))
             return RGB(level, level, level)

@@ -72,6 +72,9 @@ import YYImage
         #expect(XtermPalette.index(of: RGB(255, 255, 255)) == 231)
         #expect(XtermPalette.index(of: RGB(128, 128, 128)) == 244)     // grey 128 beats cube 135
         #expect(XtermPalette.color(of: 244) == RGB(128, 128, 128))
+        for (outside, nearest) in [(0, 16), (-1, 16), (Int.min, 16), (256, 255), (Int.max, 255)] {
+            #expect(XtermPalette.color(of: outside) == XtermPalette.color(of: nearest), "entry \(outside)")
+        }
         // Every entry maps back to itself or to a colour just as near.
         for index in 16...255 {
             let color = XtermPalette.color(of: index)
