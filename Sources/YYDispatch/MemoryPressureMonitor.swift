@@ -80,11 +80,20 @@ public final class MemoryPressureMonitor: @unchecked Sendable {
         state.withLock { $0.timer?.invalidate() }
     }
 
-    /// Adds a handler, held weakly.
+    /// Adds a handler, held weakly. Registering one already registered changes nothing: it is
+    /// called once per crossing however many times it was registered.
     public func register(_ handler: any MemoryPressureHandling) {
         state.withLock { state in
             state.handlers.removeAll { $0.handler == nil }
+            guard !state.handlers.contains(where: { $0.handler === handler }) else { return }
             state.handlers.append(WeakHandler(handler: handler))
+        }
+    }
+
+    /// Stops calling `handler`; nothing happens if it was not registered.
+    public func unregister(_ handler: any MemoryPressureHandling) {
+        state.withLock { state in
+            state.handlers.removeAll { $0.handler == nil || $0.handler === handler }
         }
     }
 

@@ -55,6 +55,26 @@ import Testing
         #expect(handler.count == 2)
     }
 
+    /// There was no way to stop calling a handler short of releasing it, and one registered
+    /// twice was called twice per crossing.
+    @Test func aHandlerRegisteredTwiceIsCalledOnceAndUnregisteringStopsIt() {
+        let available = Atomic<Int64>(10)
+        let monitor = MemoryPressureMonitor(threshold: 0.2) {
+            MemoryPressureMonitor.Reading(available: available.load(ordering: .relaxed), limit: 100)
+        }
+        let (kept, removed) = (CountingHandler(), CountingHandler())
+        for handler in [kept, removed, kept, removed] { monitor.register(handler) }
+        #expect(monitor.check())
+        #expect((kept.count, removed.count) == (1, 1))
+        monitor.unregister(removed)
+        monitor.unregister(removed)               // not registered any more: nothing happens
+        available.store(90, ordering: .relaxed)
+        #expect(!monitor.check())
+        available.store(5, ordering: .relaxed)
+        #expect(monitor.check())
+        #expect((kept.count, removed.count) == (2, 1))
+    }
+
     @Test func holdsHandlersWeakly() {
         let monitor = MemoryPressureMonitor(threshold: 0.5) { .init(available: 0, limit: 100) }
         do {
