@@ -65,7 +65,7 @@ import YYDispatch
         for index in 0..<200_000 {
             ids.append(queue.insert(index, at: start + .microseconds(200_000 - index)))
         }
-        for id in ids[...].enumerated().filter({ $0.offset % 2 == 0 }).map(\.element) { queue.remove(id) }
+        for id in ids.enumerated().filter({ $0.offset % 2 == 0 }).map(\.element) { queue.remove(id) }
         #expect(queue.count == 100_000)
         var last = Int.max
         var inOrder = true

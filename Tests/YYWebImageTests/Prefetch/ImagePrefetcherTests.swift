@@ -58,6 +58,7 @@ import Testing
         #expect(prefetcher.pendingCount == 0)
         #expect(await harness.server.wait { open, _ in open == 0 })
     }
+
     /// Each prefetch's task held the prefetcher: dropping it stopped nothing, and its downloads
     /// (and the queued ones after them) ran on until they ended or timed out.
     @Test func releasingThePrefetcherStopsItsPrefetches() async throws {
