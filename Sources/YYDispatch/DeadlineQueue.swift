@@ -11,7 +11,7 @@ package import HeapModule
 /// holds much more than twice the live payloads. Equal deadlines come out in insertion order.
 ///
 /// Everything is `@inlinable` so that it specialises for its payload in the caller's module:
-/// called across the module boundary unspecialised, the player's timer thread spent about 30 µs
+/// called across the module boundary unspecialised, the player's timer thread spent about 25 µs
 /// more per frame (A/B of `PlayerBenchmarks`) in generic dictionary and heap code.
 ///
 /// Not thread-safe: its owner guards it (with the lock it keeps its other state under).
