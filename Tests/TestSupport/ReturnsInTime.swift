@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Runs `body` on a thread of its own and waits for it at most `timeout`: a call that deadlocks
 /// then fails the test that made it instead of hanging the whole run (the stuck thread is left
