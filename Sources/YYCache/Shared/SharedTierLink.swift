@@ -17,6 +17,14 @@ final class SharedTierLink: Sendable {
         /// Resumes its continuation once every write queued before it was sent.
         case barrier(CheckedContinuation<Void, Never>)
 
+        /// The key it writes or removes.
+        var key: String? {
+            switch self {
+            case .set(_, let key, _), .remove(let key): key
+            case .barrier: nil
+            }
+        }
+
         /// What it holds while queued, roughly: the value, the key and the entry itself.
         var queuedSize: Int {
             switch self {
@@ -41,9 +49,23 @@ final class SharedTierLink: Sendable {
     private let logger: Logger
     private let counters = Locked(SharedTierStatistics())
     private let pending: AsyncStream<Write>.Continuation
-    /// The bytes of the writes queued and not yet sent, against ``maximumQueuedBytes``, and
-    /// whether writes are being skipped for it (logged once each time it starts).
-    private let queue = Locked((bytes: 0, isFull: false))
+    /// The writes queued and not yet sent.
+    private let queue = Locked(QueueState())
+
+    private struct QueueState {
+        /// Their bytes, against ``maximumQueuedBytes``.
+        var bytes = 0
+        /// Whether writes are being skipped for it (logged once each time it starts).
+        var isFull = false
+        /// How many of them each key (canonical) has: see ``entry(forKey:)``.
+        var keys: [String: Int] = [:]
+
+        mutating func remove(_ size: Int, key: String?) {
+            bytes -= size
+            guard let key else { return }
+            if let count = keys[key], count > 1 { keys[key] = count - 1 } else { keys[key] = nil }
+        }
+    }
     let maximumQueuedBytes: Int
 
     /// The default ``maximumQueuedBytes``: 64 MiB.
@@ -69,8 +91,8 @@ final class SharedTierLink: Sendable {
                 case .remove(let key): await removeData(forKey: key)
                 case .barrier(let continuation): continuation.resume()
                 }
-                let size = write.queuedSize
-                queue.withLock { $0.bytes -= size }
+                let (size, key) = (write.queuedSize, write.key.map(CanonicalKey.of))
+                queue.withLock { $0.remove(size, key: key) }
             }
         }
     }
@@ -79,7 +101,7 @@ final class SharedTierLink: Sendable {
 
     /// Queues a write of the synchronous API, or skips it when the queue is full.
     func enqueue(_ write: Write) {
-        let size = write.queuedSize
+        let (size, key) = (write.queuedSize, write.key.map(CanonicalKey.of))
         let (accepted, startsSkipping) = queue.withLock { queue -> (Bool, Bool) in
             guard queue.bytes + size <= maximumQueuedBytes else {
                 defer { queue.isFull = true }
@@ -87,6 +109,7 @@ final class SharedTierLink: Sendable {
             }
             queue.bytes += size
             queue.isFull = false
+            if let key { queue.keys[key, default: 0] += 1 }
             return (true, false)
         }
         guard accepted else {
@@ -97,7 +120,7 @@ final class SharedTierLink: Sendable {
             }
             return
         }
-        if case .dropped = pending.yield(write) { queue.withLock { $0.bytes -= size } }
+        if case .dropped = pending.yield(write) { queue.withLock { $0.remove(size, key: key) } }
     }
 
     /// Returns once the writes queued so far have been sent.
@@ -111,9 +134,14 @@ final class SharedTierLink: Sendable {
     /// Lets the background task end once it has sent what is queued.
     func finish() { pending.finish() }
 
-    /// The tier's entry for `key`; `nil` on a miss, an expired entry or an error.
+    /// The tier's entry for `key`; `nil` on a miss, an expired entry or an error, and without
+    /// asking the tier while a write or removal of the key waits in the queue.
     func entry(forKey key: String) async -> SharedCacheEntry? {
         let key = CanonicalKey.of(key)
+        // The tier still holds what the queued write replaces or removes. Read, it was promoted to
+        // the local levels: a value removed with the synchronous API came back on the next read,
+        // and stayed after the removal reached the tier.
+        if queue.withLock({ $0.keys[key] != nil }) { return nil }
         do {
             guard let entry = try await tier.entry(forKey: key),
                   (entry.expirationDate.map { $0 > Date() } ?? true)

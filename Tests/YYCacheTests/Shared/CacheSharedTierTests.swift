@@ -93,6 +93,25 @@ import YYDispatch
         #expect(tier.state.withLock(\.reads) == (seconds.isNaN ? 2 : 1))
     }
 
+    /// A removal the synchronous API queued had not reached the tier when the next read asked
+    /// it: the removed value came back into memory and onto disk, and stayed there.
+    @Test func aValueRemovedWhileItsRemovalWaitsForTheTierDoesNotComeBack() async throws {
+        let stalled = StalledSharedTier()
+        _ = try await stalled.inner.setData(Data("\"old\"".utf8), forKey: "k", timeToLive: nil)
+        let cache = try Cache<String>(path: folder.appending("stalled"), sharedTier: stalled)
+        // Synchronous contexts, so that the synchronous methods are the ones called.
+        let removeSynchronously = { () throws in try cache.removeValue(forKey: "k") }
+        let readLocally = { () throws -> String? in try cache.value(forKey: "k") }
+        #expect(try await cache.value(forKey: "k") == "old")       // from the tier, kept locally
+        try removeSynchronously()                                   // its removal from the tier waits
+        #expect(try await cache.value(forKey: "k") == nil)
+        #expect(try readLocally() == nil, "nothing was put back in memory or on disk")
+        stalled.open()
+        await cache.flushSharedTierWrites()
+        #expect(try await stalled.inner.entry(forKey: "k") == nil)
+        #expect(try await cache.value(forKey: "k") == nil)
+    }
+
     @Test func withoutATierTheCountersStayZero() async throws {
         let cache = try Cache<String>(path: folder.appending("plain"))
         try await cache.setValue("v", forKey: "k")
