@@ -132,6 +132,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Stores `value` in both local levels, and queues it for the shared tier.
     public func setValue(_ value: Value, forKey key: String, expiresAfter: Duration? = nil) throws(DiskCacheError) {
+        tierLink?.willWriteLocally(forKey: key)
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: expiresAfter)
         let data = try diskCache.coder.encodeForCache(value, key: key)
         try diskCache.setData(data, forKey: key, expiresAfter: expiresAfter)
@@ -140,6 +141,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Removes the value for `key` from both local levels, and queues its removal from the shared tier.
     public func removeValue(forKey key: String) throws(DiskCacheError) {
+        tierLink?.willWriteLocally(forKey: key)
         memoryCache.removeValue(forKey: key)
         try diskCache.removeValue(forKey: key)
         tierLink?.enqueue(.remove(key: key))
@@ -148,6 +150,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// Removes every value from both local levels (disk files are deleted in the background).
     /// The shared tier is left as it is: other machines' values are not this cache's to clear.
     public func removeAll() throws(DiskCacheError) {
+        tierLink?.willWriteLocallyEveryKey()
         memoryCache.removeAll()
         try diskCache.removeAll()
     }
@@ -155,6 +158,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// Removes every value, reporting the deletion of disk files as `(removed, total)`, and returns
     /// when they are gone.
     public func removeAll(progress: @escaping @Sendable (_ removed: Int, _ total: Int) -> Void) async throws(DiskCacheError) {
+        tierLink?.willWriteLocallyEveryKey()
         memoryCache.removeAll()
         try await diskCache.removeAll(progress: progress)
     }
@@ -176,12 +180,13 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
             promote(value, forKey: key, expirationTime: entry.expirationTime)
             return value
         }
-        guard let tierLink, let entry = await tierLink.entry(forKey: key) else { return nil }
-        return try await promoteFromSharedTier(entry, forKey: key, link: tierLink)
+        guard let tierLink, let read = await tierLink.read(forKey: key) else { return nil }
+        return try await promoteFromSharedTier(read, forKey: key, link: tierLink)
     }
 
     /// Stores `value` in every level.
     public func setValue(_ value: Value, forKey key: String, expiresAfter: Duration? = nil) async throws(DiskCacheError) {
+        tierLink?.willWriteLocally(forKey: key)
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: expiresAfter)
         let data = try diskCache.coder.encodeForCache(value, key: key)
         try await diskCache.setData(data, forKey: key, expiresAfter: expiresAfter)
@@ -190,6 +195,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Removes the value for `key` from every level.
     public func removeValue(forKey key: String) async throws(DiskCacheError) {
+        tierLink?.willWriteLocally(forKey: key)
         memoryCache.removeValue(forKey: key)
         try await diskCache.removeValue(forKey: key)
         await tierLink?.removeData(forKey: key)
@@ -197,6 +203,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Removes every value from both local levels (the shared tier is left as it is).
     public func removeAll() async throws(DiskCacheError) {
+        tierLink?.willWriteLocallyEveryKey()
         memoryCache.removeAll()
         try await diskCache.removeAll()
     }
@@ -226,7 +233,15 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// Decodes a shared-tier hit and keeps it on disk and in memory for the time it has left
     /// (measured on the wall clock, which the machine that wrote it shares up to clock skew).
     /// A value the coder cannot read is a miss.
-    func promoteFromSharedTier(_ entry: SharedCacheEntry, forKey key: String, link: SharedTierLink) async throws(DiskCacheError) -> Value? {
+    ///
+    /// A local write or removal of the key that comes while the tier is read or the hit stored
+    /// wins: the hit is then returned to this caller but not kept, or taken out again if it was
+    /// stored meanwhile (it may have landed after the newer value; a miss is safe, a stale value
+    /// is not).
+    func promoteFromSharedTier(_ read: SharedTierLink.Read, forKey key: String, link: SharedTierLink) async throws(DiskCacheError) -> Value? {
+        var ended = false
+        defer { if !ended { _ = link.endRead(read) } }
+        let entry = read.entry
         let value: Value
         do {
             value = try diskCache.coder.decodeFromCache(Value.self, from: entry.data, key: key)
@@ -238,8 +253,14 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
         // number (NaN becomes 0) reads as expired.
         let remaining = entry.expirationDate.map { Duration.milliseconds(Int64(saturating: ($0.timeIntervalSinceNow * 1000).rounded(.down))) }
         if let remaining, remaining <= .zero { return nil }
+        guard link.isCurrent(read) else { return value }
         try await diskCache.setData(entry.data, forKey: key, expiresAfter: remaining)
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: remaining)
+        ended = true
+        if !link.endRead(read) {
+            memoryCache.removeValue(forKey: key)
+            try? await diskCache.removeValue(forKey: key)
+        }
         return value
     }
 }

@@ -58,8 +58,8 @@ extension Cache {
                 do {
                     // The previous holder may have stored its result just before releasing the lock.
                     let value: Value
-                    if let entry = await tierLink.entry(forKey: key),
-                       let stored = try await promoteFromSharedTier(entry, forKey: key, link: tierLink) {
+                    if let read = await tierLink.read(forKey: key),
+                       let stored = try await promoteFromSharedTier(read, forKey: key, link: tierLink) {
                         value = stored
                     } else {
                         value = try await fillAndStore(key: key, expiresAfter: expiresAfter, fill: fill)

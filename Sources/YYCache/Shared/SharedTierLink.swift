@@ -45,8 +45,21 @@ final class SharedTierLink: Sendable {
         case unavailable
     }
 
+    /// A read of the tier that found an entry, for ``Cache`` to promote only if no local write or
+    /// removal of the key came while it read and stored it: see ``endRead(_:)``.
+    struct Read: Sendable {
+        let entry: SharedCacheEntry
+        /// The key in its canonical form.
+        let key: String
+        /// The key's count of local writes when the read began.
+        let generation: UInt64
+    }
+
     let tier: any SharedCacheTier
     private let logger: Logger
+    /// The keys being read from the tier: how many reads of each are under way, and how many local
+    /// writes of it came since the first began.
+    private let reads = Locked([String: (readers: Int, generation: UInt64)]())
     private let counters = Locked(SharedTierStatistics())
     private let pending: AsyncStream<Write>.Continuation
     /// The writes queued and not yet sent.
@@ -135,26 +148,66 @@ final class SharedTierLink: Sendable {
     func finish() { pending.finish() }
 
     /// The tier's entry for `key`; `nil` on a miss, an expired entry or an error, and without
-    /// asking the tier while a write or removal of the key waits in the queue.
-    func entry(forKey key: String) async -> SharedCacheEntry? {
+    /// asking the tier while a write or removal of the key waits in the queue. A read that
+    /// returns an entry must be ended with ``endRead(_:)``.
+    func read(forKey key: String) async -> Read? {
         let key = CanonicalKey.of(key)
         // The tier still holds what the queued write replaces or removes. Read, it was promoted to
         // the local levels: a value removed with the synchronous API came back on the next read,
         // and stayed after the removal reached the tier.
         if queue.withLock({ $0.keys[key] != nil }) { return nil }
+        let generation = reads.withLock { reads in
+            reads[key, default: (0, 0)].readers += 1
+            return reads[key]!.generation
+        }
+        let read: Read?
         do {
-            guard let entry = try await tier.entry(forKey: key),
-                  (entry.expirationDate.map { $0 > Date() } ?? true)
-            else {
+            if let entry = try await tier.entry(forKey: key), entry.expirationDate.map({ $0 > Date() }) ?? true {
+                counters.withLock { $0.hits += 1 }
+                read = Read(entry: entry, key: key, generation: generation)
+            } else {
                 counters.withLock { $0.misses += 1 }
-                return nil
+                read = nil
             }
-            counters.withLock { $0.hits += 1 }
-            return entry
         } catch {
             counters.withLock { $0.misses += 1; $0.errors += 1 }
             logger.warning("shared tier read failed; treated as a miss", metadata: ["key": "\(key)", "error": "\(error)"])
-            return nil
+            read = nil
+        }
+        if read == nil { _ = finish(key: key, generation: generation) }
+        return read
+    }
+
+    /// Whether no local write or removal of the read's key came since the read began.
+    func isCurrent(_ read: Read) -> Bool {
+        reads.withLock { $0[read.key]?.generation == read.generation }
+    }
+
+    /// Ends a read returned by ``read(forKey:)``; returns whether no local write or removal of its
+    /// key came since it began (what it promoted may then have landed after the newer value).
+    func endRead(_ read: Read) -> Bool {
+        finish(key: read.key, generation: read.generation)
+    }
+
+    private func finish(key: String, generation: UInt64) -> Bool {
+        reads.withLock { reads in
+            guard let current = reads[key] else { return false }
+            if current.readers > 1 { reads[key]!.readers -= 1 } else { reads[key] = nil }
+            return current.generation == generation
+        }
+    }
+
+    /// Tells reads of `key` under way that the local levels are being written: what they found
+    /// is older. Called before the local write, so that a promotion that checks afterwards sees it.
+    func willWriteLocally(forKey key: String) {
+        let key = CanonicalKey.of(key)
+        reads.withLock { reads in reads[key]?.generation += 1 }
+    }
+
+    /// ``willWriteLocally(forKey:)`` for every key (the local levels are being emptied).
+    func willWriteLocallyEveryKey() {
+        reads.withLock { reads in
+            for key in reads.keys { reads[key]!.generation += 1 }
         }
     }
 

@@ -112,6 +112,21 @@ import YYDispatch
         #expect(try await cache.value(forKey: "k") == nil)
     }
 
+    /// A tier read under way when the key was written or removed locally promoted what it found
+    /// over the newer local value, in memory and on disk.
+    @Test(arguments: [false, true]) func aLocalWriteDuringATierReadIsNotOverwrittenByWhatTheReadFound(removing: Bool) async throws {
+        let stalled = StalledSharedTier(stalling: .reads)
+        _ = try await stalled.inner.setData(Data("\"old\"".utf8), forKey: "k", timeToLive: nil)
+        let cache = try Cache<String>(path: folder.appending("racing"), sharedTier: stalled)
+        let reading = Task { try await cache.value(forKey: "k") }
+        await waitUntil { stalled.waitingCount == 1 }
+        if removing { try await cache.removeValue(forKey: "k") } else { try await cache.setValue("new", forKey: "k") }
+        stalled.open()
+        #expect(try await reading.value == "old")   // the read began before the write
+        let readLocally = { () throws -> String? in try cache.value(forKey: "k") }
+        #expect(try readLocally() == (removing ? nil : "new"), "the tier's older value was kept")
+    }
+
     @Test func withoutATierTheCountersStayZero() async throws {
         let cache = try Cache<String>(path: folder.appending("plain"))
         try await cache.setValue("v", forKey: "k")

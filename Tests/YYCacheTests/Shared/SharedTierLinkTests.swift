@@ -4,10 +4,22 @@ import Testing
 import YYDispatch
 @testable import YYCache
 
-/// A tier whose writes and removals wait until ``open()``: slower than any writer.
+/// A tier whose writes and removals (or, when asked, reads) wait until ``open()``: slower than
+/// any writer (or reader).
 final class StalledSharedTier: SharedCacheTier {
+    /// What waits for ``open()``.
+    enum Stalled { case writes, reads }
+
     let inner = InMemorySharedTier()
+    let stalled: Stalled
     private let gate = Locked((isOpen: false, waiters: [CheckedContinuation<Void, Never>]()))
+
+    init(stalling stalled: Stalled = .writes) {
+        self.stalled = stalled
+    }
+
+    /// The operations waiting for ``open()``.
+    var waitingCount: Int { gate.withLock { $0.waiters.count } }
 
     /// Lets every waiting and later write through.
     func open() {
@@ -29,15 +41,20 @@ final class StalledSharedTier: SharedCacheTier {
         }
     }
 
-    func entry(forKey key: String) async throws -> SharedCacheEntry? { try await inner.entry(forKey: key) }
+    /// A stalled read has its answer already: the reply is what is slow to arrive.
+    func entry(forKey key: String) async throws -> SharedCacheEntry? {
+        let entry = try await inner.entry(forKey: key)
+        if stalled == .reads { await waitUntilOpen() }
+        return entry
+    }
 
     func setData(_ data: Data, forKey key: String, timeToLive: Duration?) async throws -> SharedCacheWriteOutcome {
-        await waitUntilOpen()
+        if stalled == .writes { await waitUntilOpen() }
         return try await inner.setData(data, forKey: key, timeToLive: timeToLive)
     }
 
     func removeData(forKey key: String) async throws {
-        await waitUntilOpen()
+        if stalled == .writes { await waitUntilOpen() }
         try await inner.removeData(forKey: key)
     }
 
