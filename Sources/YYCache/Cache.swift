@@ -132,7 +132,8 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Stores `value` in both local levels, and queues it for the shared tier.
     public func setValue(_ value: Value, forKey key: String, expiresAfter: Duration? = nil) throws(DiskCacheError) {
-        tierLink?.willWriteLocally(forKey: key)
+        let write = tierLink?.beginLocalWrite(forKey: key)
+        defer { write.map { tierLink?.endLocalWrite($0) } }
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: expiresAfter)
         let data = try diskCache.coder.encodeForCache(value, key: key)
         try diskCache.setData(data, forKey: key, expiresAfter: expiresAfter)
@@ -141,7 +142,8 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Removes the value for `key` from both local levels, and queues its removal from the shared tier.
     public func removeValue(forKey key: String) throws(DiskCacheError) {
-        tierLink?.willWriteLocally(forKey: key)
+        let write = tierLink?.beginLocalWrite(forKey: key)
+        defer { write.map { tierLink?.endLocalWrite($0) } }
         memoryCache.removeValue(forKey: key)
         try diskCache.removeValue(forKey: key)
         tierLink?.enqueue(.remove(key: key))
@@ -150,7 +152,8 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// Removes every value from both local levels (disk files are deleted in the background).
     /// The shared tier is left as it is: other machines' values are not this cache's to clear.
     public func removeAll() throws(DiskCacheError) {
-        tierLink?.willWriteLocallyEveryKey()
+        let write = tierLink?.beginLocalWrite(forKey: nil)
+        defer { write.map { tierLink?.endLocalWrite($0) } }
         memoryCache.removeAll()
         try diskCache.removeAll()
     }
@@ -158,7 +161,8 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// Removes every value, reporting the deletion of disk files as `(removed, total)`, and returns
     /// when they are gone.
     public func removeAll(progress: @escaping @Sendable (_ removed: Int, _ total: Int) -> Void) async throws(DiskCacheError) {
-        tierLink?.willWriteLocallyEveryKey()
+        let write = tierLink?.beginLocalWrite(forKey: nil)
+        defer { write.map { tierLink?.endLocalWrite($0) } }
         memoryCache.removeAll()
         try await diskCache.removeAll(progress: progress)
     }
@@ -186,7 +190,8 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Stores `value` in every level.
     public func setValue(_ value: Value, forKey key: String, expiresAfter: Duration? = nil) async throws(DiskCacheError) {
-        tierLink?.willWriteLocally(forKey: key)
+        let write = tierLink?.beginLocalWrite(forKey: key)
+        defer { write.map { tierLink?.endLocalWrite($0) } }
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: expiresAfter)
         let data = try diskCache.coder.encodeForCache(value, key: key)
         try await diskCache.setData(data, forKey: key, expiresAfter: expiresAfter)
@@ -195,7 +200,8 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Removes the value for `key` from every level.
     public func removeValue(forKey key: String) async throws(DiskCacheError) {
-        tierLink?.willWriteLocally(forKey: key)
+        let write = tierLink?.beginLocalWrite(forKey: key)
+        defer { write.map { tierLink?.endLocalWrite($0) } }
         memoryCache.removeValue(forKey: key)
         try await diskCache.removeValue(forKey: key)
         await tierLink?.removeData(forKey: key)
@@ -203,7 +209,8 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Removes every value from both local levels (the shared tier is left as it is).
     public func removeAll() async throws(DiskCacheError) {
-        tierLink?.willWriteLocallyEveryKey()
+        let write = tierLink?.beginLocalWrite(forKey: nil)
+        defer { write.map { tierLink?.endLocalWrite($0) } }
         memoryCache.removeAll()
         try await diskCache.removeAll()
     }

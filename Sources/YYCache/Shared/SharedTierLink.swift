@@ -57,9 +57,20 @@ final class SharedTierLink: Sendable {
 
     let tier: any SharedCacheTier
     private let logger: Logger
-    /// The keys being read from the tier: how many reads of each are under way, and how many local
-    /// writes of it came since the first began.
-    private let reads = Locked([String: (readers: Int, generation: UInt64)]())
+    /// Reads of the tier and local writes under way, by key: see ``read(forKey:)``.
+    private let traffic = Locked(Traffic())
+
+    private struct Traffic {
+        /// The keys being read from the tier: how many reads of each are under way, and how many
+        /// local writes of it began since the first of them began.
+        var reads: [String: (readers: Int, generation: UInt64)] = [:]
+        /// The keys being written or removed locally, and how many times at once.
+        var writes: [String: Int] = [:]
+        /// Local removals of every key under way.
+        var removalsOfEveryKey = 0
+
+        func isBeingWritten(_ key: String) -> Bool { removalsOfEveryKey > 0 || writes[key] != nil }
+    }
     private let counters = Locked(SharedTierStatistics())
     private let pending: AsyncStream<Write>.Continuation
     /// The writes queued and not yet sent.
@@ -70,7 +81,7 @@ final class SharedTierLink: Sendable {
         var bytes = 0
         /// Whether writes are being skipped for it (logged once each time it starts).
         var isFull = false
-        /// How many of them each key (canonical) has: see ``entry(forKey:)``.
+        /// How many of them each key (canonical) has: see ``read(forKey:)``.
         var keys: [String: Int] = [:]
 
         mutating func remove(_ size: Int, key: String?) {
@@ -156,10 +167,14 @@ final class SharedTierLink: Sendable {
         // the local levels: a value removed with the synchronous API came back on the next read,
         // and stayed after the removal reached the tier.
         if queue.withLock({ $0.keys[key] != nil }) { return nil }
-        let generation = reads.withLock { reads in
-            reads[key, default: (0, 0)].readers += 1
-            return reads[key]!.generation
+        // A local write under way may store its value before or after what this read would
+        // promote; the tier may still hold the value it replaces.
+        let generation = traffic.withLock { traffic -> UInt64? in
+            guard !traffic.isBeingWritten(key) else { return nil }
+            traffic.reads[key, default: (0, 0)].readers += 1
+            return traffic.reads[key]!.generation
         }
+        guard let generation else { return nil }
         let read: Read?
         do {
             if let entry = try await tier.entry(forKey: key), entry.expirationDate.map({ $0 > Date() }) ?? true {
@@ -180,7 +195,7 @@ final class SharedTierLink: Sendable {
 
     /// Whether no local write or removal of the read's key came since the read began.
     func isCurrent(_ read: Read) -> Bool {
-        reads.withLock { $0[read.key]?.generation == read.generation }
+        traffic.withLock { $0.reads[read.key]?.generation == read.generation }
     }
 
     /// Ends a read returned by ``read(forKey:)``; returns whether no local write or removal of its
@@ -190,24 +205,47 @@ final class SharedTierLink: Sendable {
     }
 
     private func finish(key: String, generation: UInt64) -> Bool {
-        reads.withLock { reads in
-            guard let current = reads[key] else { return false }
-            if current.readers > 1 { reads[key]!.readers -= 1 } else { reads[key] = nil }
+        traffic.withLock { traffic in
+            guard let current = traffic.reads[key] else { return false }
+            if current.readers > 1 { traffic.reads[key]!.readers -= 1 } else { traffic.reads[key] = nil }
             return current.generation == generation
         }
     }
 
-    /// Tells reads of `key` under way that the local levels are being written: what they found
-    /// is older. Called before the local write, so that a promotion that checks afterwards sees it.
-    func willWriteLocally(forKey key: String) {
-        let key = CanonicalKey.of(key)
-        reads.withLock { reads in reads[key]?.generation += 1 }
+    /// A local write or removal under way: of one key (canonical), or of every key.
+    enum LocalWrite: Sendable {
+        case key(String)
+        case everyKey
     }
 
-    /// ``willWriteLocally(forKey:)`` for every key (the local levels are being emptied).
-    func willWriteLocallyEveryKey() {
-        reads.withLock { reads in
-            for key in reads.keys { reads[key]!.generation += 1 }
+    /// Marks the start of a local write or removal (`key` `nil`: of every key); end it with
+    /// ``endLocalWrite(_:)`` once the local levels are written. Reads of the tier under way learn
+    /// that what they found is older (before the write, so that a promotion that checks afterwards
+    /// sees it), and reads that begin until it ends do not ask the tier.
+    func beginLocalWrite(forKey key: String?) -> LocalWrite {
+        let write = key.map { LocalWrite.key(CanonicalKey.of($0)) } ?? .everyKey
+        traffic.withLock { traffic in
+            switch write {
+            case .key(let key):
+                traffic.writes[key, default: 0] += 1
+                traffic.reads[key]?.generation += 1
+            case .everyKey:
+                traffic.removalsOfEveryKey += 1
+                for key in traffic.reads.keys { traffic.reads[key]!.generation += 1 }
+            }
+        }
+        return write
+    }
+
+    /// Ends what ``beginLocalWrite(forKey:)`` began.
+    func endLocalWrite(_ write: LocalWrite) {
+        traffic.withLock { traffic in
+            switch write {
+            case .key(let key):
+                if let count = traffic.writes[key], count > 1 { traffic.writes[key] = count - 1 } else { traffic.writes[key] = nil }
+            case .everyKey:
+                traffic.removalsOfEveryKey -= 1
+            }
         }
     }
 

@@ -119,7 +119,9 @@ import YYDispatch
         _ = try await stalled.inner.setData(Data("\"old\"".utf8), forKey: "k", timeToLive: nil)
         let cache = try Cache<String>(path: folder.appending("racing"), sharedTier: stalled)
         let reading = Task { try await cache.value(forKey: "k") }
-        await waitUntil { stalled.waitingCount == 1 }
+        // Generous: on a loaded machine the reading task may wait long for a thread.
+        await waitUntil(timeout: .seconds(60)) { stalled.waitingCount == 1 }
+        try #require(stalled.waitingCount == 1, "the read never reached the tier")
         if removing { try await cache.removeValue(forKey: "k") } else { try await cache.setValue("new", forKey: "k") }
         stalled.open()
         #expect(try await reading.value == "old")   // the read began before the write
