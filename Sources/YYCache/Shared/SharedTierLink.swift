@@ -66,30 +66,22 @@ final class SharedTierLink: Sendable {
         var reads: [String: (readers: Int, generation: UInt64)] = [:]
         /// The keys being written or removed locally, and how many times at once.
         var writes: [String: Int] = [:]
+        /// The keys of the synchronous API's writes queued and not yet sent, and how many each.
+        /// A write is counted here before its local mark ends, so that a key is never left
+        /// unmarked between the two.
+        var queued: [String: Int] = [:]
         /// Local removals of every key under way.
         var removalsOfEveryKey = 0
 
-        func isBeingWritten(_ key: String) -> Bool { removalsOfEveryKey > 0 || writes[key] != nil }
+        func isBeingWritten(_ key: String) -> Bool {
+            removalsOfEveryKey > 0 || writes[key] != nil || queued[key] != nil
+        }
     }
     private let counters = Locked(SharedTierStatistics())
     private let pending: AsyncStream<Write>.Continuation
-    /// The writes queued and not yet sent.
-    private let queue = Locked(QueueState())
-
-    private struct QueueState {
-        /// Their bytes, against ``maximumQueuedBytes``.
-        var bytes = 0
-        /// Whether writes are being skipped for it (logged once each time it starts).
-        var isFull = false
-        /// How many of them each key (canonical) has: see ``read(forKey:)``.
-        var keys: [String: Int] = [:]
-
-        mutating func remove(_ size: Int, key: String?) {
-            bytes -= size
-            guard let key else { return }
-            if let count = keys[key], count > 1 { keys[key] = count - 1 } else { keys[key] = nil }
-        }
-    }
+    /// The bytes of the writes queued and not yet sent, against ``maximumQueuedBytes``, and
+    /// whether writes are being skipped for it (logged once each time it starts).
+    private let queue = Locked((bytes: 0, isFull: false))
     let maximumQueuedBytes: Int
 
     /// The default ``maximumQueuedBytes``: 64 MiB.
@@ -115,8 +107,7 @@ final class SharedTierLink: Sendable {
                 case .remove(let key): await removeData(forKey: key)
                 case .barrier(let continuation): continuation.resume()
                 }
-                let (size, key) = (write.queuedSize, write.key.map(CanonicalKey.of))
-                queue.withLock { $0.remove(size, key: key) }
+                dequeued(write)
             }
         }
     }
@@ -125,7 +116,7 @@ final class SharedTierLink: Sendable {
 
     /// Queues a write of the synchronous API, or skips it when the queue is full.
     func enqueue(_ write: Write) {
-        let (size, key) = (write.queuedSize, write.key.map(CanonicalKey.of))
+        let size = write.queuedSize
         let (accepted, startsSkipping) = queue.withLock { queue -> (Bool, Bool) in
             guard queue.bytes + size <= maximumQueuedBytes else {
                 defer { queue.isFull = true }
@@ -133,7 +124,6 @@ final class SharedTierLink: Sendable {
             }
             queue.bytes += size
             queue.isFull = false
-            if let key { queue.keys[key, default: 0] += 1 }
             return (true, false)
         }
         guard accepted else {
@@ -144,7 +134,15 @@ final class SharedTierLink: Sendable {
             }
             return
         }
-        if case .dropped = pending.yield(write) { queue.withLock { $0.remove(size, key: key) } }
+        if let key = write.key.map(CanonicalKey.of) { traffic.withLock { $0.queued[key, default: 0] += 1 } }
+        if case .dropped = pending.yield(write) { dequeued(write) }
+    }
+
+    /// Accounts for a queued write that was sent (or dropped).
+    private func dequeued(_ write: Write) {
+        let size = write.queuedSize
+        queue.withLock { $0.bytes -= size }
+        if let key = write.key.map(CanonicalKey.of) { traffic.withLock { $0.queued.decrement(key) } }
     }
 
     /// Returns once the writes queued so far have been sent.
@@ -163,12 +161,11 @@ final class SharedTierLink: Sendable {
     /// returns an entry must be ended with ``endRead(_:)``.
     func read(forKey key: String) async -> Read? {
         let key = CanonicalKey.of(key)
-        // The tier still holds what the queued write replaces or removes. Read, it was promoted to
-        // the local levels: a value removed with the synchronous API came back on the next read,
-        // and stayed after the removal reached the tier.
-        if queue.withLock({ $0.keys[key] != nil }) { return nil }
-        // A local write under way may store its value before or after what this read would
-        // promote; the tier may still hold the value it replaces.
+        // Not while a write of the key is queued: the tier still holds what it replaces or
+        // removes, and read, that was promoted to the local levels (a value removed with the
+        // synchronous API came back on the next read, and stayed after the removal reached the
+        // tier). Nor while a local write of it is under way: it may store its value before or
+        // after what this read would promote. One lock covers both, so no gap lies between them.
         let generation = traffic.withLock { traffic -> UInt64? in
             guard !traffic.isBeingWritten(key) else { return nil }
             traffic.reads[key, default: (0, 0)].readers += 1
@@ -242,7 +239,7 @@ final class SharedTierLink: Sendable {
         traffic.withLock { traffic in
             switch write {
             case .key(let key):
-                if let count = traffic.writes[key], count > 1 { traffic.writes[key] = count - 1 } else { traffic.writes[key] = nil }
+                traffic.writes.decrement(key)
             case .everyKey:
                 traffic.removalsOfEveryKey -= 1
             }
@@ -304,5 +301,12 @@ final class SharedTierLink: Sendable {
     func recordUndecodable(key: String, error: DiskCacheError) {
         counters.withLock { $0.undecodableValues += 1 }
         logger.warning("shared tier value could not be decoded; treated as a miss", metadata: ["key": "\(key)", "error": "\(error)"])
+    }
+}
+
+private extension Dictionary where Value == Int {
+    /// Counts one less for `key`, dropping it at zero.
+    mutating func decrement(_ key: Key) {
+        if let count = self[key], count > 1 { self[key] = count - 1 } else { self[key] = nil }
     }
 }
