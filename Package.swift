@@ -230,6 +230,14 @@ let package = Package(
             path: "Tests/TestTraits",
             swiftSettings: strictSettings
         ),
+        // Shared cache tiers in memory for the tests of `Cache` and of the image pipeline: one that
+        // can be told to fail, one whose replies wait until the test lets them through.
+        .target(
+            name: "SharedTierDoubles",
+            dependencies: ["YYCache", "YYDispatch"],
+            path: "Tests/SharedTierDoubles",
+            swiftSettings: strictSettings
+        ),
         // A loopback HTTP server for the tests and the demo that writes exactly the bytes it is told
         // (malformed responses included) and counts the requests it gets.
         .target(
@@ -249,7 +257,7 @@ let package = Package(
         .testTarget(
             name: "YYCacheTests",
             dependencies: [
-                "YYCache", "YYDispatch", "CSQLite", "TestSupport",
+                "YYCache", "YYDispatch", "CSQLite", "TestSupport", "SharedTierDoubles",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -297,6 +305,7 @@ let package = Package(
             name: "YYWebImageTests",
             dependencies: [
                 "YYWebImage", "YYCache", "YYCacheRedis", "YYImage", "LoopbackHTTPServer", "TestSupport", "TestTraits",
+                "SharedTierDoubles",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictSettings

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SharedTierDoubles
 import Testing
 import TestSupport
 import YYDispatch

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SharedTierDoubles
 import Testing
 import TestSupport
 import YYDispatch
