@@ -12,14 +12,23 @@ extension ImagePipeline {
         let usesDisk = !request.options.contains(.ignoreDiskCache) && configuration.diskCache != nil
         // The shared tier is a cache of originals like the disk: `.ignoreDiskCache` skips both.
         let usesShared = !request.options.contains(.ignoreDiskCache) && configuration.sharedTier != nil
+        // From before the disk is read: a newer original another job of this key stores after that
+        // read (and perhaps before the tier's older copy comes back) must not be replaced by it.
+        let lookup = usesDisk && usesShared ? originalWrites.beginLookup(keys.data) : nil
         var stored = usesDisk ? await readStored(key: keys.data) : nil
         var storedSource = ImageResponse.Source.disk
         if stored == nil, usesShared, let shared = await readShared(key: keys.data) {
             stored = shared
             storedSource = .sharedTier
-            // Kept on this machine too, fresh or not (a stale copy is revalidated below).
-            if usesDisk { await write(shared.data, record: shared.record, key: keys.data) }
+            // Kept on this machine too, fresh or not (a stale copy is revalidated below), unless
+            // a newer original was stored meanwhile. If one came while this copy was written, the
+            // copy may have landed over it: it goes again, as a miss is safe and a stale hit is not.
+            if let lookup, originalWrites.mayStore(lookup) {
+                await write(shared.data, record: shared.record, key: keys.data)
+                if !originalWrites.mayStore(lookup) { await remove(key: keys.data) }
+            }
         }
+        if let lookup { originalWrites.endLookup(lookup) }
         var storedDecoder: ImageDecoder?
         if let candidate = stored {
             do throws(ImageError) {
@@ -70,12 +79,16 @@ extension ImagePipeline {
 
     /// Writes an original to the caches the request uses.
     private func store(_ data: Data, record: StoredResponse, key: String, disk: Bool, shared: Bool) async {
+        originalWrites.beginWrite(key)
+        defer { originalWrites.endWrite(key) }
         if disk { await write(data, record: record, key: key) }
         if shared { await writeShared(data, record: record, key: key) }
     }
 
     /// Removes an original from the caches the request uses.
     private func forget(key: String, disk: Bool, shared: Bool) async {
+        originalWrites.beginWrite(key)
+        defer { originalWrites.endWrite(key) }
         if disk { await remove(key: key) }
         if shared { await removeShared(key: key) }
     }

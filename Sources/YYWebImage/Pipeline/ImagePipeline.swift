@@ -30,6 +30,8 @@ public final class ImagePipeline: Sendable {
     /// The whole-request timeouts of the downloads in flight.
     let deadlines = DeadlineWatch()
     let failedURLs = Locked(FailedURLTable())
+    /// The originals being stored, so that an older copy from the shared tier is not stored after them.
+    let originalWrites = OriginalWriteTracker()
     let counters = Locked(Statistics())
 
     /// A pipeline with `configuration`.
