@@ -79,16 +79,17 @@ extension ImagePipeline {
 
     /// Writes an original to the caches the request uses.
     private func store(_ data: Data, record: StoredResponse, key: String, disk: Bool, shared: Bool) async {
-        originalWrites.beginWrite(key)
-        defer { originalWrites.endWrite(key) }
+        // Marked for the lookups that may put a copy from the shared tier on the disk.
+        if disk { originalWrites.beginWrite(key) }
+        defer { if disk { originalWrites.endWrite(key) } }
         if disk { await write(data, record: record, key: key) }
         if shared { await writeShared(data, record: record, key: key) }
     }
 
     /// Removes an original from the caches the request uses.
     private func forget(key: String, disk: Bool, shared: Bool) async {
-        originalWrites.beginWrite(key)
-        defer { originalWrites.endWrite(key) }
+        if disk { originalWrites.beginWrite(key) }
+        defer { if disk { originalWrites.endWrite(key) } }
         if disk { await remove(key: key) }
         if shared { await removeShared(key: key) }
     }

@@ -32,6 +32,8 @@ public final class ImagePipeline: Sendable {
     let failedURLs = Locked(FailedURLTable())
     /// The originals being stored, so that an older copy from the shared tier is not stored after them.
     let originalWrites = OriginalWriteTracker()
+    /// The image jobs under way, so that an older one's image does not replace a newer one's in memory.
+    let memoryStores = MemoryStoreOrder()
     let counters = Locked(Statistics())
 
     /// A pipeline with `configuration`.
@@ -111,6 +113,8 @@ public final class ImagePipeline: Sendable {
 
     private func loadImage(_ request: ImageRequest, keys: RequestKeys,
                            context: TaskCoalescer<String, LoadedImage, ImageTask.Event>.Context) async throws(ImagePipelineError) -> LoadedImage {
+        let ticket = memoryStores.begin(keys.image)
+        defer { memoryStores.end(ticket) }
         let decoderOptions = {
             var options = configuration.decoderOptions
             options.maxPixelSize = request.processors.first?.decodingMaxPixelSize
@@ -151,10 +155,10 @@ public final class ImagePipeline: Sendable {
                 throw .decodingFailed(error)
             }
         }
-        if !request.options.contains(.ignoreMemoryCache) {
+        if !request.options.contains(.ignoreMemoryCache), let memoryCache = configuration.memoryCache {
             // The decoded first frame, plus the bytes an animation keeps to decode the others.
             let cost = image.bytesPerFrame + (image.frameCount > 1 ? original.data.count : 0)
-            configuration.memoryCache?.setValue(image, forKey: keys.image, cost: cost)
+            memoryStores.store(image, cost: cost, in: memoryCache, for: ticket)
         }
         return LoadedImage(image: image, original: original)
     }

@@ -9,10 +9,11 @@ import YYCache
 /// A copy read from the shared tier is put on this machine's disk only if no newer original of
 /// its key was stored while it was read.
 @Suite(.timeLimit(.minutes(1))) struct SharedTierPromotionTests {
-    /// Two data jobs of one key run at once when one request refreshes: the plain one, still
-    /// waiting for the tier's older copy, wrote it over the original the refresh had just stored,
-    /// and the disk served that older image as fresh for its max-age.
-    @Test func anOlderSharedCopyDoesNotReplaceANewerOriginalOnDisk() async throws {
+    /// Two jobs of one key run at once when one request refreshes. The plain one, still waiting
+    /// for the tier's older copy, wrote it over the original the refresh had just stored (the disk
+    /// served that older image as fresh for its max-age), and put its decoded image over the
+    /// refreshed one in memory.
+    @Test func anOlderSharedCopyReplacesTheRefreshedImageNeitherOnDiskNorInMemory() async throws {
         let old = Fixtures.png(width: 64, height: 48), new = Fixtures.png(width: 32, height: 24)
         // The first download gets the old image; a revalidation of it, the new one.
         let server = try await LoopbackHTTPServer.start { request in
@@ -43,7 +44,9 @@ import YYCache
         let refreshed = try await pipeline.image(for: ImageRequest(url: url, options: [.refresh, .returnsOriginalData]))
         #expect(refreshed.data == Data(new))
         tier.open()
-        _ = try await plain.value
+        #expect(try await plain.value.data == Data(old), "the plain load returns what it found")
+        #expect(pipeline.cachedImage(for: ImageRequest(url: url))?.pixelWidth == 32,
+                "the memory cache keeps the refreshed image, not the older one that arrived after it")
 
         // Whatever the disk keeps now must not be the old image: the new one, or nothing (a
         // miss costs a download of the new one).
@@ -52,5 +55,6 @@ import YYCache
         let after = try await ImagePipeline(configuration: restart).image(for: ImageRequest(url: url, options: .returnsOriginalData))
         #expect(after.data == Data(new), "the disk served the older image (source \(after.source))")
         #expect(pipeline.originalWrites.keysInFlight == 0, "every lookup and write ended")
+        #expect(pipeline.memoryStores.keysInFlight == 0, "every image job ended")
     }
 }
