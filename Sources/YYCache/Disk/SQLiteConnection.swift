@@ -43,6 +43,9 @@ final class SQLiteConnection {
     private var handle: OpaquePointer?
     private var statements: [String: SQLiteStatement] = [:]
     let path: String
+    /// How many transactions of ``transaction(_:)`` rolled back: what was counted as changed in
+    /// them did not happen.
+    private(set) var rollbacks = 0
 
     /// Opens (creating if needed) the database at `path`.
     init(path: String, busyTimeout: Duration) throws(SQLiteError) {
@@ -117,6 +120,7 @@ final class SQLiteConnection {
             return result
         } catch {
             try? statement("ROLLBACK").run()
+            rollbacks += 1
             throw error
         }
     }
