@@ -184,6 +184,8 @@ final class Manifest {
     /// change made in a transaction that rolled back was counted but did not happen). `nil`
     /// until first asked, and after a change whose effect on them is not known.
     private var knownTotals: (totals: Totals, dataVersion: Int64, rollbacks: Int)?
+    /// How many times the totals were counted by a scan of the table.
+    private(set) var totalsScans = 0
 
     /// The number of rows and the sum of their sizes.
     ///
@@ -203,6 +205,7 @@ final class Manifest {
             defer { scan.reset() }
             _ = try scan.step()
             let totals = Totals(count: scan.int64(0), size: scan.int64(1))
+            totalsScans += 1
             knownTotals = (totals, dataVersion, connection.rollbacks)
             return totals
         }

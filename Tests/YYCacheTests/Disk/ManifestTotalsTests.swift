@@ -47,6 +47,8 @@ import TestSupport
         (kept, scanned) = try totals(cache)
         #expect(kept == [0, 0])
         #expect(scanned == [0, 0])
+        // Counted once, at the start: every change since was this connection's own.
+        #expect(try cache.core.withManifest { manifest throws(SQLiteError) in manifest.totalsScans } == 1)
     }
 
     /// Another process writes the folder: its commits change SQLite's `data_version`, and the
@@ -66,6 +68,7 @@ import TestSupport
         let (kept, scanned) = try totals(cache)
         #expect(kept == scanned)
         #expect(kept == [2, 16])
+        #expect(try cache.core.withManifest { manifest throws(SQLiteError) in manifest.totalsScans } == 2)
     }
 
     /// A change made in a transaction that rolled back was counted but never happened.
