@@ -1,5 +1,6 @@
 import Foundation
 public import Logging
+import YYDispatch
 
 /// A two-level cache: a fast ``MemoryCache`` in front of a persistent ``DiskCache``, with an
 /// optional ``SharedCacheTier`` (Redis, say) behind them that several machines share.
@@ -31,6 +32,9 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     public var sharedTier: (any SharedCacheTier)? { tierLink?.tier }
     let tierLink: SharedTierLink?
     let fills = FillCoalescer<Value>()
+    /// The local writes and removals under way, so that a disk hit copied into memory after one
+    /// of its key does not land over the newer value or bring back a removed one.
+    private let localWrites = WriteOverlapTracker<String>()
     private let memoryCost: @Sendable (Value) -> Int
 
     /// The folder under which ``init(name:rootDirectory:memoryCost:sharedTier:logger:)`` creates caches:
@@ -125,15 +129,17 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// The value for `key` from memory, or else from disk (then kept in memory), or `nil`.
     public func value(forKey key: String) throws(DiskCacheError) -> Value? {
         if let value = memoryCache.value(forKey: key) { return value }
+        let lookup = localWrites.beginLookup(key)
+        defer { localWrites.endLookup(lookup) }
         guard let entry = try diskCache.entry(forKey: key), let value = decoded(entry.data, forKey: key) else { return nil }
-        promote(value, forKey: key, expirationTime: entry.expirationTime)
+        promote(value, forKey: key, expirationTime: entry.expirationTime, lookup: lookup)
         return value
     }
 
     /// Stores `value` in both local levels, and queues it for the shared tier.
     public func setValue(_ value: Value, forKey key: String, expiresAfter: Duration? = nil) throws(DiskCacheError) {
-        let write = tierLink?.beginLocalWrite(forKey: key)
-        defer { write.map { tierLink?.endLocalWrite($0) } }
+        let write = beginLocalWrite(forKey: key)
+        defer { endLocalWrite(write) }
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: expiresAfter)
         let data = try diskCache.coder.encodeForCache(value, key: key)
         try diskCache.setData(data, forKey: key, expiresAfter: expiresAfter)
@@ -142,8 +148,8 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Removes the value for `key` from both local levels, and queues its removal from the shared tier.
     public func removeValue(forKey key: String) throws(DiskCacheError) {
-        let write = tierLink?.beginLocalWrite(forKey: key)
-        defer { write.map { tierLink?.endLocalWrite($0) } }
+        let write = beginLocalWrite(forKey: key)
+        defer { endLocalWrite(write) }
         memoryCache.removeValue(forKey: key)
         try diskCache.removeValue(forKey: key)
         tierLink?.enqueue(.remove(key: key))
@@ -152,8 +158,8 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// Removes every value from both local levels (disk files are deleted in the background).
     /// The shared tier is left as it is: other machines' values are not this cache's to clear.
     public func removeAll() throws(DiskCacheError) {
-        let write = tierLink?.beginLocalWrite(forKey: nil)
-        defer { write.map { tierLink?.endLocalWrite($0) } }
+        let write = beginLocalWrite(forKey: nil)
+        defer { endLocalWrite(write) }
         memoryCache.removeAll()
         try diskCache.removeAll()
     }
@@ -161,8 +167,8 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// Removes every value, reporting the deletion of disk files as `(removed, total)`, and returns
     /// when they are gone.
     public func removeAll(progress: @escaping @Sendable (_ removed: Int, _ total: Int) -> Void) async throws(DiskCacheError) {
-        let write = tierLink?.beginLocalWrite(forKey: nil)
-        defer { write.map { tierLink?.endLocalWrite($0) } }
+        let write = beginLocalWrite(forKey: nil)
+        defer { endLocalWrite(write) }
         memoryCache.removeAll()
         try await diskCache.removeAll(progress: progress)
     }
@@ -180,8 +186,10 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// A memory hit returns without leaving the caller's task.
     public func value(forKey key: String) async throws(DiskCacheError) -> Value? {
         if let value = memoryCache.value(forKey: key) { return value }
+        let lookup = localWrites.beginLookup(key)
+        defer { localWrites.endLookup(lookup) }
         if let entry = try await diskCache.entry(forKey: key), let value = decoded(entry.data, forKey: key) {
-            promote(value, forKey: key, expirationTime: entry.expirationTime)
+            promote(value, forKey: key, expirationTime: entry.expirationTime, lookup: lookup)
             return value
         }
         guard let tierLink, let read = await tierLink.read(forKey: key) else { return nil }
@@ -190,8 +198,8 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Stores `value` in every level.
     public func setValue(_ value: Value, forKey key: String, expiresAfter: Duration? = nil) async throws(DiskCacheError) {
-        let write = tierLink?.beginLocalWrite(forKey: key)
-        defer { write.map { tierLink?.endLocalWrite($0) } }
+        let write = beginLocalWrite(forKey: key)
+        defer { endLocalWrite(write) }
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: expiresAfter)
         let data = try diskCache.coder.encodeForCache(value, key: key)
         try await diskCache.setData(data, forKey: key, expiresAfter: expiresAfter)
@@ -200,8 +208,8 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Removes the value for `key` from every level.
     public func removeValue(forKey key: String) async throws(DiskCacheError) {
-        let write = tierLink?.beginLocalWrite(forKey: key)
-        defer { write.map { tierLink?.endLocalWrite($0) } }
+        let write = beginLocalWrite(forKey: key)
+        defer { endLocalWrite(write) }
         memoryCache.removeValue(forKey: key)
         try await diskCache.removeValue(forKey: key)
         await tierLink?.removeData(forKey: key)
@@ -209,8 +217,8 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Removes every value from both local levels (the shared tier is left as it is).
     public func removeAll() async throws(DiskCacheError) {
-        let write = tierLink?.beginLocalWrite(forKey: nil)
-        defer { write.map { tierLink?.endLocalWrite($0) } }
+        let write = beginLocalWrite(forKey: nil)
+        defer { endLocalWrite(write) }
         memoryCache.removeAll()
         try await diskCache.removeAll()
     }
@@ -228,13 +236,31 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
         }
     }
 
+    /// Marks the start of a local write or removal of `key` (`nil`: of every key), for the reads
+    /// of the shared tier and the disk hits being copied into memory; end it with
+    /// ``endLocalWrite(_:)``.
+    private func beginLocalWrite(forKey key: String?) -> (key: String?, tier: SharedTierLink.LocalWrite?) {
+        localWrites.beginWrite(key)
+        return (key, tierLink?.beginLocalWrite(forKey: key))
+    }
+
+    private func endLocalWrite(_ write: (key: String?, tier: SharedTierLink.LocalWrite?)) {
+        if let tier = write.tier { tierLink?.endLocalWrite(tier) }
+        localWrites.endWrite(write.key)
+    }
+
     /// Puts a disk hit into memory with the time it has left on disk, measured on the disk
-    /// cache's own wall clock (the one that wrote the expiration).
-    private func promote(_ value: Value, forKey key: String, expirationTime: Int64?) {
+    /// cache's own wall clock (the one that wrote the expiration), unless a local write or
+    /// removal of the key came since `lookup` began: the disk then has something newer (or
+    /// nothing). One that comes while the hit is stored may have stored its value first: the
+    /// hit goes again (a miss is safe, a stale hit is not).
+    private func promote(_ value: Value, forKey key: String, expirationTime: Int64?, lookup: WriteOverlapTracker<String>.Lookup) {
         let now = diskCache.core.environment.now()
         let remaining = expirationTime.map { Duration.milliseconds($0 - now) }
         if let remaining, remaining <= .zero { return }
+        guard localWrites.mayStore(lookup) else { return }
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: remaining)
+        if !localWrites.mayStore(lookup) { memoryCache.removeValue(forKey: key) }
     }
 
     /// Decodes a shared-tier hit and keeps it on disk and in memory for the time it has left

@@ -128,3 +128,61 @@ import Testing
         #expect(try await cache.totals().count == 250)
     }
 }
+
+/// A disk hit is copied into memory after it was read: a write or removal of the key in between
+/// must win, or memory serves the older value (or the removed one) until it is evicted.
+@Suite(.timeLimit(.minutes(1))) struct CachePromotionRaceTests {
+    /// A JSON coder whose decoding of one value waits until the test lets it go: the moment
+    /// between a disk read and its copy into memory, held open.
+    final class GatedCoder: CacheValueCoder {
+        let held: Data
+        let arrived = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+
+        init(holding value: String) {
+            held = try! JSONEncoder().encode(value)
+        }
+
+        func encode<T: Encodable>(_ value: T) throws -> Data { try JSONEncoder().encode(value) }
+
+        func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+            if data == held {
+                arrived.signal()
+                release.wait()
+            }
+            return try JSONDecoder().decode(type, from: data)
+        }
+    }
+
+    enum Write: CaseIterable, Sendable { case set, remove, removeAll }
+
+    @Test(arguments: Write.allCases)
+    func aWriteWhileADiskHitIsPromotedWins(_ write: Write) async throws {
+        let folder = TemporaryDirectory("promotion")
+        let cache = try Cache<String>(path: folder.path)
+        let coder = GatedCoder(holding: "old")
+        cache.diskCache.coder = coder
+        try await cache.setValue("old", forKey: "k")
+        cache.memoryCache.removeValue(forKey: "k")   // on disk only
+
+        // A reader on a thread of its own finds "old" on disk and stops before keeping it in memory.
+        let read = Locked<String??>(nil)
+        let reader = Thread { read.withLock { $0 = .some(try? cache.value(forKey: "k")) } }
+        reader.start()
+        try #require(coder.arrived.wait(timeout: .now() + 60) == .success, "the reader never read the disk")
+
+        switch write {
+        case .set: try await cache.setValue("new", forKey: "k")
+        case .remove: try await cache.removeValue(forKey: "k")
+        case .removeAll: try await cache.removeAll()
+        }
+        coder.release.signal()
+        await waitUntil(timeout: .seconds(60)) { read.withLock { $0 } != nil }
+        #expect(read.withLock { $0 } == .some("old"), "the reader returns what it found")
+
+        let expected: String? = write == .set ? "new" : nil
+        let inMemory = cache.memoryCache.value(forKey: "k")
+        #expect(inMemory == nil || inMemory == expected, "memory keeps \(inMemory ?? "nothing")")
+        #expect(try await cache.value(forKey: "k") == expected)
+    }
+}

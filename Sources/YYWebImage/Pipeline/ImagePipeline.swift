@@ -31,7 +31,7 @@ public final class ImagePipeline: Sendable {
     let deadlines = DeadlineWatch()
     let failedURLs = Locked(FailedURLTable())
     /// The originals being stored, so that an older copy from the shared tier is not stored after them.
-    let originalWrites = OriginalWriteTracker()
+    let originalWrites = WriteOverlapTracker<String>()
     /// The image jobs under way, so that an older one's image does not replace a newer one's in memory.
     let memoryStores = MemoryStoreOrder()
     let counters = Locked(Statistics())

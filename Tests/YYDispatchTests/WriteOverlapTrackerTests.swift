@@ -1,9 +1,9 @@
 import Testing
-@testable import YYWebImage
+import YYDispatch
 
-@Suite struct OriginalWriteTrackerTests {
+@Suite struct WriteOverlapTrackerTests {
     @Test func aLookupWithNoWriteOfItsKeyMayStore() {
-        let tracker = OriginalWriteTracker()
+        let tracker = WriteOverlapTracker<String>()
         let lookup = tracker.beginLookup("a")
         tracker.beginWrite("b")
         tracker.endWrite("b")
@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func aWriteThatBeganAndEndedDuringTheLookupForbidsStoring() {
-        let tracker = OriginalWriteTracker()
+        let tracker = WriteOverlapTracker<String>()
         let lookup = tracker.beginLookup("a")
         tracker.beginWrite("a")
         #expect(!tracker.mayStore(lookup))
@@ -23,10 +23,10 @@ import Testing
         #expect(tracker.keysInFlight == 0)
     }
 
-    /// The write may have stored its original after the lookup read the disk: what the lookup
-    /// finds in the tier may be older.
+    /// The write may have stored its value after the lookup read the slower level: what the
+    /// lookup found may be older.
     @Test func aWriteUnderWayWhenTheLookupBeganForbidsStoringEvenAfterItEnds() {
-        let tracker = OriginalWriteTracker()
+        let tracker = WriteOverlapTracker<String>()
         tracker.beginWrite("a")
         let lookup = tracker.beginLookup("a")
         #expect(!tracker.mayStore(lookup))
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func aLookupAfterEveryWriteEndedMayStore() {
-        let tracker = OriginalWriteTracker()
+        let tracker = WriteOverlapTracker<String>()
         tracker.beginWrite("a")
         tracker.beginWrite("a")
         tracker.endWrite("a")
@@ -45,6 +45,22 @@ import Testing
         let lookup = tracker.beginLookup("a")
         #expect(tracker.mayStore(lookup))
         tracker.endLookup(lookup)
+        #expect(tracker.keysInFlight == 0)
+    }
+
+    @Test func aWriteOfEveryKeyForbidsStoringAnyKeyItOverlapped() {
+        let tracker = WriteOverlapTracker<String>()
+        let during = tracker.beginLookup("a")
+        tracker.beginWrite(nil)
+        let begunDuring = tracker.beginLookup("b")
+        #expect(!tracker.mayStore(during))
+        #expect(!tracker.mayStore(begunDuring))
+        tracker.endWrite(nil)
+        #expect(!tracker.mayStore(during))
+        #expect(!tracker.mayStore(begunDuring))
+        let after = tracker.beginLookup("c")
+        #expect(tracker.mayStore(after))
+        for lookup in [during, begunDuring, after] { tracker.endLookup(lookup) }
         #expect(tracker.keysInFlight == 0)
     }
 }
