@@ -291,9 +291,26 @@ public final class DiskCache: Sendable {
         }
         do {
             let replaced = try core.withManifest { manifest throws(SQLiteError) in
-                try manifest.save(key: key, fileName: newFile, size: Int64(data.count),
-                                  inlineData: newFile == nil ? data : nil, extendedData: extendedData,
-                                  expirationTime: expiration, now: now)
+                let save = { () throws(SQLiteError) in
+                    try manifest.save(key: key, fileName: newFile, size: Int64(data.count),
+                                      inlineData: newFile == nil ? data : nil, extendedData: extendedData,
+                                      expirationTime: expiration, now: now)
+                }
+                guard let newFile else { return try save() }
+                return try manifest.connection.transaction { () throws(SQLiteError) in
+                    // A removeAll (of this process or another) may have moved `data/`, and the new
+                    // file in it, to the trash since the file was written: the row would name a
+                    // file that is gone, and a value written after the removal would be lost.
+                    // Under the write lock no removeAll can run; the file is written again if it went.
+                    if !core.files.exists(newFile) {
+                        do throws(DiskCacheError) {
+                            try core.files.write(data, named: newFile)
+                        } catch {
+                            throw SQLiteError.ioError(error.description, context: "write \(newFile) again after a removeAll")
+                        }
+                    }
+                    return try save()
+                }
             }
             if let replaced, replaced != newFile { core.files.remove([replaced]) }
         } catch {

@@ -44,6 +44,11 @@ struct FileStore: Sendable {
         dataPath + "/" + name
     }
 
+    /// Whether the file `name` is in `data/`.
+    func exists(_ name: String) -> Bool {
+        access(path(of: name), F_OK) == 0
+    }
+
     /// Writes `data` to a new file `name` in `data/`. Fails if the name already exists.
     func write(_ data: Data, named name: String) throws(DiskCacheError) {
         let path = path(of: name)

@@ -496,3 +496,38 @@ import Testing
         #expect(try cache.data(forKey: "kept") == testBytes(30_000, seed: 1))
     }
 }
+
+/// `removeAll` moves `data/` to the trash in one step; a write of a large value writes its file
+/// before it commits its row. A `removeAll` in between took the new file with it, and the write
+/// that committed after it left a row without a file: the value was lost although `setData`
+/// succeeded after the removal.
+@Suite struct DiskCacheRemoveAllRaceTests {
+    @Test func aFileWriteCommittedAfterARemoveAllKeepsItsFile() throws {
+        let folder = TemporaryDirectory("remove-all-race")
+        let cache = try DiskCache(path: folder.path, inlineThreshold: 16)
+        let value = testBytes(4096)
+        let done = Atomic(false)
+        let remover = Thread {
+            while !done.load(ordering: .relaxed) { try? cache.removeAll() }
+        }
+        remover.start()
+        defer { done.store(true, ordering: .relaxed) }
+        let deadline = ContinuousClock.now + CacheConcurrencyTests.duration
+        var writes = 0, lost = 0
+        while ContinuousClock.now < deadline {
+            let key = "k\(writes)"
+            try cache.setData(value, forKey: key)
+            writes += 1
+            // A removeAll after this write takes the row and the file together; a row whose file
+            // is gone can only come from one before it. Both are looked at under the manifest's
+            // lock, which a removeAll of this process holds while it moves the files.
+            let isLost = try cache.core.withManifest { manifest throws(SQLiteError) in
+                guard let name = try manifest.row(forKey: key)?.fileName else { return false }
+                return !FileManager.default.fileExists(atPath: cache.core.files.path(of: name))
+            }
+            if isLost { lost += 1 }
+        }
+        #expect(lost == 0, "\(lost) of \(writes) writes lost their file")
+        #expect(writes > 100)
+    }
+}
