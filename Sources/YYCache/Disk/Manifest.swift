@@ -247,7 +247,7 @@ final class Manifest {
     /// Inserts or replaces the row for `key`; returns the file name of the replaced row, if any,
     /// which the caller deletes once this has committed.
     ///
-    /// One autocommit statement: in `DO UPDATE SET` the right-hand sides read the old row, so
+    /// One statement writes the row: in `DO UPDATE SET` the right-hand sides read the old row, so
     /// `replaced_filename = filename` captures the old file name and `RETURNING` hands it back.
     func save(key: String, fileName: String?, size: Int64, inlineData: Data?, extendedData: Data?,
               expirationTime: Int64?, now: Int64) throws(SQLiteError) -> String? {
