@@ -34,7 +34,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     let fills = FillCoalescer<Value>()
     /// The local writes and removals under way, so that a disk hit copied into memory after one
     /// of its key does not land over the newer value or bring back a removed one.
-    private let localWrites = WriteOverlapTracker<String>()
+    let localWrites = WriteOverlapTracker<String>()
     private let memoryCost: @Sendable (Value) -> Int
 
     /// The folder under which ``init(name:rootDirectory:memoryCost:sharedTier:logger:)`` creates caches:
@@ -198,7 +198,11 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Stores `value` in every level.
     public func setValue(_ value: Value, forKey key: String, expiresAfter: Duration? = nil) async throws(DiskCacheError) {
-        let write = beginLocalWrite(forKey: key)
+        try await store(value, forKey: key, expiresAfter: expiresAfter, write: beginLocalWrite(forKey: key))
+    }
+
+    /// Stores `value` in every level as the local write `write` of `key`, and ends it.
+    func store(_ value: Value, forKey key: String, expiresAfter: Duration?, write: LocalWrite) async throws(DiskCacheError) {
         defer { endLocalWrite(write) }
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: expiresAfter)
         let data = try diskCache.coder.encodeForCache(value, key: key)
@@ -239,14 +243,27 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// Marks the start of a local write or removal of `key` (`nil`: of every key), for the reads
     /// of the shared tier and the disk hits being copied into memory; end it with
     /// ``endLocalWrite(_:)``.
-    private func beginLocalWrite(forKey key: String?) -> (key: String?, tier: SharedTierLink.LocalWrite?) {
+    private func beginLocalWrite(forKey key: String?) -> LocalWrite {
         localWrites.beginWrite(key)
-        return (key, tierLink?.beginLocalWrite(forKey: key))
+        return LocalWrite(key: key, tier: tierLink?.beginLocalWrite(forKey: key))
     }
 
-    private func endLocalWrite(_ write: (key: String?, tier: SharedTierLink.LocalWrite?)) {
+    /// Like ``beginLocalWrite(forKey:)`` for `lookup`'s key `key`, but only if no local write of
+    /// it came since `lookup` began (checked and marked in one step); `nil` otherwise.
+    func beginLocalWrite(forKey key: String, ifStillCurrent lookup: WriteOverlapTracker<String>.Lookup) -> LocalWrite? {
+        guard localWrites.beginWrite(ifStillCurrent: lookup) else { return nil }
+        return LocalWrite(key: key, tier: tierLink?.beginLocalWrite(forKey: key))
+    }
+
+    private func endLocalWrite(_ write: LocalWrite) {
         if let tier = write.tier { tierLink?.endLocalWrite(tier) }
         localWrites.endWrite(write.key)
+    }
+
+    /// A local write or removal under way: of one key, or of every key (`key` `nil`).
+    struct LocalWrite {
+        let key: String?
+        let tier: SharedTierLink.LocalWrite?
     }
 
     /// Puts a disk hit into memory with the time it has left on disk, measured on the disk

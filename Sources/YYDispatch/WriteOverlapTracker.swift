@@ -38,6 +38,14 @@ package final class WriteOverlapTracker<Key: Hashable & Sendable>: Sendable {
         var writesOfEveryKey = 0
         /// Writes of every key begun plus ended, ever.
         var changesOfEveryKey: UInt64 = 0
+
+        /// Whether no write of the lookup's key, nor of every key, is under way or began or ended
+        /// since the lookup began.
+        func isUntouched(_ lookup: Lookup) -> Bool {
+            guard let traffic = keys[lookup.key] else { return false }
+            return traffic.writes == 0 && traffic.changes == lookup.changes
+                && writesOfEveryKey == 0 && changesOfEveryKey == lookup.changesOfEveryKey
+        }
     }
 
     private let state = Locked(State())
@@ -56,11 +64,7 @@ package final class WriteOverlapTracker<Key: Hashable & Sendable>: Sendable {
     /// Whether what `lookup` found may be stored: no write of its key (or of every key) is under
     /// way, and none began or ended since the lookup began.
     package func mayStore(_ lookup: Lookup) -> Bool {
-        state.withLock { state in
-            guard let traffic = state.keys[lookup.key] else { return false }
-            return traffic.writes == 0 && traffic.changes == lookup.changes
-                && state.writesOfEveryKey == 0 && state.changesOfEveryKey == lookup.changesOfEveryKey
-        }
+        state.withLock { $0.isUntouched(lookup) }
     }
 
     /// Ends `lookup`.
@@ -69,6 +73,18 @@ package final class WriteOverlapTracker<Key: Hashable & Sendable>: Sendable {
             guard var traffic = state.keys[lookup.key] else { return assertionFailure("endLookup without beginLookup") }
             traffic.lookups -= 1
             state.keys[lookup.key] = traffic.isIdle ? nil : traffic
+        }
+    }
+
+    /// Marks the start of a write of the lookup's key if ``mayStore(_:)`` says it may, in one
+    /// step, so that no write can come between the question and the mark; returns whether it
+    /// marked it. End a marked write with ``endWrite(_:)``.
+    package func beginWrite(ifStillCurrent lookup: Lookup) -> Bool {
+        state.withLock { state in
+            guard state.isUntouched(lookup) else { return false }
+            state.keys[lookup.key]!.writes += 1
+            state.keys[lookup.key]!.changes &+= 1
+            return true
         }
     }
 

@@ -63,4 +63,17 @@ import YYDispatch
         for lookup in [during, begunDuring, after] { tracker.endLookup(lookup) }
         #expect(tracker.keysInFlight == 0)
     }
+
+    @Test func aConditionalWriteIsMarkedOnlyWhenNothingOverlappedTheLookup() {
+        let tracker = WriteOverlapTracker<String>()
+        let untouched = tracker.beginLookup("a")
+        #expect(tracker.beginWrite(ifStillCurrent: untouched))
+        // Marked: another lookup of the key now sees a write under way.
+        let during = tracker.beginLookup("a")
+        #expect(!tracker.mayStore(during))
+        tracker.endWrite("a")
+        #expect(!tracker.beginWrite(ifStillCurrent: during), "a write overlapped it")
+        for lookup in [untouched, during] { tracker.endLookup(lookup) }
+        #expect(tracker.keysInFlight == 0)
+    }
 }

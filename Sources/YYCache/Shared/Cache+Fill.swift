@@ -10,6 +10,8 @@ extension Cache {
     ///   tier. The lock expires after `fillLockTimeToLive`, so a filler that dies holds the others
     ///   up at most that long; a filler whose `fill` throws releases it at once. A process that
     ///   has waited that long fills on its own, as each does when the tier is down.
+    /// - A write or removal of the key in this process while `fill` runs is newer than what `fill`
+    ///   read: the callers get the filled value, but it is not stored over that write.
     ///
     /// ```swift
     /// let profile = try await cache.value(forKey: "user/42") {
@@ -86,9 +88,16 @@ extension Cache {
         }
     }
 
+    /// Runs `fill` and stores its value, unless this process wrote or removed the key while it
+    /// ran: that write is newer than what the fill read from its source (an invalidation after
+    /// the source changed, say), and the fill's value would replace it, or bring back what was
+    /// removed, until it expired. The callers get the value either way.
     private func fillAndStore(key: String, expiresAfter: Duration?, fill: @Sendable () async throws -> Value) async throws -> Value {
+        let lookup = localWrites.beginLookup(key)
+        defer { localWrites.endLookup(lookup) }
         let value = try await fill()
-        try await setValue(value, forKey: key, expiresAfter: expiresAfter)
+        guard let write = beginLocalWrite(forKey: key, ifStillCurrent: lookup) else { return value }
+        try await store(value, forKey: key, expiresAfter: expiresAfter, write: write)
         return value
     }
 }

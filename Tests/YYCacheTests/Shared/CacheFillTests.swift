@@ -36,6 +36,22 @@ import YYDispatch
         #expect(try await cache.value(forKey: "k") == "filled", "the result is stored")
     }
 
+    /// A fill reads its source before this process writes or removes the key (an invalidation
+    /// after the source changed): its value went over the newer one, or brought the removed one
+    /// back, until it expired.
+    @Test(arguments: [false, true])
+    func aWriteOrRemovalWhileTheFillRunsIsNotUndoneByIt(removing: Bool) async throws {
+        let cache = try Cache<String>(path: folder.appending("a"))
+        let fill = GatedFill()
+        let caller = Task { try await cache.value(forKey: "k") { try await fill.run("filled") } }
+        while fill.runs.load(ordering: .relaxed) == 0 { await Task.yield() }
+        if removing { try await cache.removeValue(forKey: "k") } else { try await cache.setValue("newer", forKey: "k") }
+        fill.gate.continuation.yield()
+        #expect(try await caller.value == "filled", "the callers get the fill's value")
+        #expect(try await cache.value(forKey: "k") == (removing ? nil : "newer"))
+        #expect(cache.localWrites.keysInFlight == 0)
+    }
+
     @Test func aStoredValueIsReturnedWithoutFilling() async throws {
         let cache = try Cache<String>(path: folder.appending("a"))
         try await cache.setValue("stored", forKey: "k")
