@@ -139,17 +139,19 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// Stores `value` in both local levels, and queues it for the shared tier.
     public func setValue(_ value: Value, forKey key: String, expiresAfter: Duration? = nil) throws(DiskCacheError) {
         let write = beginLocalWrite(forKey: key)
-        defer { endLocalWrite(write) }
-        memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: expiresAfter)
+        var stored = false
+        defer { endLocalWrite(write, succeeded: stored) }
         let data = try diskCache.coder.encodeForCache(value, key: key)
+        memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: expiresAfter)
         try diskCache.setData(data, forKey: key, expiresAfter: expiresAfter)
         tierLink?.enqueue(.set(data, key: key, timeToLive: expiresAfter))
+        stored = true
     }
 
     /// Removes the value for `key` from both local levels, and queues its removal from the shared tier.
     public func removeValue(forKey key: String) throws(DiskCacheError) {
         let write = beginLocalWrite(forKey: key)
-        defer { endLocalWrite(write) }
+        defer { endLocalWrite(write, succeeded: true) }
         memoryCache.removeValue(forKey: key)
         try diskCache.removeValue(forKey: key)
         tierLink?.enqueue(.remove(key: key))
@@ -159,7 +161,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// The shared tier is left as it is: other machines' values are not this cache's to clear.
     public func removeAll() throws(DiskCacheError) {
         let write = beginLocalWrite(forKey: nil)
-        defer { endLocalWrite(write) }
+        defer { endLocalWrite(write, succeeded: true) }
         memoryCache.removeAll()
         try diskCache.removeAll()
     }
@@ -168,7 +170,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// when they are gone.
     public func removeAll(progress: @escaping @Sendable (_ removed: Int, _ total: Int) -> Void) async throws(DiskCacheError) {
         let write = beginLocalWrite(forKey: nil)
-        defer { endLocalWrite(write) }
+        defer { endLocalWrite(write, succeeded: true) }
         memoryCache.removeAll()
         try await diskCache.removeAll(progress: progress)
     }
@@ -203,17 +205,19 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Stores `value` in every level as the local write `write` of `key`, and ends it.
     func store(_ value: Value, forKey key: String, expiresAfter: Duration?, write: LocalWrite) async throws(DiskCacheError) {
-        defer { endLocalWrite(write) }
-        memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: expiresAfter)
+        var stored = false
+        defer { endLocalWrite(write, succeeded: stored) }
         let data = try diskCache.coder.encodeForCache(value, key: key)
+        memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: expiresAfter)
         try await diskCache.setData(data, forKey: key, expiresAfter: expiresAfter)
+        stored = true
         await tierLink?.setData(data, forKey: key, timeToLive: expiresAfter)
     }
 
     /// Removes the value for `key` from every level.
     public func removeValue(forKey key: String) async throws(DiskCacheError) {
         let write = beginLocalWrite(forKey: key)
-        defer { endLocalWrite(write) }
+        defer { endLocalWrite(write, succeeded: true) }
         memoryCache.removeValue(forKey: key)
         try await diskCache.removeValue(forKey: key)
         await tierLink?.removeData(forKey: key)
@@ -222,7 +226,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// Removes every value from both local levels (the shared tier is left as it is).
     public func removeAll() async throws(DiskCacheError) {
         let write = beginLocalWrite(forKey: nil)
-        defer { endLocalWrite(write) }
+        defer { endLocalWrite(write, succeeded: true) }
         memoryCache.removeAll()
         try await diskCache.removeAll()
     }
@@ -244,25 +248,33 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// of the shared tier and the disk hits being copied into memory; end it with
     /// ``endLocalWrite(_:)``.
     private func beginLocalWrite(forKey key: String?) -> LocalWrite {
-        localWrites.beginWrite(key)
-        return LocalWrite(key: key, tier: tierLink?.beginLocalWrite(forKey: key))
+        LocalWrite(overlap: localWrites.beginWrite(key), tier: tierLink?.beginLocalWrite(forKey: key))
     }
 
     /// Like ``beginLocalWrite(forKey:)`` for `lookup`'s key `key`, but only if no local write of
     /// it came since `lookup` began (checked and marked in one step); `nil` otherwise.
     func beginLocalWrite(forKey key: String, ifStillCurrent lookup: WriteOverlapTracker<String>.Lookup) -> LocalWrite? {
-        guard localWrites.beginWrite(ifStillCurrent: lookup) else { return nil }
-        return LocalWrite(key: key, tier: tierLink?.beginLocalWrite(forKey: key))
+        guard let overlap = localWrites.beginWrite(ifStillCurrent: lookup) else { return nil }
+        return LocalWrite(overlap: overlap, tier: tierLink?.beginLocalWrite(forKey: key))
     }
 
-    private func endLocalWrite(_ write: LocalWrite) {
+    /// Ends a local write or removal. Memory and disk are written one after the other, so when
+    /// another write or removal of the key overlapped this one, memory may hold one's value and
+    /// the disk the other's; and a write that failed (`succeeded` false) left its value in memory
+    /// although the disk kept the old one. Either way the key's memory entry goes, and the next
+    /// read takes what the disk holds.
+    private func endLocalWrite(_ write: LocalWrite, succeeded: Bool) {
+        // Before the marks end, so that a read that misses meanwhile does not keep what it finds.
+        if let key = write.overlap.key, !succeeded || localWrites.isOverlapped(write.overlap) {
+            memoryCache.removeValue(forKey: key)
+        }
         if let tier = write.tier { tierLink?.endLocalWrite(tier) }
-        localWrites.endWrite(write.key)
+        localWrites.endWrite(write.overlap)
     }
 
-    /// A local write or removal under way: of one key, or of every key (`key` `nil`).
+    /// A local write or removal under way: of one key, or of every key.
     struct LocalWrite {
-        let key: String?
+        let overlap: WriteOverlapTracker<String>.Write
         let tier: SharedTierLink.LocalWrite?
     }
 

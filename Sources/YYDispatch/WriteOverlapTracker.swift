@@ -39,6 +39,22 @@ package final class WriteOverlapTracker<Key: Hashable & Sendable>: Sendable {
         /// Writes of every key begun plus ended, ever.
         var changesOfEveryKey: UInt64 = 0
 
+        /// Marks the start of a write of `key` (`nil`: of every key).
+        mutating func begin(_ key: Key?) -> Write {
+            guard let key else {
+                let followed = writesOfEveryKey > 0
+                writesOfEveryKey += 1
+                changesOfEveryKey &+= 1
+                return Write(key: nil, changes: changesOfEveryKey, changesOfEveryKey: changesOfEveryKey, followedAnother: followed)
+            }
+            var traffic = keys[key, default: KeyTraffic()]
+            let followed = traffic.writes > 0 || writesOfEveryKey > 0
+            traffic.writes += 1
+            traffic.changes &+= 1
+            keys[key] = traffic
+            return Write(key: key, changes: traffic.changes, changesOfEveryKey: changesOfEveryKey, followedAnother: followed)
+        }
+
         /// Whether no write of the lookup's key, nor of every key, is under way or began or ended
         /// since the lookup began.
         func isUntouched(_ lookup: Lookup) -> Bool {
@@ -76,36 +92,47 @@ package final class WriteOverlapTracker<Key: Hashable & Sendable>: Sendable {
         }
     }
 
-    /// Marks the start of a write of the lookup's key if ``mayStore(_:)`` says it may, in one
-    /// step, so that no write can come between the question and the mark; returns whether it
-    /// marked it. End a marked write with ``endWrite(_:)``.
-    package func beginWrite(ifStillCurrent lookup: Lookup) -> Bool {
-        state.withLock { state in
-            guard state.isUntouched(lookup) else { return false }
-            state.keys[lookup.key]!.writes += 1
-            state.keys[lookup.key]!.changes &+= 1
-            return true
-        }
+    /// A write or removal under way, from ``beginWrite(_:)``.
+    package struct Write: Sendable {
+        /// Its key; `nil` for a write of every key.
+        package let key: Key?
+        /// Its key's changes (for a write of every key: those of every key) just after it began.
+        let changes: UInt64
+        /// The changes of every key just after it began.
+        let changesOfEveryKey: UInt64
+        /// Whether another write of its key, or of every key, was under way when it began.
+        let followedAnother: Bool
     }
 
     /// Marks the start of a write or removal of `key` (`nil`: of every key); end it with
     /// ``endWrite(_:)``.
-    package func beginWrite(_ key: Key?) {
+    package func beginWrite(_ key: Key?) -> Write {
+        state.withLock { state in state.begin(key) }
+    }
+
+    /// Marks the start of a write of the lookup's key if ``mayStore(_:)`` says it may, in one
+    /// step, so that no write can come between the question and the mark; `nil` if not. End a
+    /// marked write with ``endWrite(_:)``.
+    package func beginWrite(ifStillCurrent lookup: Lookup) -> Write? {
+        state.withLock { state in state.isUntouched(lookup) ? state.begin(lookup.key) : nil }
+    }
+
+    /// Whether another write of the key of `write` (under way), or of every key, has overlapped
+    /// it so far: began or ended since it began, or was under way when it began. The levels it
+    /// writes may then hold the other write's value in one and its own in another. (For a write
+    /// of every key: whether another write of every key overlapped it.)
+    package func isOverlapped(_ write: Write) -> Bool {
         state.withLock { state in
-            guard let key else {
-                state.writesOfEveryKey += 1
-                state.changesOfEveryKey &+= 1
-                return
-            }
-            state.keys[key, default: KeyTraffic()].writes += 1
-            state.keys[key]!.changes &+= 1
+            if write.followedAnother || state.changesOfEveryKey != write.changesOfEveryKey { return true }
+            guard let key = write.key else { return false }
+            return state.keys[key]?.changes != write.changes
         }
     }
 
     /// Marks the end of a write begun with ``beginWrite(_:)``.
-    package func endWrite(_ key: Key?) {
+    package func endWrite(_ write: Write) {
         state.withLock { state in
-            guard let key else {
+            guard let key = write.key else {
                 state.writesOfEveryKey -= 1
                 state.changesOfEveryKey &+= 1
                 return

@@ -185,4 +185,42 @@ import Testing
         #expect(inMemory == nil || inMemory == expected, "memory keeps \(inMemory ?? "nothing")")
         #expect(try await cache.value(forKey: "k") == expected)
     }
+
+    /// `setValue` writes memory, then the disk. Two writes of one key at once could end with
+    /// memory holding one's value and the disk the other's: memory served it until it was
+    /// evicted, then the disk's came back.
+    @Test func twoWritesOfOneKeyAtOnceLeaveMemoryAgreeingWithTheDisk() async throws {
+        let folder = TemporaryDirectory("two-writes")
+        let cache = try Cache<String>(path: folder.path, inlineThreshold: 16)
+        let first = String(repeating: "1", count: 100), second = String(repeating: "2", count: 100)
+        // The first write stops inside its disk write, after it wrote memory: the file name stem
+        // is asked for just before the file is written.
+        let arrived = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let stops = Atomic(true)
+        cache.diskCache.fileNameStem = { _ in
+            if stops.exchange(false, ordering: .relaxed) {
+                arrived.signal()
+                release.wait()
+            }
+            return "value"
+        }
+        let done = Atomic(false)
+        let writer = Thread {
+            try? cache.setValue(first, forKey: "k")
+            done.store(true, ordering: .relaxed)
+        }
+        writer.start()
+        try #require(arrived.wait(timeout: .now() + 60) == .success, "the first write never reached the disk")
+        try await cache.setValue(second, forKey: "k")
+        release.signal()
+        await waitUntil(timeout: .seconds(60)) { done.load(ordering: .relaxed) }
+        let finished = done.load(ordering: .relaxed)
+        try #require(finished, "the first write never finished")
+
+        let onDisk = try await cache.diskCache.value(String.self, forKey: "k")
+        #expect(onDisk == first, "the first write committed last")
+        let inMemory = cache.memoryCache.value(forKey: "k")
+        #expect(inMemory == nil || inMemory == onDisk, "memory holds \(inMemory?.prefix(1) ?? "nothing"), the disk \(onDisk?.prefix(1) ?? "nothing")")
+        #expect(try await cache.value(forKey: "k") == onDisk)
+    }
 }

@@ -128,4 +128,51 @@ import Testing
         #expect(cache.memoryCache.totalCount == 0)
         #expect(try await cache.diskCache.totals().count == 0)
     }
+
+    /// A coder that refuses to encode one value.
+    struct RefusingCoder: CacheValueCoder {
+        struct Refused: Error {}
+        func encode<T: Encodable>(_ value: T) throws -> Data {
+            if let text = value as? String, text == "unencodable" { throw Refused() }
+            return try JSONEncoder().encode(value)
+        }
+        func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T { try JSONDecoder().decode(type, from: data) }
+    }
+
+    /// A write that fails (the coder refuses the value, or the disk the write) leaves the value
+    /// that was stored: memory kept the new one, which was served until it was evicted and the
+    /// disk's older one came back.
+    @Test func aFailedWriteLeavesTheStoredValueInEveryLevel() throws {
+        let (cache, folder) = try cacheRefusingSomeWrites()
+        try cache.setValue("stored", forKey: "k")
+        for value in ["unencodable", Self.needsAFile] {
+            #expect(throws: DiskCacheError.self) { try cache.setValue(value, forKey: "k") }
+            #expect(cache.memoryCache.value(forKey: "k") ?? "stored" == "stored")
+        }
+        #expect(try cache.value(forKey: "k") == "stored")
+        _ = folder
+    }
+
+    @Test func aFailedAsyncWriteLeavesTheStoredValueInEveryLevel() async throws {
+        let (cache, folder) = try cacheRefusingSomeWrites()
+        try await cache.setValue("stored", forKey: "k")
+        for value in ["unencodable", Self.needsAFile] {
+            await #expect(throws: DiskCacheError.self) { try await cache.setValue(value, forKey: "k") }
+            #expect(cache.memoryCache.value(forKey: "k") ?? "stored" == "stored")
+        }
+        #expect(try await cache.value(forKey: "k") == "stored")
+        _ = folder
+    }
+
+    /// Large enough to be a file, which the disk then refuses (its name stem is not a file name).
+    static let needsAFile = String(repeating: "x", count: 100)
+
+    /// A cache whose coder refuses "unencodable" and whose disk refuses every file.
+    private func cacheRefusingSomeWrites() throws -> (Cache<String>, TemporaryDirectory) {
+        let folder = TemporaryDirectory("failedwrite")
+        let cache = try Cache<String>(path: folder.path, inlineThreshold: 16)
+        cache.diskCache.coder = RefusingCoder()
+        cache.diskCache.fileNameStem = { _ in "../outside" }
+        return (cache, folder)
+    }
 }

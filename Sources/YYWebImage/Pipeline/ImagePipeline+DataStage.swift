@@ -80,16 +80,16 @@ extension ImagePipeline {
     /// Writes an original to the caches the request uses.
     private func store(_ data: Data, record: StoredResponse, key: String, disk: Bool, shared: Bool) async {
         // Marked for the lookups that may put a copy from the shared tier on the disk.
-        if disk { originalWrites.beginWrite(key) }
-        defer { if disk { originalWrites.endWrite(key) } }
+        let mark = disk ? originalWrites.beginWrite(key) : nil
+        defer { mark.map { originalWrites.endWrite($0) } }
         if disk { await write(data, record: record, key: key) }
         if shared { await writeShared(data, record: record, key: key) }
     }
 
     /// Removes an original from the caches the request uses.
     private func forget(key: String, disk: Bool, shared: Bool) async {
-        if disk { originalWrites.beginWrite(key) }
-        defer { if disk { originalWrites.endWrite(key) } }
+        let mark = disk ? originalWrites.beginWrite(key) : nil
+        defer { mark.map { originalWrites.endWrite($0) } }
         if disk { await remove(key: key) }
         if shared { await removeShared(key: key) }
     }
