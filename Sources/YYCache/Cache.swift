@@ -246,7 +246,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Marks the start of a local write or removal of `key` (`nil`: of every key), for the reads
     /// of the shared tier and the disk hits being copied into memory; end it with
-    /// ``endLocalWrite(_:)``.
+    /// ``endLocalWrite(_:succeeded:)``.
     private func beginLocalWrite(forKey key: String?) -> LocalWrite {
         LocalWrite(overlap: localWrites.beginWrite(key), tier: tierLink?.beginLocalWrite(forKey: key))
     }

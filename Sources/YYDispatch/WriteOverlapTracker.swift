@@ -8,7 +8,9 @@
 /// write that overlapped it, even one that began before it. The reader stores its copy only if
 /// ``mayStore(_:)`` says so, and asks again once it has stored it: if a write came in between,
 /// the copy may have landed after the newer value, and the reader removes it (a miss is safe, a
-/// stale hit is not).
+/// stale hit is not). A writer that writes several levels one after the other learns from
+/// ``isOverlapped(_:)`` whether another write of its key ran at the same time, so that the levels
+/// may disagree.
 ///
 /// Keys are kept only while something is under way for them, so the table holds no more than the
 /// reads and writes in flight.
