@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """python-diskcache on the same workloads as CacheBenchmarks' DiskBenchmark.
 
-Writes {"small"|"large": {"set"|"get"|"miss": ops/s}, "mix": {"ops": ops/s}} as JSON to the file
-given as the first argument (best of N repetitions, N = second argument, default 3).
+Writes {"small"|"large": {"set"|"get"|"miss": ops/s}, "mix": {"ops": ops/s}, "limit": {"set": ops/s}}
+as JSON to the file given as the first argument (best of N repetitions, N = second argument,
+default 3).
 """
 import json
 import os
@@ -93,6 +94,29 @@ def mix(repetitions):
     return 100_000 / best
 
 
+def at_cost_limit(repetitions):
+    """1,000 writes of 10 KB into a cache filled with 20,000 to its size_limit (diskcache culls
+    inside set when its volume is over the limit)."""
+    value = bytes((i * 7) & 0xFF for i in range(10_000))
+    limit = 20_000 * 10_000
+    best = float("inf")
+    for _ in range(repetitions):
+        folder = tempfile.mkdtemp(prefix="yybench-dc-")
+        cache = diskcache.Cache(folder, size_limit=limit)
+        try:
+            for i in range(20_000):
+                cache.set("fill-%d" % i, value)
+            os.sync()
+            start = time.perf_counter()
+            for i in range(1_000):
+                cache.set("new-%d" % i, value)
+            best = min(best, time.perf_counter() - start)
+        finally:
+            cache.close()
+            shutil.rmtree(folder, ignore_errors=True)
+    return 1_000 / best
+
+
 def main():
     output = sys.argv[1]
     repetitions = int(sys.argv[2]) if len(sys.argv) > 2 else 3
@@ -100,6 +124,7 @@ def main():
         "small": sized(10_000, 100, repetitions),
         "large": sized(1_000, 100_000, repetitions),
         "mix": {"ops": mix(repetitions)},
+        "limit": {"set": at_cost_limit(repetitions)},
     }
     with open(output, "w") as handle:
         json.dump(results, handle, indent=1)
