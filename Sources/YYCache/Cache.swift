@@ -138,7 +138,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Stores `value` in both local levels, and queues it for the shared tier.
     public func setValue(_ value: Value, forKey key: String, expiresAfter: Duration? = nil) throws(DiskCacheError) {
-        let write = beginLocalWrite(forKey: key)
+        let write = localWrites.beginWrite(key)
         var stored = false
         defer { endLocalWrite(write, succeeded: stored) }
         let data = try diskCache.coder.encodeForCache(value, key: key)
@@ -150,7 +150,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Removes the value for `key` from both local levels, and queues its removal from the shared tier.
     public func removeValue(forKey key: String) throws(DiskCacheError) {
-        let write = beginLocalWrite(forKey: key)
+        let write = localWrites.beginWrite(key)
         defer { endLocalWrite(write, succeeded: true) }
         memoryCache.removeValue(forKey: key)
         try diskCache.removeValue(forKey: key)
@@ -160,7 +160,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// Removes every value from both local levels (disk files are deleted in the background).
     /// The shared tier is left as it is: other machines' values are not this cache's to clear.
     public func removeAll() throws(DiskCacheError) {
-        let write = beginLocalWrite(forKey: nil)
+        let write = localWrites.beginWrite(nil)
         defer { endLocalWrite(write, succeeded: true) }
         memoryCache.removeAll()
         try diskCache.removeAll()
@@ -169,7 +169,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// Removes every value, reporting the deletion of disk files as `(removed, total)`, and returns
     /// when they are gone.
     public func removeAll(progress: @escaping @Sendable (_ removed: Int, _ total: Int) -> Void) async throws(DiskCacheError) {
-        let write = beginLocalWrite(forKey: nil)
+        let write = localWrites.beginWrite(nil)
         defer { endLocalWrite(write, succeeded: true) }
         memoryCache.removeAll()
         try await diskCache.removeAll(progress: progress)
@@ -194,13 +194,15 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
             promote(value, forKey: key, expirationTime: entry.expirationTime, lookup: lookup)
             return value
         }
-        guard let tierLink, let read = await tierLink.read(forKey: key) else { return nil }
-        return try await promoteFromSharedTier(read, forKey: key, link: tierLink)
+        // Not while a local write of the key is under way, or after one came during the disk read:
+        // it may store its value before or after what the tier's would be promoted.
+        guard let tierLink, localWrites.mayStore(lookup), let entry = await tierLink.entry(forKey: key) else { return nil }
+        return try await promoteFromSharedTier(entry, forKey: key, lookup: lookup, link: tierLink)
     }
 
     /// Stores `value` in every level.
     public func setValue(_ value: Value, forKey key: String, expiresAfter: Duration? = nil) async throws(DiskCacheError) {
-        try await store(value, forKey: key, expiresAfter: expiresAfter, write: beginLocalWrite(forKey: key))
+        try await store(value, forKey: key, expiresAfter: expiresAfter, write: localWrites.beginWrite(key))
     }
 
     /// Stores `value` in every level as the local write `write` of `key`, and ends it.
@@ -216,7 +218,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Removes the value for `key` from every level.
     public func removeValue(forKey key: String) async throws(DiskCacheError) {
-        let write = beginLocalWrite(forKey: key)
+        let write = localWrites.beginWrite(key)
         defer { endLocalWrite(write, succeeded: true) }
         memoryCache.removeValue(forKey: key)
         try await diskCache.removeValue(forKey: key)
@@ -225,7 +227,7 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Removes every value from both local levels (the shared tier is left as it is).
     public func removeAll() async throws(DiskCacheError) {
-        let write = beginLocalWrite(forKey: nil)
+        let write = localWrites.beginWrite(nil)
         defer { endLocalWrite(write, succeeded: true) }
         memoryCache.removeAll()
         try await diskCache.removeAll()
@@ -244,19 +246,9 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
         }
     }
 
-    /// Marks the start of a local write or removal of `key` (`nil`: of every key), for the reads
-    /// of the shared tier and the disk hits being copied into memory; end it with
-    /// ``endLocalWrite(_:succeeded:)``.
-    private func beginLocalWrite(forKey key: String?) -> LocalWrite {
-        LocalWrite(overlap: localWrites.beginWrite(key), tier: tierLink?.beginLocalWrite(forKey: key))
-    }
-
-    /// Like ``beginLocalWrite(forKey:)`` for `lookup`'s key `key`, but only if no local write of
-    /// it came since `lookup` began (checked and marked in one step); `nil` otherwise.
-    func beginLocalWrite(forKey key: String, ifStillCurrent lookup: WriteOverlapTracker<String>.Lookup) -> LocalWrite? {
-        guard let overlap = localWrites.beginWrite(ifStillCurrent: lookup) else { return nil }
-        return LocalWrite(overlap: overlap, tier: tierLink?.beginLocalWrite(forKey: key))
-    }
+    /// A local write or removal under way (of one key, or of every key), marked for the reads of
+    /// the disk and the shared tier whose hits would be copied into faster levels.
+    typealias LocalWrite = WriteOverlapTracker<String>.Write
 
     /// Ends a local write or removal. Memory and disk are written one after the other, so when
     /// another write or removal of the key overlapped this one, memory may hold one's value and
@@ -265,17 +257,10 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// read takes what the disk holds.
     private func endLocalWrite(_ write: LocalWrite, succeeded: Bool) {
         // Before the marks end, so that a read that misses meanwhile does not keep what it finds.
-        if let key = write.overlap.key, !succeeded || localWrites.isOverlapped(write.overlap) {
+        if let key = write.key, !succeeded || localWrites.isOverlapped(write) {
             memoryCache.removeValue(forKey: key)
         }
-        if let tier = write.tier { tierLink?.endLocalWrite(tier) }
-        localWrites.endWrite(write.overlap)
-    }
-
-    /// A local write or removal under way: of one key, or of every key.
-    struct LocalWrite {
-        let overlap: WriteOverlapTracker<String>.Write
-        let tier: SharedTierLink.LocalWrite?
+        localWrites.endWrite(write)
     }
 
     /// Puts a disk hit into memory with the time it has left on disk, measured on the disk
@@ -296,14 +281,12 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// (measured on the wall clock, which the machine that wrote it shares up to clock skew).
     /// A value the coder cannot read is a miss.
     ///
-    /// A local write or removal of the key that comes while the tier is read or the hit stored
-    /// wins: the hit is then returned to this caller but not kept, or taken out again if it was
-    /// stored meanwhile (it may have landed after the newer value; a miss is safe, a stale value
-    /// is not).
-    func promoteFromSharedTier(_ read: SharedTierLink.Read, forKey key: String, link: SharedTierLink) async throws(DiskCacheError) -> Value? {
-        var ended = false
-        defer { if !ended { _ = link.endRead(read) } }
-        let entry = read.entry
+    /// A local write or removal of the key that comes since `lookup` began (while the tier is read
+    /// or the hit stored) wins: the hit is then returned to this caller but not kept, or taken out
+    /// again if it was stored meanwhile (it may have landed after the newer value; a miss is safe,
+    /// a stale value is not).
+    func promoteFromSharedTier(_ entry: SharedCacheEntry, forKey key: String, lookup: WriteOverlapTracker<String>.Lookup,
+                               link: SharedTierLink) async throws(DiskCacheError) -> Value? {
         let value: Value
         do {
             value = try diskCache.coder.decodeFromCache(Value.self, from: entry.data, key: key)
@@ -315,11 +298,10 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
         // number (NaN becomes 0) reads as expired.
         let remaining = entry.expirationDate.map { Duration.milliseconds(Int64(saturating: ($0.timeIntervalSinceNow * 1000).rounded(.down))) }
         if let remaining, remaining <= .zero { return nil }
-        guard link.isCurrent(read) else { return value }
+        guard localWrites.mayStore(lookup) else { return value }
         try await diskCache.setData(entry.data, forKey: key, expiresAfter: remaining)
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: remaining)
-        ended = true
-        if !link.endRead(read) {
+        if !localWrites.mayStore(lookup) {
             memoryCache.removeValue(forKey: key)
             try? await diskCache.removeValue(forKey: key)
         }

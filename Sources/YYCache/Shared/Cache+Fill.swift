@@ -60,8 +60,10 @@ extension Cache {
                 do {
                     // The previous holder may have stored its result just before releasing the lock.
                     let value: Value
-                    if let read = await tierLink.read(forKey: key),
-                       let stored = try await promoteFromSharedTier(read, forKey: key, link: tierLink) {
+                    let lookup = localWrites.beginLookup(key)
+                    defer { localWrites.endLookup(lookup) }
+                    if localWrites.mayStore(lookup), let entry = await tierLink.entry(forKey: key),
+                       let stored = try await promoteFromSharedTier(entry, forKey: key, lookup: lookup, link: tierLink) {
                         value = stored
                     } else {
                         value = try await fillAndStore(key: key, expiresAfter: expiresAfter, fill: fill)
@@ -96,7 +98,7 @@ extension Cache {
         let lookup = localWrites.beginLookup(key)
         defer { localWrites.endLookup(lookup) }
         let value = try await fill()
-        guard let write = beginLocalWrite(forKey: key, ifStillCurrent: lookup) else { return value }
+        guard let write = localWrites.beginWrite(ifStillCurrent: lookup) else { return value }
         try await store(value, forKey: key, expiresAfter: expiresAfter, write: write)
         return value
     }

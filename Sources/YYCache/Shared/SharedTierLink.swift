@@ -45,43 +45,22 @@ final class SharedTierLink: Sendable {
         case unavailable
     }
 
-    /// A read of the tier that found an entry, for ``Cache`` to promote only if no local write or
-    /// removal of the key came while it read and stored it: see ``endRead(_:)``.
-    struct Read: Sendable {
-        let entry: SharedCacheEntry
-        /// The key in its canonical form.
-        let key: String
-        /// The key's count of local writes when the read began.
-        let generation: UInt64
-    }
-
     let tier: any SharedCacheTier
     private let logger: Logger
-    /// Reads of the tier and local writes under way, by key: see ``read(forKey:)``.
-    private let traffic = Locked(Traffic())
-
-    private struct Traffic {
-        /// The keys being read from the tier: how many reads of each are under way, and how many
-        /// local writes of it began since the first of them began.
-        var reads: [String: (readers: Int, generation: UInt64)] = [:]
-        /// The keys being written or removed locally, and how many times at once.
-        var writes: [String: Int] = [:]
-        /// The keys of the synchronous API's writes queued and not yet sent, and how many each.
-        /// A write is counted here before its local mark ends, so that a key is never left
-        /// unmarked between the two.
-        var queued: [String: Int] = [:]
-        /// Local removals of every key under way.
-        var removalsOfEveryKey = 0
-
-        func isBeingWritten(_ key: String) -> Bool {
-            removalsOfEveryKey > 0 || writes[key] != nil || queued[key] != nil
-        }
-    }
     private let counters = Locked(SharedTierStatistics())
     private let pending: AsyncStream<Write>.Continuation
-    /// The bytes of the writes queued and not yet sent, against ``maximumQueuedBytes``, and
-    /// whether writes are being skipped for it (logged once each time it starts).
-    private let queue = Locked((bytes: 0, isFull: false))
+    /// The writes queued and not yet sent: their bytes, against ``maximumQueuedBytes``; whether
+    /// writes are being skipped for it (logged once each time it starts); and their keys
+    /// (canonical), with how many writes of each, which ``entry(forKey:)`` does not ask the tier
+    /// for. `Cache` counts a write here before it ends its own mark of the write, so that a key
+    /// is never left unmarked between the two.
+    private let queue = Locked(Queue())
+
+    private struct Queue {
+        var bytes = 0
+        var isFull = false
+        var keys: [String: Int] = [:]
+    }
     let maximumQueuedBytes: Int
 
     /// The default ``maximumQueuedBytes``: 64 MiB.
@@ -117,6 +96,7 @@ final class SharedTierLink: Sendable {
     /// Queues a write of the synchronous API, or skips it when the queue is full.
     func enqueue(_ write: Write) {
         let size = write.queuedSize
+        let key = write.key.map(CanonicalKey.of)
         let (accepted, startsSkipping) = queue.withLock { queue -> (Bool, Bool) in
             guard queue.bytes + size <= maximumQueuedBytes else {
                 defer { queue.isFull = true }
@@ -124,6 +104,7 @@ final class SharedTierLink: Sendable {
             }
             queue.bytes += size
             queue.isFull = false
+            if let key { queue.keys[key, default: 0] += 1 }
             return (true, false)
         }
         guard accepted else {
@@ -134,15 +115,17 @@ final class SharedTierLink: Sendable {
             }
             return
         }
-        if let key = write.key.map(CanonicalKey.of) { traffic.withLock { $0.queued[key, default: 0] += 1 } }
         if case .dropped = pending.yield(write) { dequeued(write) }
     }
 
     /// Accounts for a queued write that was sent (or dropped).
     private func dequeued(_ write: Write) {
         let size = write.queuedSize
-        queue.withLock { $0.bytes -= size }
-        if let key = write.key.map(CanonicalKey.of) { traffic.withLock { $0.queued.decrement(key) } }
+        let key = write.key.map(CanonicalKey.of)
+        queue.withLock { queue in
+            queue.bytes -= size
+            if let key { queue.keys.decrement(key) }
+        }
     }
 
     /// Returns once the writes queued so far have been sent.
@@ -157,92 +140,26 @@ final class SharedTierLink: Sendable {
     func finish() { pending.finish() }
 
     /// The tier's entry for `key`; `nil` on a miss, an expired entry or an error, and without
-    /// asking the tier while a write or removal of the key waits in the queue. A read that
-    /// returns an entry must be ended with ``endRead(_:)``.
-    func read(forKey key: String) async -> Read? {
+    /// asking the tier while a write or removal of the key waits in the queue: the tier still
+    /// holds what it replaces or removes, and read, that was promoted to the local levels (a
+    /// value removed with the synchronous API came back on the next read, and stayed after the
+    /// removal reached the tier). `Cache` keeps local writes under way from it itself.
+    func entry(forKey key: String) async -> SharedCacheEntry? {
         let key = CanonicalKey.of(key)
-        // Not while a write of the key is queued: the tier still holds what it replaces or
-        // removes, and read, that was promoted to the local levels (a value removed with the
-        // synchronous API came back on the next read, and stayed after the removal reached the
-        // tier). Nor while a local write of it is under way: it may store its value before or
-        // after what this read would promote. One lock covers both, so no gap lies between them.
-        let generation = traffic.withLock { traffic -> UInt64? in
-            guard !traffic.isBeingWritten(key) else { return nil }
-            traffic.reads[key, default: (0, 0)].readers += 1
-            return traffic.reads[key]!.generation
-        }
-        guard let generation else { return nil }
-        let read: Read?
+        guard queue.withLock({ $0.keys[key] == nil }) else { return nil }
         do {
-            if let entry = try await tier.entry(forKey: key), entry.expirationDate.map({ $0 > Date() }) ?? true {
-                counters.withLock { $0.hits += 1 }
-                read = Read(entry: entry, key: key, generation: generation)
-            } else {
+            guard let entry = try await tier.entry(forKey: key),
+                  (entry.expirationDate.map { $0 > Date() } ?? true)
+            else {
                 counters.withLock { $0.misses += 1 }
-                read = nil
+                return nil
             }
+            counters.withLock { $0.hits += 1 }
+            return entry
         } catch {
             counters.withLock { $0.misses += 1; $0.errors += 1 }
             logger.warning("shared tier read failed; treated as a miss", metadata: ["key": "\(key)", "error": "\(error)"])
-            read = nil
-        }
-        if read == nil { _ = finish(key: key, generation: generation) }
-        return read
-    }
-
-    /// Whether no local write or removal of the read's key came since the read began.
-    func isCurrent(_ read: Read) -> Bool {
-        traffic.withLock { $0.reads[read.key]?.generation == read.generation }
-    }
-
-    /// Ends a read returned by ``read(forKey:)``; returns whether no local write or removal of its
-    /// key came since it began (what it promoted may then have landed after the newer value).
-    func endRead(_ read: Read) -> Bool {
-        finish(key: read.key, generation: read.generation)
-    }
-
-    private func finish(key: String, generation: UInt64) -> Bool {
-        traffic.withLock { traffic in
-            guard let current = traffic.reads[key] else { return false }
-            if current.readers > 1 { traffic.reads[key]!.readers -= 1 } else { traffic.reads[key] = nil }
-            return current.generation == generation
-        }
-    }
-
-    /// A local write or removal under way: of one key (canonical), or of every key.
-    enum LocalWrite: Sendable {
-        case key(String)
-        case everyKey
-    }
-
-    /// Marks the start of a local write or removal (`key` `nil`: of every key); end it with
-    /// ``endLocalWrite(_:)`` once the local levels are written. Reads of the tier under way learn
-    /// that what they found is older (before the write, so that a promotion that checks afterwards
-    /// sees it), and reads that begin until it ends do not ask the tier.
-    func beginLocalWrite(forKey key: String?) -> LocalWrite {
-        let write = key.map { LocalWrite.key(CanonicalKey.of($0)) } ?? .everyKey
-        traffic.withLock { traffic in
-            switch write {
-            case .key(let key):
-                traffic.writes[key, default: 0] += 1
-                traffic.reads[key]?.generation += 1
-            case .everyKey:
-                traffic.removalsOfEveryKey += 1
-                for key in traffic.reads.keys { traffic.reads[key]!.generation += 1 }
-            }
-        }
-        return write
-    }
-
-    /// Ends what ``beginLocalWrite(forKey:)`` began.
-    func endLocalWrite(_ write: LocalWrite) {
-        traffic.withLock { traffic in
-            switch write {
-            case .key(let key):
-                traffic.writes.decrement(key)
-            case .everyKey:
-                traffic.removalsOfEveryKey -= 1
-            }
+            return nil
         }
     }
 
