@@ -119,8 +119,10 @@ import YYDispatch
         let stalled = StalledSharedTier(stalling: .reads)
         _ = try await stalled.inner.setData(Data("\"old\"".utf8), forKey: "k", timeToLive: nil)
         let cache = try Cache<String>(path: folder.appending("racing"), sharedTier: stalled)
-        let reading = Task { try await cache.value(forKey: "k") }
-        // Generous: on a loaded machine the reading task may wait long for a thread.
+        // The read runs on a queue of its own: in a full parallel test run the concurrency pool
+        // was once busy for over a minute before a task of it reached the tier.
+        let reader = try DispatchQueuePool(name: "tier-reader", queueCount: 1)
+        let reading = Task(executorPreference: reader) { try await cache.value(forKey: "k") }
         await waitUntil(timeout: .seconds(60)) { stalled.waitingCount == 1 }
         try #require(stalled.waitingCount == 1, "the read never reached the tier")
         if removing { try await cache.removeValue(forKey: "k") } else { try await cache.setValue("new", forKey: "k") }
