@@ -23,6 +23,11 @@ struct FailedURLTable {
         return entry.error
     }
 
+    /// Forgets a failure of `key`.
+    mutating func forget(_ key: String) {
+        entries[key] = nil
+    }
+
     /// Remembers that `key` failed with `error` until `until`.
     mutating func remember(_ error: ImagePipelineError, forKey key: String, until: ContinuousClock.Instant, now: ContinuousClock.Instant) {
         entries[key] = (error, until)

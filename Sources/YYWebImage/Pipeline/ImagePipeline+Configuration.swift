@@ -46,7 +46,9 @@ extension ImagePipeline {
         /// or Last-Modified); default one day.
         public var defaultFreshness: Duration = .seconds(86_400)
         /// How long a URL that failed keeps failing at once without a new download (YYWebImage's
-        /// `IgnoreFailedURL`); `nil` (the default) to always try again.
+        /// `IgnoreFailedURL`); `nil` (the default) to always try again. When downloads of one
+        /// URL overlap, the one that began last decides: its success ends a failure remembered
+        /// from an older one, and an older one that fails after it is not remembered.
         public var failedURLMemory: Duration?
         /// At most one progressive preview per this interval (default 0.2 s).
         public var previewInterval: Duration = .milliseconds(200)

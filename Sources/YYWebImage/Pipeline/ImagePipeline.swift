@@ -33,7 +33,10 @@ public final class ImagePipeline: Sendable {
     /// The originals being stored, so that an older copy from the shared tier is not stored after them.
     let originalWrites = WriteOverlapTracker<String>()
     /// The image jobs under way, so that an older one's image does not replace a newer one's in memory.
-    let memoryStores = MemoryStoreOrder()
+    let memoryStores = StartOrder()
+    /// The data jobs under way when failures are remembered, so that an older one's failure does
+    /// not outlast a newer one's success, nor its success clear a newer one's failure.
+    let dataOutcomes = StartOrder()
     let counters = Locked(Statistics())
 
     /// A pipeline with `configuration`.
@@ -96,10 +99,14 @@ public final class ImagePipeline: Sendable {
 
     private func originalDataWork(_ request: ImageRequest, keys: RequestKeys) -> TaskCoalescer<String, OriginalData, OriginalDataEvent>.Work {
         { context throws(ImagePipelineError) in
+            let outcome = self.configuration.failedURLMemory == nil ? nil : self.dataOutcomes.begin(keys.data)
+            defer { outcome.map(self.dataOutcomes.end) }
             do throws(ImagePipelineError) {
-                return try await self.loadOriginal(request, keys: keys, context: context)
+                let original = try await self.loadOriginal(request, keys: keys, context: context)
+                if let outcome { self.forgetFailure(of: outcome) }
+                return original
             } catch {
-                self.rememberFailure(error, for: keys.data)
+                if let outcome { self.rememberFailure(error, of: outcome) }
                 throw error
             }
         }
@@ -158,7 +165,7 @@ public final class ImagePipeline: Sendable {
         if !request.options.contains(.ignoreMemoryCache), let memoryCache = configuration.memoryCache {
             // The decoded first frame, plus the bytes an animation keeps to decode the others.
             let cost = image.bytesPerFrame + (image.frameCount > 1 ? original.data.count : 0)
-            memoryStores.store(image, cost: cost, in: memoryCache, for: ticket)
+            memoryStores.applyIfLatest(ticket) { memoryCache.setValue(image, forKey: keys.image, cost: cost) }
         }
         return LoadedImage(image: image, original: original)
     }
@@ -171,10 +178,20 @@ public final class ImagePipeline: Sendable {
         if let remembered = failedURLs.withLock({ $0.failure(forKey: key, now: now) }) { throw remembered }
     }
 
-    private func rememberFailure(_ error: ImagePipelineError, for key: String) {
+    /// Remembers the failure of the data job of `outcome`, unless a job of its key that began
+    /// later has already succeeded or failed.
+    private func rememberFailure(_ error: ImagePipelineError, of outcome: StartOrder.Ticket) {
         guard let memory = configuration.failedURLMemory, error != .cancelled else { return }
         let now = ContinuousClock.now
-        failedURLs.withLock { $0.remember(error, forKey: key, until: now + memory, now: now) }
+        dataOutcomes.applyIfLatest(outcome) {
+            failedURLs.withLock { $0.remember(error, forKey: outcome.key, until: now + memory, now: now) }
+        }
+    }
+
+    /// Forgets a failure remembered by a data job of the key of `outcome` that began before it:
+    /// the URL works again.
+    private func forgetFailure(of outcome: StartOrder.Ticket) {
+        dataOutcomes.applyIfLatest(outcome) { failedURLs.withLock { $0.forget(outcome.key) } }
     }
 }
 
