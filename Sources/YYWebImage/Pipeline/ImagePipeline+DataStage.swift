@@ -1,17 +1,21 @@
 import Foundation
 import Logging
 import YYCache
+import YYDispatch
 import YYImage
 
 /// The data stage: the disk cache, then the shared tier, then the network (revalidating what the
 /// caches have), then the caches again. One run per data job, shared by every request waiting on it.
 extension ImagePipeline {
     typealias DataContext = TaskCoalescer<String, OriginalData, OriginalDataEvent>.Context
+    typealias LocalWrite = WriteOverlapTracker<String>.Write
 
     func loadOriginal(_ request: ImageRequest, keys: RequestKeys, context: DataContext) async throws(ImagePipelineError) -> OriginalData {
         let usesDisk = !request.options.contains(.ignoreDiskCache) && configuration.diskCache != nil
         // The shared tier is a cache of originals like the disk: `.ignoreDiskCache` skips both.
         let usesShared = !request.options.contains(.ignoreDiskCache) && configuration.sharedTier != nil
+        let order = originalStores.begin(keys.data)
+        defer { originalStores.end(order) }
         // From before the disk is read: a newer original another job of this key stores after that
         // read (and perhaps before the tier's older copy comes back) must not be replaced by it.
         let lookup = usesDisk && usesShared ? originalWrites.beginLookup(keys.data) : nil
@@ -37,7 +41,7 @@ extension ImagePipeline {
                 // Damaged, or written under this key by other code: every load would fail to decode
                 // it until it went stale. It goes, and the image is fetched as if it were not there.
                 configuration.logger.warning("cached original is not an image; dropped", metadata: ["key": "\(keys.data)", "source": "\(storedSource)"])
-                await forget(key: keys.data, disk: usesDisk, shared: usesShared)
+                await forget(key: keys.data, disk: usesDisk, shared: usesShared, order: order)
                 stored = nil
             } catch {
                 // Over this pipeline's limits: so would the same bytes from the network be.
@@ -56,9 +60,9 @@ extension ImagePipeline {
             guard let stored else { throw .statusCode(304) }
             counters.withLock { $0.revalidations += 1 }
             if let record = stored.record.refreshed(by: response.headers, now: now, defaultLifetime: lifetime) {
-                await store(stored.data, record: record, key: keys.data, disk: usesDisk, shared: usesShared)
+                await store(stored.data, record: record, key: keys.data, disk: usesDisk, shared: usesShared, order: order)
             } else {
-                await forget(key: keys.data, disk: usesDisk, shared: usesShared)
+                await forget(key: keys.data, disk: usesDisk, shared: usesShared, order: order)
             }
             return OriginalData(data: stored.data, source: .revalidated, statusCode: 304, headers: response.headers, decoder: storedDecoder)
         }
@@ -70,26 +74,45 @@ extension ImagePipeline {
             throw .decodingFailed(error)
         }
         if let record = StoredResponse(statusCode: response.statusCode, headers: response.headers, now: now, defaultLifetime: lifetime) {
-            await store(response.body, record: record, key: keys.data, disk: usesDisk, shared: usesShared)
+            await store(response.body, record: record, key: keys.data, disk: usesDisk, shared: usesShared, order: order)
         } else if stored != nil {
-            await forget(key: keys.data, disk: usesDisk, shared: usesShared)   // no-store now: the old copies go too
+            await forget(key: keys.data, disk: usesDisk, shared: usesShared, order: order)   // no-store now: the old copies go too
         }
         return OriginalData(data: response.body, source: .network, statusCode: response.statusCode, headers: response.headers, decoder: decoder)
     }
 
-    /// Writes an original to the caches the request uses.
-    private func store(_ data: Data, record: StoredResponse, key: String, disk: Bool, shared: Bool) async {
-        // Marked for the lookups that may put a copy from the shared tier on the disk.
-        let mark = disk ? originalWrites.beginWrite(key) : nil
-        defer { mark.map { originalWrites.endWrite($0) } }
-        if disk { await write(data, record: record, key: key) }
-        if shared { await writeShared(data, record: record, key: key) }
+    /// Writes an original to the caches the request uses, unless a data job of its key that began
+    /// later has written or removed its own (see ``inStartOrder(_:key:disk:_:)``).
+    private func store(_ data: Data, record: StoredResponse, key: String, disk: Bool, shared: Bool, order: StartOrder.Ticket) async {
+        let overtaken = await inStartOrder(order, key: key, disk: disk) {
+            if disk { await write(data, record: record, key: key) }
+            if shared { await writeShared(data, record: record, key: key) }
+        }
+        // A newer job's original came while this one was written, and may have landed first:
+        // this one may be over it. It goes, as a miss is safe and an older hit is not.
+        if overtaken { await remove(key: key, disk: disk, shared: shared) }
     }
 
-    /// Removes an original from the caches the request uses.
-    private func forget(key: String, disk: Bool, shared: Bool) async {
-        let mark = disk ? originalWrites.beginWrite(key) : nil
+    /// Removes an original from the caches the request uses, unless a data job of its key that
+    /// began later has written or removed its own.
+    private func forget(key: String, disk: Bool, shared: Bool, order: StartOrder.Ticket) async {
+        _ = await inStartOrder(order, key: key, disk: disk) { await remove(key: key, disk: disk, shared: shared) }
+    }
+
+    /// Runs `body`, a data job's write or removal of its key's original, only if no job of the key
+    /// that began later has run its own: two downloads of one image (a refresh beside a plain load)
+    /// stored their originals in the order they finished, so the older could replace the newer.
+    /// Returns whether a newer job's write began while `body` ran.
+    private func inStartOrder(_ order: StartOrder.Ticket, key: String, disk: Bool, _ body: () async -> Void) async -> Bool {
+        // Marked for the lookups that may put a copy from the shared tier on the disk.
+        var mark: LocalWrite?
+        guard originalStores.applyIfLatest(order, { mark = disk ? originalWrites.beginWrite(key) : nil }) else { return false }
         defer { mark.map { originalWrites.endWrite($0) } }
+        await body()
+        return originalStores.isOvertaken(order)
+    }
+
+    private func remove(key: String, disk: Bool, shared: Bool) async {
         if disk { await remove(key: key) }
         if shared { await removeShared(key: key) }
     }

@@ -37,6 +37,9 @@ public final class ImagePipeline: Sendable {
     /// The data jobs under way when failures are remembered, so that an older one's failure does
     /// not outlast a newer one's success, nor its success clear a newer one's failure.
     let dataOutcomes = StartOrder()
+    /// The data jobs under way, so that an older one's original does not replace a newer one's
+    /// on disk or in the shared tier.
+    let originalStores = StartOrder()
     let counters = Locked(Statistics())
 
     /// A pipeline with `configuration`.

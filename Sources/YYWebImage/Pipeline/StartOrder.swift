@@ -56,6 +56,14 @@ final class StartOrder: Sendable {
         }
     }
 
+    /// Whether a job of the ticket's key that began later has applied its result.
+    func isOvertaken(_ ticket: Ticket) -> Bool {
+        state.withLock { state in
+            guard let newest = state.keys[ticket.key]?.newestApplied else { return false }
+            return newest > ticket.sequence
+        }
+    }
+
     /// Ends the job of `ticket`.
     func end(_ ticket: Ticket) {
         state.withLock { state in

@@ -9,26 +9,9 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct FailedURLOrderTests {
     let png = Fixtures.png(width: 8, height: 8)
 
-    /// Answers the server's requests in the order they come with `replies`, each after its gate.
-    final class Script: @unchecked Sendable {
-        // @unchecked: `next` is guarded by `lock`.
-        private let lock = NSLock()
-        private var next = 0
-        let replies: [(gate: LoopbackHTTPServer.Gate?, reply: [LoopbackHTTPServer.Step])]
-
-        init(_ replies: [(gate: LoopbackHTTPServer.Gate?, reply: [LoopbackHTTPServer.Step])]) { self.replies = replies }
-
-        func reply(to request: LoopbackHTTPServer.Request) -> [LoopbackHTTPServer.Step] {
-            let index = lock.withLock { defer { next += 1 }; return next }
-            guard index < replies.count else { return .response(status: 404) }
-            let (gate, reply) = replies[index]
-            return (gate.map { [.waitFor($0)] } ?? []) + reply
-        }
-    }
-
     /// A pipeline with a disk and no memory cache (which would answer before the remembered
     /// failure is looked at), remembering failures for ten minutes.
-    func harness(_ script: Script) async throws -> PipelineHarness {
+    func harness(_ script: ScriptedReplies) async throws -> PipelineHarness {
         try await PipelineHarness.start(disk: true, configure: { configuration in
             configuration.memoryCache = nil
             configuration.failedURLMemory = .seconds(600)
@@ -39,7 +22,7 @@ import Testing
 
     @Test func aFailureThatEndsAfterANewerSuccessIsNotRemembered() async throws {
         let held = LoopbackHTTPServer.Gate()
-        let harness = try await harness(Script([(held, .response(status: 500)), (nil, fresh)]))
+        let harness = try await harness(ScriptedReplies([(held, .response(status: 500)), (nil, fresh)]))
         defer { harness.server.stop() }
 
         let older = Task { await harness.error(loading: "/flaky.png") }
@@ -54,7 +37,7 @@ import Testing
 
     @Test func aNewerSuccessEndsTheRememberedFailureOfAnOlderDownload() async throws {
         let olderHeld = LoopbackHTTPServer.Gate(), newerHeld = LoopbackHTTPServer.Gate()
-        let harness = try await harness(Script([(olderHeld, .response(status: 500)), (newerHeld, fresh)]))
+        let harness = try await harness(ScriptedReplies([(olderHeld, .response(status: 500)), (newerHeld, fresh)]))
         defer { harness.server.stop() }
 
         let older = Task { await harness.error(loading: "/flaky.png") }
@@ -72,7 +55,7 @@ import Testing
 
     @Test func aNewerFailureIsRememberedThoughAnOlderDownloadSucceedsAfterIt() async throws {
         let olderHeld = LoopbackHTTPServer.Gate()
-        let harness = try await harness(Script([(olderHeld, fresh), (nil, .response(status: 500))]))
+        let harness = try await harness(ScriptedReplies([(olderHeld, fresh), (nil, .response(status: 500))]))
         defer { harness.server.stop() }
 
         let older = Task { await harness.error(loading: "/flaky.png") }

@@ -110,3 +110,21 @@ struct PipelineHarness {
         }
     }
 }
+
+/// Answers the server's requests in the order they come with `replies`, each after its gate.
+final class ScriptedReplies: @unchecked Sendable {
+    // @unchecked: `next` is guarded by `lock`.
+    private let lock = NSLock()
+    private var next = 0
+    let replies: [(gate: LoopbackHTTPServer.Gate?, reply: [LoopbackHTTPServer.Step])]
+
+    init(_ replies: [(gate: LoopbackHTTPServer.Gate?, reply: [LoopbackHTTPServer.Step])]) { self.replies = replies }
+
+    func reply(to request: LoopbackHTTPServer.Request) -> [LoopbackHTTPServer.Step] {
+        let index = lock.withLock { defer { next += 1 }; return next }
+        guard index < replies.count else { return .response(status: 404) }
+        let (gate, reply) = replies[index]
+        return (gate.map { [.waitFor($0)] } ?? []) + reply
+    }
+}
+
