@@ -39,11 +39,15 @@ public final class InMemorySharedTier: SharedCacheTier {
     public func setData(_ data: Data, forKey key: String, timeToLive: Duration?) async throws -> SharedCacheWriteOutcome {
         try state.withLock { state throws(Failure) in
             if state.failing { throw Failure() }
-            let expiration = timeToLive.map { Date().addingTimeInterval(Double($0.components.seconds)) }
-            state.entries[key] = SharedCacheEntry(data: data, expirationDate: expiration)
-            state.writes.append(key)
-            return .stored
+            return Self.store(data, forKey: key, timeToLive: timeToLive, in: &state)
         }
+    }
+
+    private static func store(_ data: Data, forKey key: String, timeToLive: Duration?, in state: inout State) -> SharedCacheWriteOutcome {
+        let expiration = timeToLive.map { Date().addingTimeInterval(Double($0.components.seconds)) }
+        state.entries[key] = SharedCacheEntry(data: data, expirationDate: expiration)
+        state.writes.append(key)
+        return .stored
     }
 
     public func removeData(forKey key: String) async throws {
@@ -51,6 +55,19 @@ public final class InMemorySharedTier: SharedCacheTier {
             if state.failing { throw Failure() }
             state.entries[key] = nil
             state.writes.append("-" + key)
+            if let owner = state.locks[key], !owner.hasPrefix(Self.superseded) { state.locks[key] = Self.superseded + owner }
+        }
+    }
+
+    /// What a removal puts before the owner of a held fill lock (as `RedisCacheTier` does).
+    public static let superseded = "superseded:"
+
+    public func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String) async throws -> SharedCacheWriteOutcome {
+        try state.withLock { state throws(Failure) in
+            if state.failing { throw Failure() }
+            if let holder = state.locks[key], holder != owner { return .superseded }
+            if state.entries[key] != nil { return .superseded }
+            return Self.store(data, forKey: key, timeToLive: timeToLive, in: &state)
         }
     }
 
@@ -65,7 +82,7 @@ public final class InMemorySharedTier: SharedCacheTier {
 
     public func releaseFillLock(forKey key: String, owner: String) async throws {
         state.withLock { state in
-            if state.locks[key] == owner { state.locks[key] = nil }
+            if state.locks[key] == owner || state.locks[key] == Self.superseded + owner { state.locks[key] = nil }
         }
     }
 }

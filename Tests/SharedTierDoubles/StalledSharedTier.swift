@@ -66,6 +66,11 @@ public final class StalledSharedTier: SharedCacheTier {
         return try await inner.setData(data, forKey: key, timeToLive: timeToLive)
     }
 
+    public func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String) async throws -> SharedCacheWriteOutcome {
+        if stalled == .writes { await waitUntilOpen() }
+        return try await inner.setFilledData(data, forKey: key, timeToLive: timeToLive, fillLockOwner: owner)
+    }
+
     public func removeData(forKey key: String) async throws {
         if stalled == .writes { await waitUntilOpen() }
         try await inner.removeData(forKey: key)

@@ -10,8 +10,10 @@ extension Cache {
     ///   tier. The lock expires after `fillLockTimeToLive`, so a filler that dies holds the others
     ///   up at most that long; a filler whose `fill` throws releases it at once. A process that
     ///   has waited that long fills on its own, as each does when the tier is down.
-    /// - A write or removal of the key in this process while `fill` runs is newer than what `fill`
-    ///   read: the callers get the filled value, but it is not stored over that write.
+    /// - A write or removal of the key while `fill` runs is newer than what `fill` read: the
+    ///   callers get the filled value, but no level keeps it. In this process the cache sees such
+    ///   writes itself; on other machines, through the shared tier's fill lock, which a removal
+    ///   marks superseded (see ``SharedCacheTier/setFilledData(_:forKey:timeToLive:fillLockOwner:)``).
     ///
     /// ```swift
     /// let profile = try await cache.value(forKey: "user/42") {
@@ -66,7 +68,7 @@ extension Cache {
                        let stored = try await promoteFromSharedTier(entry, forKey: key, lookup: lookup, link: tierLink) {
                         value = stored
                     } else {
-                        value = try await fillAndStore(key: key, expiresAfter: expiresAfter, fill: fill)
+                        value = try await fillAndStore(key: key, expiresAfter: expiresAfter, fillLockOwner: owner, fill: fill)
                     }
                     await tierLink.releaseFillLock(forKey: key, owner: owner)
                     return value
@@ -93,13 +95,16 @@ extension Cache {
     /// Runs `fill` and stores its value, unless this process wrote or removed the key while it
     /// ran: that write is newer than what the fill read from its source (an invalidation after
     /// the source changed, say), and the fill's value would replace it, or bring back what was
-    /// removed, until it expired. The callers get the value either way.
-    private func fillAndStore(key: String, expiresAfter: Duration?, fill: @Sendable () async throws -> Value) async throws -> Value {
+    /// removed, until it expired. With `fillLockOwner`, the shared tier's lock held for the fill,
+    /// the tier likewise refuses the value after a removal or write on another machine. The
+    /// callers get the value either way.
+    private func fillAndStore(key: String, expiresAfter: Duration?, fillLockOwner: String? = nil,
+                              fill: @Sendable () async throws -> Value) async throws -> Value {
         let lookup = localWrites.beginLookup(key)
         defer { localWrites.endLookup(lookup) }
         let value = try await fill()
         guard let write = localWrites.beginWrite(ifStillCurrent: lookup) else { return value }
-        try await store(value, forKey: key, expiresAfter: expiresAfter, write: write)
+        try await store(value, forKey: key, expiresAfter: expiresAfter, write: write, fillLockOwner: fillLockOwner)
         return value
     }
 }

@@ -21,7 +21,9 @@ public protocol SharedCacheTier: Sendable {
     @discardableResult
     func setData(_ data: Data, forKey key: String, timeToLive: Duration?) async throws -> SharedCacheWriteOutcome
 
-    /// Removes the bytes stored for `key`, if any.
+    /// Removes the bytes stored for `key`, if any, and its fill lock, if anyone holds it: a fill
+    /// of the key under way read its source before this removal, so its value must not be stored
+    /// (see ``setFilledData(_:forKey:timeToLive:fillLockOwner:)``).
     func removeData(forKey key: String) async throws
 
     /// Tries to become the one process that fills `key`: `true` when this caller now holds the fill
@@ -34,11 +36,29 @@ public protocol SharedCacheTier: Sendable {
     /// Releases the fill lock of `key` if `owner` still holds it (a lock that expired and was taken
     /// by someone else is left alone).
     func releaseFillLock(forKey key: String, owner: String) async throws
+
+    /// Stores `data`, the result of a fill, for `key` only if `owner` still holds the key's fill
+    /// lock and nothing is stored for `key`, in one step: otherwise a removal of the key (which
+    /// takes the lock away) or a write of it came, on some machine, while the fill ran, and is
+    /// newer than what the fill read. The fill lock is a lease in memcache's sense.
+    ///
+    /// - Returns: ``SharedCacheWriteOutcome/superseded`` when the lock or the key said so,
+    ///   ``SharedCacheWriteOutcome/skipped`` as ``setData(_:forKey:timeToLive:)`` does.
+    ///
+    /// The default implementation calls ``setData(_:forKey:timeToLive:)``: a tier without fill
+    /// locks cannot tell.
+    @discardableResult
+    func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String) async throws -> SharedCacheWriteOutcome
 }
 
 extension SharedCacheTier {
     public func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async throws -> Bool { true }
     public func releaseFillLock(forKey key: String, owner: String) async throws {}
+
+    @discardableResult
+    public func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String) async throws -> SharedCacheWriteOutcome {
+        try await setData(data, forKey: key, timeToLive: timeToLive)
+    }
 }
 
 /// A value read from a ``SharedCacheTier``.
@@ -61,4 +81,7 @@ public enum SharedCacheWriteOutcome: Sendable, Hashable {
     case stored
     /// The tier chose not to store it (too large, or the node that owns the key is down).
     case skipped
+    /// A fill's value was not stored: the key was removed or written while the fill ran (see
+    /// ``SharedCacheTier/setFilledData(_:forKey:timeToLive:fillLockOwner:)``).
+    case superseded
 }

@@ -164,14 +164,32 @@ final class SharedTierLink: Sendable {
     }
 
     func setData(_ data: Data, forKey key: String, timeToLive: Duration?) async {
+        _ = await write(key) { key in try await tier.setData(data, forKey: key, timeToLive: timeToLive) }
+    }
+
+    /// Stores a fill's value under the fill lock of `owner`; returns `false` when the tier says a
+    /// removal or write of the key came while the fill ran, so that no level keeps the value. An
+    /// error or a skip is a skipped write, as for ``setData(_:forKey:timeToLive:)``, and returns
+    /// `true`: the tier cannot tell, and the local levels keep the value as they would without it.
+    func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String) async -> Bool {
+        let outcome = await write(key) { key in try await tier.setFilledData(data, forKey: key, timeToLive: timeToLive, fillLockOwner: owner) }
+        guard outcome == .superseded else { return true }
+        counters.withLock { $0.supersededFills += 1 }
+        logger.info("filled value not stored: the key was removed or written elsewhere while it was filled", metadata: ["key": "\(key)"])
+        return false
+    }
+
+    /// Sends one write of `key` (in its canonical form); `nil` when it failed (counted, logged).
+    private func write(_ key: String, _ send: (String) async throws -> SharedCacheWriteOutcome) async -> SharedCacheWriteOutcome? {
         let key = CanonicalKey.of(key)
         do {
-            if try await tier.setData(data, forKey: key, timeToLive: timeToLive) == .skipped {
-                counters.withLock { $0.skippedWrites += 1 }
-            }
+            let outcome = try await send(key)
+            if outcome == .skipped { counters.withLock { $0.skippedWrites += 1 } }
+            return outcome
         } catch {
             counters.withLock { $0.skippedWrites += 1; $0.errors += 1 }
             logger.warning("shared tier write failed; skipped", metadata: ["key": "\(key)", "error": "\(error)"])
+            return nil
         }
     }
 

@@ -14,7 +14,10 @@ import YYDispatch
 /// - Time to live is Redis's own (`SET … PX`), so Redis drops expired values by itself; one longer
 ///   than 100 years is sent as 100 years (Redis refuses a deadline past its clock's range).
 /// - Fill locks are `SET lock NX PX`, released only by their owner (a small Lua script), so one
-///   process fills a missing key while the others wait for its result.
+///   process fills a missing key while the others wait for its result. A removal marks the lock
+///   of its key as superseded, and a fill's value is stored only while its owner's lock is
+///   neither superseded nor taken over and no value is stored (Lua scripts again): a fill that
+///   read its source before a removal or a write on another machine does not undo it.
 /// - Every request is bounded by the client's operation timeout, and a node that fails is skipped
 ///   for a while (its circuit opens): the tier then reads as a miss and skips writes, and the cache
 ///   goes on with its local levels.
@@ -32,9 +35,34 @@ public final class RedisCacheTier: SharedCacheTier {
     public let maximumValueSize: Int
     private let logger: Logger
     private let counters = Locked(RedisTierStatistics())
-    /// Deletes the lock only if it still holds the caller's token: a lock that expired and was
-    /// taken by another process must not be released by the first.
-    private static let releaseScript = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
+    /// Deletes the lock only if it still holds the caller's token, or that token marked
+    /// superseded: a lock that expired and was taken by another process must not be released by
+    /// the first. (KEYS: lock; ARGV: owner.)
+    private static let releaseScript = """
+        local held = redis.call('get', KEYS[1])
+        if held == ARGV[1] or held == 'superseded:' .. ARGV[1] then return redis.call('del', KEYS[1]) end
+        return 0
+        """
+    /// A removal: marks the key's fill lock, if held, as superseded (keeping its expiry, so that
+    /// its owner's fill is not stored and no one else takes the lock before that owner let go of
+    /// it), then deletes the value, when it is given as the second key. In this order even as two
+    /// commands: a fill's store between them finds the lock superseded. (KEYS: lock[, value].)
+    private static let removeScript = """
+        local held = redis.call('get', KEYS[1])
+        if held and string.sub(held, 1, 11) ~= 'superseded:' then redis.call('set', KEYS[1], 'superseded:' .. held, 'keepttl') end
+        if KEYS[2] then return redis.call('del', KEYS[2]) end
+        return 0
+        """
+    /// A fill's store: only if the lock is the owner's or gone (it expired: the fill took longer
+    /// than the lock lives), and no value is stored. (KEYS: value, lock; ARGV: owner, framed
+    /// value[, milliseconds to live].)
+    private static let fillStoreScript = """
+        local held = redis.call('get', KEYS[2])
+        if held and held ~= ARGV[1] then return 0 end
+        if redis.call('exists', KEYS[1]) == 1 then return 0 end
+        if ARGV[3] then redis.call('set', KEYS[1], ARGV[2], 'px', ARGV[3]) else redis.call('set', KEYS[1], ARGV[2]) end
+        return 1
+        """
 
     /// A tier on `client`.
     public init(
@@ -101,22 +129,58 @@ public final class RedisCacheTier: SharedCacheTier {
 
     @discardableResult
     public func setData(_ data: Data, forKey key: String, timeToLive: Duration?) async throws -> SharedCacheWriteOutcome {
+        guard let (value, milliseconds) = framed(data, timeToLive: timeToLive) else { return .skipped }
+        let storedKey = storageKey(key)
+        var arguments = [storedKey, value]
+        if let milliseconds { arguments += [ByteBuffer(string: "PX"), ByteBuffer(string: milliseconds)] }
+        return try await write(RedisCommand("SET", arguments: arguments), key: storedKey) { _ in .stored }
+    }
+
+    /// Stores a fill's value with a Lua script that checks the fill lock and the key in the same
+    /// step. When a Redis Cluster would put the value and its lock in two slots (a value key with a
+    /// hash tag of its own), one script cannot touch both: the value is then stored as by
+    /// ``setData(_:forKey:timeToLive:)``.
+    @discardableResult
+    public func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String) async throws -> SharedCacheWriteOutcome {
+        let storedKey = storageKey(key)
+        let lockKey = fillLockKey(valueKey: storedKey)
+        guard HashSlot.of(storedKey) == HashSlot.of(lockKey) else { return try await setData(data, forKey: key, timeToLive: timeToLive) }
+        guard let (value, milliseconds) = framed(data, timeToLive: timeToLive) else { return .skipped }
+        var arguments = [ByteBuffer(string: Self.fillStoreScript), ByteBuffer(string: "2"), storedKey, lockKey, ByteBuffer(string: owner), value]
+        if let milliseconds { arguments.append(ByteBuffer(string: milliseconds)) }
+        return try await write(RedisCommand("EVAL", arguments: arguments), key: storedKey) { reply in
+            switch reply {
+            case .integer(1): .stored
+            case .integer(0): .superseded
+            default: nil
+            }
+        }
+    }
+
+    /// `data` in its header, and its time to live in milliseconds for `PX`; `nil` (counted as a
+    /// skipped write) when it is over ``maximumValueSize``.
+    private func framed(_ data: Data, timeToLive: Duration?) -> (value: ByteBuffer, milliseconds: String?)? {
         guard data.count <= maximumValueSize else {
             counters.withLock { $0.skippedWrites += 1 }
-            return .skipped
+            return nil
         }
-        let storedKey = storageKey(key)
-        var arguments = [storedKey, ByteBuffer()]
         var expiresAt: Int64?
+        var milliseconds: String?
         if let timeToLive {
-            let milliseconds = timeToLive.redisMilliseconds
-            expiresAt = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) + milliseconds
-            arguments += [ByteBuffer(string: "PX"), ByteBuffer(string: String(milliseconds))]
+            let ttl = timeToLive.redisMilliseconds
+            expiresAt = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) + ttl
+            milliseconds = String(ttl)
         }
-        arguments[1] = StoredValueFrame.encode(data, expiresAtMilliseconds: expiresAt)
+        return (StoredValueFrame.encode(data, expiresAtMilliseconds: expiresAt), milliseconds)
+    }
+
+    /// Sends a write of `key` and reads its outcome from the reply (`nil`: a reply the command
+    /// does not give, an error); an open circuit skips it.
+    private func write(_ command: RedisCommand, key storedKey: ByteBuffer,
+                       outcome: (RESPValue) -> SharedCacheWriteOutcome?) async throws -> SharedCacheWriteOutcome {
+        let reply: RESPValue
         do {
-            try await client.send(RedisCommand("SET", arguments: arguments), key: storedKey)
-            return .stored
+            reply = try await client.send(command, key: storedKey)
         } catch .circuitOpen {
             counters.withLock { $0.skippedWrites += 1 }
             return .skipped
@@ -124,12 +188,26 @@ public final class RedisCacheTier: SharedCacheTier {
             counters.withLock { $0.errors += 1 }
             throw error
         }
+        guard let result = outcome(reply) else {
+            counters.withLock { $0.errors += 1 }
+            throw RedisError.unexpectedReply(node: client.nodeAddress(forKey: storedKey).description, command: command.name, reply: "\(reply)")
+        }
+        return result
     }
 
+    /// Deletes the value and marks its fill lock superseded (see `removeScript`): in one script,
+    /// or, when a Redis Cluster puts the two in different slots, the lock first.
     public func removeData(forKey key: String) async throws {
         let storedKey = storageKey(key)
+        let lockKey = fillLockKey(valueKey: storedKey)
+        let script = ByteBuffer(string: Self.removeScript)
         do {
-            try await client.send(RedisCommand("DEL", arguments: [storedKey]), key: storedKey)
+            if HashSlot.of(storedKey) == HashSlot.of(lockKey) {
+                try await client.send(RedisCommand("EVAL", arguments: [script, ByteBuffer(string: "2"), lockKey, storedKey]), key: storedKey)
+            } else {
+                try await client.send(RedisCommand("EVAL", arguments: [script, ByteBuffer(string: "1"), lockKey]), key: storedKey)
+                try await client.send(RedisCommand("DEL", arguments: [storedKey]), key: storedKey)
+            }
         } catch {
             counters.withLock { $0.errors += 1 }
             throw error

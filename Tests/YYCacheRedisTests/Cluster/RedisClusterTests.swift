@@ -237,11 +237,24 @@ import YYCache
             #expect(try await tier.acquireFillLock(forKey: "lock \(index)", owner: "test", timeToLive: .seconds(30)))
             try await tier.releaseFillLock(forKey: "lock \(index)", owner: "test")
         }
+        // So do the scripts of a removal and of a fill's store, which touch the value and its lock.
+        try await reader.removeValue(forKey: "filled once")
+        #expect(try await reader.value(forKey: "filled again") { Data("fill".utf8) } == Data("fill".utf8))
         #expect(client.nodeStatistics.map(\.redirects).reduce(0, +) == 0)
         #expect(tier.statistics.errors == 0)
         var keyTotal = 0
         for index in cluster.servers.indices { keyTotal += try cluster.keyCount(index) }
         #expect(keyTotal == keys.count + 1)
+
+        // A key with a hash tag of its own has its value and its lock in two slots, which one
+        // script cannot touch: its fill is stored and its removal made in two steps instead.
+        let tagged = "{user:7}.profile"
+        #expect(HashSlot.of(ByteBuffer(string: "yycache:" + tagged)) != HashSlot.of(tier.fillLockKey(tagged)))
+        #expect(try await reader.value(forKey: tagged) { Data("tagged".utf8) } == Data("tagged".utf8))
+        #expect(try await writer.value(forKey: tagged) == Data("tagged".utf8))
+        try await reader.removeValue(forKey: tagged)
+        #expect(try await Cache<Data>(path: folder.appending("third"), sharedTier: tier).value(forKey: tagged) == nil)
+        #expect(tier.statistics.errors == 0)
         await client.close()
     }
 }

@@ -136,6 +136,65 @@ import YYCache
         #expect(cache.sharedTierStatistics.errors == 0)
     }
 
+    @Test func aFillsValueIsStoredUnderItsOwnLockOverNoValueOnly() async throws {
+        let tier = RedisCacheTier(client: client)
+        #expect(try await tier.acquireFillLock(forKey: "k", owner: "a", timeToLive: .seconds(60)))
+        #expect(try await tier.setFilledData(Data("v".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "b") == .superseded,
+                "another owner's lock")
+        #expect(try await tier.setFilledData(Data("v".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "a") == .stored)
+        #expect(try await tier.entry(forKey: "k")?.data == Data("v".utf8))
+        #expect(try await tier.setFilledData(Data("w".utf8), forKey: "k", timeToLive: nil, fillLockOwner: "a") == .superseded,
+                "a value is stored: a write came")
+        #expect(try await tier.entry(forKey: "k")?.data == Data("v".utf8))
+    }
+
+    /// A removal while a fill runs marks the fill's lock superseded: the fill stores nothing, no one
+    /// else takes the lock meanwhile, and its owner still releases it.
+    @Test func aRemovalSupersedesTheFillUnderWayAndItsOwnerStillReleasesTheLock() async throws {
+        let tier = RedisCacheTier(client: client)
+        #expect(try await tier.acquireFillLock(forKey: "k", owner: "a", timeToLive: .seconds(60)))
+        try await tier.removeData(forKey: "k")
+        #expect(try await tier.setFilledData(Data("stale".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "a") == .superseded)
+        #expect(try await tier.entry(forKey: "k") == nil)
+        #expect(try await !tier.acquireFillLock(forKey: "k", owner: "b", timeToLive: .seconds(60)))
+        try await tier.releaseFillLock(forKey: "k", owner: "a")
+        #expect(try await tier.acquireFillLock(forKey: "k", owner: "b", timeToLive: .seconds(60)))
+        #expect(try await tier.setFilledData(Data("fresh".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "b") == .stored)
+    }
+
+    /// A fill slower than its lock lives is still stored when nothing happened to the key: the
+    /// lock is gone, not taken.
+    @Test func aFillWhoseLockExpiredIsStoredWhenNoValueCame() async throws {
+        let tier = RedisCacheTier(client: client)
+        #expect(try await tier.acquireFillLock(forKey: "k", owner: "a", timeToLive: .milliseconds(1)))
+        let lockKey = tier.fillLockKey("k")
+        let client = self.client
+        await waitUntil(timeout: .seconds(30)) { (try? await client.send(RedisCommand("EXISTS", arguments: [lockKey]))) == .integer(0) }
+        #expect(try await tier.setFilledData(Data("v".utf8), forKey: "k", timeToLive: nil, fillLockOwner: "a") == .stored)
+    }
+
+    /// Two caches on one Redis: one removes the key while the other fills it.
+    @Test func aRemovalOnAnotherMachineWhileTheFillRunsLeavesTheFillsValueNowhere() async throws {
+        let here = try makeCache("here"), elsewhere = try makeCache("elsewhere")
+        let gate = AsyncStream<Void>.makeStream()
+        let started = AsyncStream<Void>.makeStream()
+        let caller = Task {
+            try await here.value(forKey: "k") {
+                started.continuation.yield()
+                for await _ in gate.stream { break }
+                return Data("filled".utf8)
+            }
+        }
+        for await _ in started.stream { break }
+        try await elsewhere.removeValue(forKey: "k")
+        gate.continuation.yield()
+        #expect(try await caller.value == Data("filled".utf8))
+        #expect(try await here.value(forKey: "k") == nil)
+        #expect(try await makeCache("third").value(forKey: "k") == nil)
+        #expect(here.sharedTierStatistics.supersededFills == 1)
+        #expect(here.sharedTierStatistics.errors == 0)
+    }
+
     /// "é" and "e\u{301}" are one key to Swift, to memory and to disk, and were two in Redis
     /// (which compares bytes): another machine could read the older value of the first written.
     @Test func keysThatSwiftCallsEqualAreOneKeyInRedis() async throws {

@@ -52,6 +52,30 @@ import YYDispatch
         #expect(cache.localWrites.keysInFlight == 0)
     }
 
+    /// Another machine removes the key (an invalidation after its source changed) or writes it
+    /// while this one fills it: the fill read its source before that, and its value went into
+    /// every level, over the newer state, until it expired.
+    @Test(arguments: [false, true])
+    func aRemovalOrWriteOnAnotherMachineWhileTheFillRunsIsNotUndoneByIt(removing: Bool) async throws {
+        let tier = InMemorySharedTier()
+        let here = try Cache<String>(path: folder.appending("here"), sharedTier: tier)
+        let elsewhere = try Cache<String>(path: folder.appending("elsewhere"), sharedTier: tier)
+        let fill = GatedFill()
+        let caller = Task { try await here.value(forKey: "k") { try await fill.run("filled") } }
+        while fill.runs.load(ordering: .relaxed) == 0 { await Task.yield() }
+        if removing { try await elsewhere.removeValue(forKey: "k") } else { try await elsewhere.setValue("newer", forKey: "k") }
+        fill.gate.continuation.yield()
+        #expect(try await caller.value == "filled", "the callers get the fill's value")
+
+        let expected = removing ? nil : "newer"
+        #expect(try await here.value(forKey: "k") == expected, "this machine keeps the fill's value")
+        #expect(try await elsewhere.value(forKey: "k") == expected)
+        #expect(try await Cache<String>(path: folder.appending("third"), sharedTier: tier).value(forKey: "k") == expected,
+                "the tier keeps the fill's value")
+        #expect(here.sharedTierStatistics.supersededFills == 1)
+        #expect(tier.state.withLock { $0.locks.isEmpty }, "the filler released its lock, superseded or not")
+    }
+
     @Test func aStoredValueIsReturnedWithoutFilling() async throws {
         let cache = try Cache<String>(path: folder.appending("a"))
         try await cache.setValue("stored", forKey: "k")
