@@ -27,14 +27,30 @@ public final class RedisCluster: Sendable {
     public static func start(masters: Int = 3) async throws -> RedisCluster {
         let folder = TemporaryDirectory("redis-cluster")
         // Bus ports are given: the default, port + 10000, may be past 65535 for an ephemeral port.
-        let busPorts = try (0..<masters).map { _ in try LoopbackPort.unused() }
-        let servers = try (0..<masters).map { index in
-            try RedisServer(arguments: [
-                "--cluster-enabled", "yes", "--cluster-port", String(busPorts[index]),
-                "--cluster-config-file", "nodes-\(index).conf", "--dir", folder.path, "--cluster-node-timeout", "5000",
-                // With a master down, the others go on serving their slots (tests of dead nodes).
-                "--cluster-require-full-coverage", "no",
-            ])
+        var busPorts: [Int] = []
+        var servers: [RedisServer] = []
+        for index in 0..<masters {
+            // A bus port found free can be taken before the server binds it (once, beside a
+            // sanitizer run), and the server's own retries keep its arguments: try another.
+            var attempt = 0
+            while true {
+                let busPort = try LoopbackPort.unused()
+                do {
+                    servers.append(try RedisServer(arguments: [
+                        "--cluster-enabled", "yes", "--cluster-port", String(busPort),
+                        "--cluster-config-file", "nodes-\(index).conf", "--dir", folder.path, "--cluster-node-timeout", "5000",
+                        // With a master down, the others go on serving their slots (tests of dead nodes).
+                        "--cluster-require-full-coverage", "no",
+                    ]))
+                    busPorts.append(busPort)
+                    break
+                } catch {
+                    attempt += 1
+                    if attempt == 5 { throw error }
+                    // The failed server may have written its node file; the next starts afresh.
+                    try? FileManager.default.removeItem(atPath: folder.path + "/nodes-\(index).conf")
+                }
+            }
         }
         let cluster = RedisCluster(servers: servers, folder: folder)
         let share = slotCount / masters
