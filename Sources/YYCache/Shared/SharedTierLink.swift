@@ -82,8 +82,8 @@ final class SharedTierLink: Sendable {
         Task { [self] in
             for await write in stream {
                 switch write {
-                case .set(let data, let key, let timeToLive): await setData(data, forKey: key, timeToLive: timeToLive)
-                case .remove(let key): await removeData(forKey: key)
+                case .set(let data, let key, let timeToLive): await send(data, forKey: key, timeToLive: timeToLive)
+                case .remove(let key): await sendRemoval(forKey: key)
                 case .barrier(let continuation): continuation.resume()
                 }
                 dequeued(write)
@@ -92,6 +92,9 @@ final class SharedTierLink: Sendable {
     }
 
     var statistics: SharedTierStatistics { counters.withLock { $0 } }
+
+    /// How many writes of `key` wait in the queue (for tests).
+    func queuedWrites(forKey key: String) -> Int { queue.withLock { $0.keys[CanonicalKey.of(key)] ?? 0 } }
 
     /// Queues a write of the synchronous API, or skips it when the queue is full.
     func enqueue(_ write: Write) {
@@ -163,7 +166,13 @@ final class SharedTierLink: Sendable {
         }
     }
 
+    /// Writes `data` for `key` (the async API), after the queued writes of `key` if there are any.
     func setData(_ data: Data, forKey key: String, timeToLive: Duration?) async {
+        if await sentInQueueOrder(.set(data, key: key, timeToLive: timeToLive)) { return }
+        await send(data, forKey: key, timeToLive: timeToLive)
+    }
+
+    private func send(_ data: Data, forKey key: String, timeToLive: Duration?) async {
         _ = await write(key) { key in try await tier.setData(data, forKey: key, timeToLive: timeToLive) }
     }
 
@@ -177,6 +186,17 @@ final class SharedTierLink: Sendable {
         counters.withLock { $0.supersededFills += 1 }
         logger.info("filled value not stored: the key was removed or written elsewhere while it was filled", metadata: ["key": "\(key)"])
         return false
+    }
+
+    /// Sends `write`, one of the async API, through the queue, and returns once it was sent, when
+    /// writes of its key wait there: sent at once, it reached the tier before them, and they, older,
+    /// replaced its value (or brought back the one it removed) for every machine. Returns `false`,
+    /// sending nothing, when none wait.
+    private func sentInQueueOrder(_ write: Write) async -> Bool {
+        guard let key = write.key.map(CanonicalKey.of), queue.withLock({ $0.keys[key] != nil }) else { return false }
+        enqueue(write)
+        await flush()
+        return true
     }
 
     /// Sends one write of `key` (in its canonical form); `nil` when it failed (counted, logged).
@@ -193,7 +213,13 @@ final class SharedTierLink: Sendable {
         }
     }
 
+    /// Removes `key` (the async API), after the queued writes of `key` if there are any.
     func removeData(forKey key: String) async {
+        if await sentInQueueOrder(.remove(key: key)) { return }
+        await sendRemoval(forKey: key)
+    }
+
+    private func sendRemoval(forKey key: String) async {
         let key = CanonicalKey.of(key)
         do {
             try await tier.removeData(forKey: key)

@@ -50,6 +50,29 @@ import YYDispatch
         #expect(try await makeCache("b").value(forKey: "k4") == "49")
     }
 
+    /// A write of the synchronous API waits in the queue (its tier is slow); then the async API
+    /// writes or removes the key. Sent at once, that newer write reached the tier first, and the
+    /// queued one, older, replaced it there (or brought back the removed value) for every machine.
+    @Test(arguments: [false, true])
+    func anAsyncWriteAfterAQueuedOneOfItsKeyReachesTheTierAfterIt(removing: Bool) async throws {
+        let tier = StalledSharedTier(stalling: .writes, limit: 1)
+        let cache = try Cache<String>(path: folder.appending("a"), sharedTier: tier)
+        let writeSynchronously = { () throws in try cache.setValue("older", forKey: "k") }
+        try writeSynchronously()
+        await waitUntil(timeout: .seconds(60)) { tier.waitingCount == 1 }
+        try #require(tier.waitingCount == 1, "the queued write never reached the tier")
+        let newer = Task { if removing { try await cache.removeValue(forKey: "k") } else { try await cache.setValue("newer", forKey: "k") } }
+        // The newer write has reached the tier, or waits behind the older one.
+        let link = try #require(cache.tierLink)
+        await waitUntil(timeout: .seconds(60)) { tier.inner.state.withLock(\.writes).count == 1 || link.queuedWrites(forKey: "k") == 2 }
+        tier.open()
+        try await newer.value
+        await cache.flushSharedTierWrites()
+        let stored = tier.inner.state.withLock { $0.entries["k"] }?.data
+        #expect(stored == (removing ? nil : Data("\"newer\"".utf8)))
+        #expect(tier.inner.state.withLock(\.writes) == ["k", removing ? "-k" : "k"])
+    }
+
     @Test func aFailingTierIsAMissAndASkippedWriteNeverAnError() async throws {
         let (logger, log) = CapturingLogHandler.logger()
         let cache = try makeCache("a", logger: logger)
