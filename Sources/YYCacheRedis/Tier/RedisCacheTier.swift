@@ -46,10 +46,11 @@ public final class RedisCacheTier: SharedCacheTier {
     /// A removal: marks the key's fill lock, if held, as superseded (keeping its expiry, so that
     /// its owner's fill is not stored and no one else takes the lock before that owner let go of
     /// it), then deletes the value, when it is given as the second key. In this order even as two
-    /// commands: a fill's store between them finds the lock superseded. (KEYS: lock[, value].)
+    /// commands: a fill's store between them finds the lock superseded. A lock key of another type
+    /// (no lock of ours) does not stop the removal. (KEYS: lock[, value].)
     private static let removeScript = """
-        local held = redis.call('get', KEYS[1])
-        if held and string.sub(held, 1, 11) ~= 'superseded:' then redis.call('set', KEYS[1], 'superseded:' .. held, 'keepttl') end
+        local held = redis.pcall('get', KEYS[1])
+        if type(held) == 'string' and string.sub(held, 1, 11) ~= 'superseded:' then redis.call('set', KEYS[1], 'superseded:' .. held, 'keepttl') end
         if KEYS[2] then return redis.call('del', KEYS[2]) end
         return 0
         """

@@ -162,6 +162,17 @@ import YYCache
         #expect(try await tier.setFilledData(Data("fresh".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "b") == .stored)
     }
 
+    /// A removal reads the key's fill lock to mark it superseded: a lock key that holds something
+    /// else (a list another program pushed) must not make the removal fail.
+    @Test func aLockKeyOfAnotherTypeDoesNotStopARemoval() async throws {
+        let tier = RedisCacheTier(client: client)
+        try await client.send(RedisCommand("RPUSH", arguments: [tier.fillLockKey("k"), ByteBuffer(string: "x")]))
+        try await tier.setData(Data("v".utf8), forKey: "k", timeToLive: nil)
+        try await tier.removeData(forKey: "k")
+        #expect(try await tier.entry(forKey: "k") == nil)
+        #expect(tier.statistics.errors == 0)
+    }
+
     /// A fill slower than its lock lives is still stored when nothing happened to the key: the
     /// lock is gone, not taken.
     @Test func aFillWhoseLockExpiredIsStoredWhenNoValueCame() async throws {
