@@ -21,9 +21,10 @@ public protocol SharedCacheTier: Sendable {
     @discardableResult
     func setData(_ data: Data, forKey key: String, timeToLive: Duration?) async throws -> SharedCacheWriteOutcome
 
-    /// Removes the bytes stored for `key`, if any, and its fill lock, if anyone holds it: a fill
-    /// of the key under way read its source before this removal, so its value must not be stored
-    /// (see ``setFilledData(_:forKey:timeToLive:fillLockOwner:)``).
+    /// Removes the bytes stored for `key`, if any. A fill of the key under way read its source
+    /// before this removal, so a tier with fill locks must make
+    /// ``setFilledData(_:forKey:timeToLive:fillLockOwner:)`` refuse its value (`RedisCacheTier`
+    /// marks the key's fill lock superseded).
     func removeData(forKey key: String) async throws
 
     /// Tries to become the one process that fills `key`: `true` when this caller now holds the fill
@@ -37,10 +38,11 @@ public protocol SharedCacheTier: Sendable {
     /// by someone else is left alone).
     func releaseFillLock(forKey key: String, owner: String) async throws
 
-    /// Stores `data`, the result of a fill, for `key` only if `owner` still holds the key's fill
-    /// lock and nothing is stored for `key`, in one step: otherwise a removal of the key (which
-    /// takes the lock away) or a write of it came, on some machine, while the fill ran, and is
-    /// newer than what the fill read. The fill lock is a lease in memcache's sense.
+    /// Stores `data`, the result of a fill, for `key` only if no removal and no write of `key`
+    /// came, on any machine, since `owner` took the key's fill lock: they are newer than what the
+    /// fill read. The fill lock is a lease in memcache's sense. `RedisCacheTier` checks, in one
+    /// step, that the lock is still `owner`'s and not marked superseded by a removal (or is gone:
+    /// it expired during a slow fill) and that no value is stored.
     ///
     /// - Returns: ``SharedCacheWriteOutcome/superseded`` when the lock or the key said so,
     ///   ``SharedCacheWriteOutcome/skipped`` as ``setData(_:forKey:timeToLive:)`` does.
