@@ -97,16 +97,20 @@ final class SharedTierLink: Sendable {
     func queuedWrites(forKey key: String) -> Int { queue.withLock { $0.keys[CanonicalKey.of(key)] ?? 0 } }
 
     /// Queues a write of the synchronous API, or skips it when the queue is full.
-    func enqueue(_ write: Write) {
+    ///
+    /// - Parameter bounded: `false` for a write of the async API, which its caller waits for
+    ///   (see ``sentInQueueOrder(_:)``): the queue holds at most one such write per waiting
+    ///   caller, and skipped, it would leave the older queued write of its key in the tier.
+    func enqueue(_ write: Write, bounded: Bool = true) {
         let size = write.queuedSize
         let key = write.key.map(CanonicalKey.of)
         let (accepted, startsSkipping) = queue.withLock { queue -> (Bool, Bool) in
-            guard queue.bytes + size <= maximumQueuedBytes else {
+            guard !bounded || queue.bytes + size <= maximumQueuedBytes else {
                 defer { queue.isFull = true }
                 return (false, !queue.isFull)
             }
             queue.bytes += size
-            queue.isFull = false
+            if bounded { queue.isFull = false }   // an unbounded write ends no skipping
             if let key { queue.keys[key, default: 0] += 1 }
             return (true, false)
         }
@@ -190,11 +194,11 @@ final class SharedTierLink: Sendable {
 
     /// Sends `write`, one of the async API, through the queue, and returns once it was sent, when
     /// writes of its key wait there: sent at once, it reached the tier before them, and they, older,
-    /// replaced its value (or brought back the one it removed) for every machine. Returns `false`,
-    /// sending nothing, when none wait.
+    /// replaced its value (or brought back the one it removed) for every machine. The queue's
+    /// bound does not apply to it. Returns `false`, sending nothing, when none wait.
     private func sentInQueueOrder(_ write: Write) async -> Bool {
         guard let key = write.key.map(CanonicalKey.of), queue.withLock({ $0.keys[key] != nil }) else { return false }
-        enqueue(write)
+        enqueue(write, bounded: false)
         await flush()
         return true
     }
