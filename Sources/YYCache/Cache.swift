@@ -207,23 +207,22 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
 
     /// Stores `value` in every level as the local write `write` of `key`, and ends it.
     ///
-    /// A fill's value (`fillLockOwner` set) goes to the shared tier first, under that fill lock:
+    /// A fill's value (`lease` set) goes to the shared tier first, under its fill lock:
     /// when the tier says the key was removed or written on some machine while the fill ran, no
     /// level keeps it, as none keeps it after such a write in this process.
     func store(_ value: Value, forKey key: String, expiresAfter: Duration?, write: LocalWrite,
-               fillLockOwner: String? = nil) async throws(DiskCacheError) {
+               lease: SharedTierLink.FillLease? = nil) async throws(DiskCacheError) {
         var stored = false
         defer { endLocalWrite(write, succeeded: stored) }
         let data = try diskCache.coder.encodeForCache(value, key: key)
-        if let fillLockOwner, let tierLink,
-           await !tierLink.setFilledData(data, forKey: key, timeToLive: expiresAfter, fillLockOwner: fillLockOwner) {
+        if let lease, let tierLink, await !tierLink.setFilledData(data, forKey: key, timeToLive: expiresAfter, lease: lease) {
             stored = true   // nothing was written, so nothing is half-written
             return
         }
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: expiresAfter)
         try await diskCache.setData(data, forKey: key, expiresAfter: expiresAfter)
         stored = true
-        if fillLockOwner == nil { await tierLink?.setData(data, forKey: key, timeToLive: expiresAfter) }
+        if lease == nil { await tierLink?.setData(data, forKey: key, timeToLive: expiresAfter) }
     }
 
     /// Removes the value for `key` from every level.

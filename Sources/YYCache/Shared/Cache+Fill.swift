@@ -13,7 +13,7 @@ extension Cache {
     /// - A write or removal of the key while `fill` runs is newer than what `fill` read: the
     ///   callers get the filled value, but no level keeps it. In this process the cache sees such
     ///   writes itself; on other machines, through the shared tier's fill lock, which a removal
-    ///   marks superseded (see ``SharedCacheTier/setFilledData(_:forKey:timeToLive:fillLockOwner:)``).
+    ///   marks superseded (see ``SharedCacheTier/setFilledData(_:forKey:timeToLive:fillLockOwner:replacingUnusableValue:)``).
     ///
     /// ```swift
     /// let profile = try await cache.value(forKey: "user/42") {
@@ -64,11 +64,13 @@ extension Cache {
                     let value: Value
                     let lookup = localWrites.beginLookup(key)
                     defer { localWrites.endLookup(lookup) }
-                    if localWrites.mayStore(lookup), let entry = await tierLink.entry(forKey: key),
-                       let stored = try await promoteFromSharedTier(entry, forKey: key, lookup: lookup, link: tierLink) {
+                    let entry = localWrites.mayStore(lookup) ? await tierLink.entry(forKey: key) : nil
+                    if let entry, let stored = try await promoteFromSharedTier(entry, forKey: key, lookup: lookup, link: tierLink) {
                         value = stored
                     } else {
-                        value = try await fillAndStore(key: key, expiresAfter: expiresAfter, fillLockOwner: owner, fill: fill)
+                        // A value there that this cache cannot use is no write made during the fill.
+                        let lease = SharedTierLink.FillLease(owner: owner, replacingUnusableValue: entry != nil)
+                        value = try await fillAndStore(key: key, expiresAfter: expiresAfter, lease: lease, fill: fill)
                     }
                     await tierLink.releaseFillLock(forKey: key, owner: owner)
                     return value
@@ -95,16 +97,16 @@ extension Cache {
     /// Runs `fill` and stores its value, unless this process wrote or removed the key while it
     /// ran: that write is newer than what the fill read from its source (an invalidation after
     /// the source changed, say), and the fill's value would replace it, or bring back what was
-    /// removed, until it expired. With `fillLockOwner`, the shared tier's lock held for the fill,
+    /// removed, until it expired. With `lease`, the shared tier's lock held for the fill,
     /// the tier likewise refuses the value after a removal or write on another machine. The
     /// callers get the value either way.
-    private func fillAndStore(key: String, expiresAfter: Duration?, fillLockOwner: String? = nil,
+    private func fillAndStore(key: String, expiresAfter: Duration?, lease: SharedTierLink.FillLease? = nil,
                               fill: @Sendable () async throws -> Value) async throws -> Value {
         let lookup = localWrites.beginLookup(key)
         defer { localWrites.endLookup(lookup) }
         let value = try await fill()
         guard let write = localWrites.beginWrite(ifStillCurrent: lookup) else { return value }
-        try await store(value, forKey: key, expiresAfter: expiresAfter, write: write, fillLockOwner: fillLockOwner)
+        try await store(value, forKey: key, expiresAfter: expiresAfter, write: write, lease: lease)
         return value
     }
 }

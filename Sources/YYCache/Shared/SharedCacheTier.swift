@@ -23,7 +23,7 @@ public protocol SharedCacheTier: Sendable {
 
     /// Removes the bytes stored for `key`, if any. A fill of the key under way read its source
     /// before this removal, so a tier with fill locks must make
-    /// ``setFilledData(_:forKey:timeToLive:fillLockOwner:)`` refuse its value (`RedisCacheTier`
+    /// ``setFilledData(_:forKey:timeToLive:fillLockOwner:replacingUnusableValue:)`` refuse its value (`RedisCacheTier`
     /// marks the key's fill lock superseded).
     func removeData(forKey key: String) async throws
 
@@ -42,15 +42,20 @@ public protocol SharedCacheTier: Sendable {
     /// came, on any machine, since `owner` took the key's fill lock: they are newer than what the
     /// fill read. The fill lock is a lease in memcache's sense. `RedisCacheTier` checks, in one
     /// step, that the lock is still `owner`'s and not marked superseded by a removal (or is gone:
-    /// it expired during a slow fill) and that no value is stored.
+    /// it expired during a slow fill) and that no value of its own is stored.
     ///
+    /// - Parameter replacingUnusableValue: `true` when the fill began with a value for `key` in the
+    ///   tier that the cache could not use (another type's or another version's, say): that value
+    ///   is no write made while the fill ran, and the fill replaces it. Refused for it, the fill's
+    ///   value was kept nowhere and every call ran the fill again.
     /// - Returns: ``SharedCacheWriteOutcome/superseded`` when the lock or the key said so,
     ///   ``SharedCacheWriteOutcome/skipped`` as ``setData(_:forKey:timeToLive:)`` does.
     ///
     /// The default implementation calls ``setData(_:forKey:timeToLive:)``: a tier without fill
     /// locks cannot tell.
     @discardableResult
-    func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String) async throws -> SharedCacheWriteOutcome
+    func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String,
+                       replacingUnusableValue: Bool) async throws -> SharedCacheWriteOutcome
 }
 
 extension SharedCacheTier {
@@ -58,7 +63,8 @@ extension SharedCacheTier {
     public func releaseFillLock(forKey key: String, owner: String) async throws {}
 
     @discardableResult
-    public func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String) async throws -> SharedCacheWriteOutcome {
+    public func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String,
+                              replacingUnusableValue: Bool) async throws -> SharedCacheWriteOutcome {
         try await setData(data, forKey: key, timeToLive: timeToLive)
     }
 }
@@ -84,6 +90,6 @@ public enum SharedCacheWriteOutcome: Sendable, Hashable {
     /// The tier chose not to store it (too large, or the node that owns the key is down).
     case skipped
     /// A fill's value was not stored: the key was removed or written while the fill ran (see
-    /// ``SharedCacheTier/setFilledData(_:forKey:timeToLive:fillLockOwner:)``).
+    /// ``SharedCacheTier/setFilledData(_:forKey:timeToLive:fillLockOwner:replacingUnusableValue:)``).
     case superseded
 }

@@ -180,12 +180,24 @@ final class SharedTierLink: Sendable {
         _ = await write(key) { key in try await tier.setData(data, forKey: key, timeToLive: timeToLive) }
     }
 
-    /// Stores a fill's value under the fill lock of `owner`; returns `false` when the tier says a
-    /// removal or write of the key came while the fill ran, so that no level keeps the value. An
-    /// error or a skip is a skipped write, as for ``setData(_:forKey:timeToLive:)``, and returns
-    /// `true`: the tier cannot tell, and the local levels keep the value as they would without it.
-    func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String) async -> Bool {
-        let outcome = await write(key) { key in try await tier.setFilledData(data, forKey: key, timeToLive: timeToLive, fillLockOwner: owner) }
+    /// The fill lock a fill's value is stored under (see
+    /// ``SharedCacheTier/setFilledData(_:forKey:timeToLive:fillLockOwner:replacingUnusableValue:)``).
+    struct FillLease: Sendable {
+        /// Who holds the lock.
+        var owner: String
+        /// Whether the fill began with a value in the tier that the cache could not use.
+        var replacingUnusableValue: Bool
+    }
+
+    /// Stores a fill's value under its lease; returns `false` when the tier says a removal or
+    /// write of the key came while the fill ran, so that no level keeps the value. An error or a
+    /// skip is a skipped write, as for ``setData(_:forKey:timeToLive:)``, and returns `true`: the
+    /// tier cannot tell, and the local levels keep the value as they would without it.
+    func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, lease: FillLease) async -> Bool {
+        let outcome = await write(key) { key in
+            try await tier.setFilledData(data, forKey: key, timeToLive: timeToLive, fillLockOwner: lease.owner,
+                                         replacingUnusableValue: lease.replacingUnusableValue)
+        }
         guard outcome == .superseded else { return true }
         counters.withLock { $0.supersededFills += 1 }
         logger.info("filled value not stored: the key was removed or written elsewhere while it was filled", metadata: ["key": "\(key)"])

@@ -16,8 +16,9 @@ import YYDispatch
 /// - Fill locks are `SET lock NX PX`, released only by their owner (a small Lua script), so one
 ///   process fills a missing key while the others wait for its result. A removal marks the lock
 ///   of its key as superseded, and a fill's value is stored only while its owner's lock is
-///   neither superseded nor taken over and no value is stored (Lua scripts again): a fill that
-///   read its source before a removal or a write on another machine does not undo it.
+///   neither superseded nor taken over and no value of the tier's is stored (Lua scripts again;
+///   one the cache could not use is replaced): a fill that read its source before a removal or a
+///   write on another machine does not undo it.
 /// - Every request is bounded by the client's operation timeout, and a node that fails is skipped
 ///   for a while (its circuit opens): the tier then reads as a miss and skips writes, and the cache
 ///   goes on with its local levels.
@@ -55,13 +56,15 @@ public final class RedisCacheTier: SharedCacheTier {
         return 0
         """
     /// A fill's store: only if the lock is the owner's or gone (it expired: the fill took longer
-    /// than the lock lives), and no value is stored. (KEYS: value, lock; ARGV: owner, framed
-    /// value[, milliseconds to live].)
+    /// than the lock lives), and, unless the fill replaces a value it could not use, no value of
+    /// this tier's is stored (one that starts with its header; another program's value under the
+    /// key is no write made during the fill). (KEYS: value, lock; ARGV: owner, framed value,
+    /// "1" to replace, the header's first four bytes[, milliseconds to live].)
     private static let fillStoreScript = """
         local held = redis.call('get', KEYS[2])
         if held and held ~= ARGV[1] then return 0 end
-        if redis.call('exists', KEYS[1]) == 1 then return 0 end
-        if ARGV[3] then redis.call('set', KEYS[1], ARGV[2], 'px', ARGV[3]) else redis.call('set', KEYS[1], ARGV[2]) end
+        if ARGV[3] ~= '1' and redis.pcall('getrange', KEYS[1], 0, 3) == ARGV[4] then return 0 end
+        if ARGV[5] then redis.call('set', KEYS[1], ARGV[2], 'px', ARGV[5]) else redis.call('set', KEYS[1], ARGV[2]) end
         return 1
         """
 
@@ -142,12 +145,14 @@ public final class RedisCacheTier: SharedCacheTier {
     /// hash tag of its own), one script cannot touch both: the value is then stored as by
     /// ``setData(_:forKey:timeToLive:)``.
     @discardableResult
-    public func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String) async throws -> SharedCacheWriteOutcome {
+    public func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String,
+                              replacingUnusableValue: Bool) async throws -> SharedCacheWriteOutcome {
         let storedKey = storageKey(key)
         let lockKey = fillLockKey(valueKey: storedKey)
         guard HashSlot.of(storedKey) == HashSlot.of(lockKey) else { return try await setData(data, forKey: key, timeToLive: timeToLive) }
         guard let (value, milliseconds) = framed(data, timeToLive: timeToLive) else { return .skipped }
-        var arguments = [ByteBuffer(string: Self.fillStoreScript), ByteBuffer(string: "2"), storedKey, lockKey, ByteBuffer(string: owner), value]
+        var arguments = [ByteBuffer(string: Self.fillStoreScript), ByteBuffer(string: "2"), storedKey, lockKey, ByteBuffer(string: owner), value,
+                         ByteBuffer(string: replacingUnusableValue ? "1" : "0"), StoredValueFrame.magicBytes]
         if let milliseconds { arguments.append(ByteBuffer(string: milliseconds)) }
         return try await write(RedisCommand("EVAL", arguments: arguments), key: storedKey) { reply in
             switch reply {

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import Synchronization
 import Testing
 import TestSupport
 import TestTraits
@@ -139,13 +140,16 @@ import YYCache
     @Test func aFillsValueIsStoredUnderItsOwnLockOverNoValueOnly() async throws {
         let tier = RedisCacheTier(client: client)
         #expect(try await tier.acquireFillLock(forKey: "k", owner: "a", timeToLive: .seconds(60)))
-        #expect(try await tier.setFilledData(Data("v".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "b") == .superseded,
+        #expect(try await tier.setFilledData(Data("v".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "b", replacingUnusableValue: false) == .superseded,
                 "another owner's lock")
-        #expect(try await tier.setFilledData(Data("v".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "a") == .stored)
+        #expect(try await tier.setFilledData(Data("v".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "a", replacingUnusableValue: false) == .stored)
         #expect(try await tier.entry(forKey: "k")?.data == Data("v".utf8))
-        #expect(try await tier.setFilledData(Data("w".utf8), forKey: "k", timeToLive: nil, fillLockOwner: "a") == .superseded,
+        #expect(try await tier.setFilledData(Data("w".utf8), forKey: "k", timeToLive: nil, fillLockOwner: "a", replacingUnusableValue: false) == .superseded,
                 "a value is stored: a write came")
         #expect(try await tier.entry(forKey: "k")?.data == Data("v".utf8))
+        #expect(try await tier.setFilledData(Data("w".utf8), forKey: "k", timeToLive: nil, fillLockOwner: "a", replacingUnusableValue: true) == .stored,
+                "the fill began with that value and could not use it")
+        #expect(try await tier.entry(forKey: "k")?.data == Data("w".utf8))
     }
 
     /// A removal while a fill runs marks the fill's lock superseded: the fill stores nothing, no one
@@ -154,12 +158,12 @@ import YYCache
         let tier = RedisCacheTier(client: client)
         #expect(try await tier.acquireFillLock(forKey: "k", owner: "a", timeToLive: .seconds(60)))
         try await tier.removeData(forKey: "k")
-        #expect(try await tier.setFilledData(Data("stale".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "a") == .superseded)
+        #expect(try await tier.setFilledData(Data("stale".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "a", replacingUnusableValue: false) == .superseded)
         #expect(try await tier.entry(forKey: "k") == nil)
         #expect(try await !tier.acquireFillLock(forKey: "k", owner: "b", timeToLive: .seconds(60)))
         try await tier.releaseFillLock(forKey: "k", owner: "a")
         #expect(try await tier.acquireFillLock(forKey: "k", owner: "b", timeToLive: .seconds(60)))
-        #expect(try await tier.setFilledData(Data("fresh".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "b") == .stored)
+        #expect(try await tier.setFilledData(Data("fresh".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "b", replacingUnusableValue: false) == .stored)
     }
 
     /// A removal reads the key's fill lock to mark it superseded: a lock key that holds something
@@ -181,7 +185,7 @@ import YYCache
         let lockKey = tier.fillLockKey("k")
         let client = self.client
         await waitUntil(timeout: .seconds(30)) { (try? await client.send(RedisCommand("EXISTS", arguments: [lockKey]))) == .integer(0) }
-        #expect(try await tier.setFilledData(Data("v".utf8), forKey: "k", timeToLive: nil, fillLockOwner: "a") == .stored)
+        #expect(try await tier.setFilledData(Data("v".utf8), forKey: "k", timeToLive: nil, fillLockOwner: "a", replacingUnusableValue: false) == .stored)
     }
 
     /// Two caches on one Redis: one removes the key while the other fills it.
@@ -204,6 +208,21 @@ import YYCache
         #expect(try await makeCache("third").value(forKey: "k") == nil)
         #expect(here.sharedTierStatistics.supersededFills == 1)
         #expect(here.sharedTierStatistics.errors == 0)
+    }
+
+    /// Another program left a value under the key that is not one of this tier's (no header): the
+    /// fill's value replaces it. Refused as a write made while the fill ran, it was kept in no
+    /// level, and every call ran the fill again.
+    @Test func aFillReplacesAForeignValueUnderItsKey() async throws {
+        let cache = try makeCache("here")
+        try await client.send(RedisCommand("SET", ["yycache:k", "left by another program"]))
+        let fills = Atomic<Int>(0)
+        for _ in 0..<2 {
+            #expect(try await cache.value(forKey: "k") { fills.add(1, ordering: .relaxed); return Data("filled".utf8) } == Data("filled".utf8))
+        }
+        #expect(fills.load(ordering: .relaxed) == 1)
+        #expect(try await makeCache("elsewhere").value(forKey: "k") == Data("filled".utf8), "the tier holds the fill's value")
+        #expect(cache.sharedTierStatistics.supersededFills == 0)
     }
 
     /// "é" and "e\u{301}" are one key to Swift, to memory and to disk, and were two in Redis

@@ -76,6 +76,22 @@ import YYDispatch
         #expect(tier.state.withLock { $0.locks.isEmpty }, "the filler released its lock, superseded or not")
     }
 
+    /// The tier holds a value for the key that this cache cannot decode (another type's, or an
+    /// older version's): the fill's value replaces it. Refused as if a write had come while the
+    /// fill ran, it was kept in no level, and every call ran the fill again.
+    @Test func aFillReplacesATierValueThatTheCacheCannotUse() async throws {
+        let tier = InMemorySharedTier()
+        try await tier.setData(Data("\"text\"".utf8), forKey: "k", timeToLive: nil)
+        let cache = try Cache<Int>(path: folder.appending("a"), sharedTier: tier)
+        let fills = Atomic<Int>(0)
+        for _ in 0..<2 {
+            #expect(try await cache.value(forKey: "k") { fills.add(1, ordering: .relaxed); return 42 } == 42)
+        }
+        #expect(fills.load(ordering: .relaxed) == 1)
+        #expect(tier.state.withLock { $0.entries["k"] }?.data == Data("42".utf8))
+        #expect(cache.sharedTierStatistics.supersededFills == 0)
+    }
+
     @Test func aStoredValueIsReturnedWithoutFilling() async throws {
         let cache = try Cache<String>(path: folder.appending("a"))
         try await cache.setValue("stored", forKey: "k")
