@@ -82,9 +82,9 @@ extension ImagePipeline {
     }
 
     /// Writes an original to the caches the request uses, unless a data job of its key that began
-    /// later has written or removed its own (see ``inStartOrder(_:key:disk:_:)``).
+    /// later has written or removed its own (see ``inStartOrder(_:key:disk:shared:_:)``).
     private func store(_ data: Data, record: StoredResponse, key: String, disk: Bool, shared: Bool, order: StartOrder.Ticket) async {
-        let overtaken = await inStartOrder(order, key: key, disk: disk) {
+        let overtaken = await inStartOrder(order, key: key, disk: disk, shared: shared) {
             if disk { await write(data, record: record, key: key) }
             if shared { await writeShared(data, record: record, key: key) }
         }
@@ -96,14 +96,17 @@ extension ImagePipeline {
     /// Removes an original from the caches the request uses, unless a data job of its key that
     /// began later has written or removed its own.
     private func forget(key: String, disk: Bool, shared: Bool, order: StartOrder.Ticket) async {
-        _ = await inStartOrder(order, key: key, disk: disk) { await remove(key: key, disk: disk, shared: shared) }
+        _ = await inStartOrder(order, key: key, disk: disk, shared: shared) { await remove(key: key, disk: disk, shared: shared) }
     }
 
     /// Runs `body`, a data job's write or removal of its key's original, only if no job of the key
     /// that began later has run its own: two downloads of one image (a refresh beside a plain load)
     /// stored their originals in the order they finished, so the older could replace the newer.
-    /// Returns whether a newer job's write began while `body` ran.
-    private func inStartOrder(_ order: StartOrder.Ticket, key: String, disk: Bool, _ body: () async -> Void) async -> Bool {
+    /// Returns whether a newer job's write began while `body` ran. A job that uses neither cache
+    /// (`.ignoreDiskCache`) writes nothing, so it takes no place in the order: it kept an older
+    /// job from storing its original, or made it take it away again.
+    private func inStartOrder(_ order: StartOrder.Ticket, key: String, disk: Bool, shared: Bool, _ body: () async -> Void) async -> Bool {
+        guard disk || shared else { return false }
         // Marked for the lookups that may put a copy from the shared tier on the disk.
         var mark: LocalWrite?
         guard originalStores.applyIfLatest(order, { mark = disk ? originalWrites.beginWrite(key) : nil }) else { return false }

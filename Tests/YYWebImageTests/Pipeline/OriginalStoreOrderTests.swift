@@ -39,6 +39,28 @@ import YYCache
         #expect(harness.pipeline.originalStores.keysInFlight == 0, "every data job ended")
     }
 
+    /// A newer job that ignores the disk cache stores no original, so it does not overtake an older
+    /// job that does: counted as a store, it made the older job's original be refused (or taken
+    /// away again), and the disk kept nothing.
+    @Test func aNewerJobThatIgnoresTheDiskDoesNotKeepAnOlderOneFromStoringItsOriginal() async throws {
+        let held = LoopbackHTTPServer.Gate()
+        let script = ScriptedReplies([(held, .response(headers: [("ETag", "\"old\""), ("Cache-Control", "max-age=3600")], body: old)),
+                                      (nil, .response(headers: [("ETag", "\"new\""), ("Cache-Control", "max-age=3600")], body: new))])
+        let harness = try await PipelineHarness.start(disk: true, handler: script.reply)
+        defer { harness.server.stop() }
+        let url = harness.url("/image.png")
+
+        let plain = Task { try await harness.pipeline.image(for: ImageRequest(url: url, options: .returnsOriginalData)) }
+        try #require(await harness.server.wait { _, requests in requests == 1 }, "the plain load never reached the server")
+        #expect(try await harness.pipeline.image(for: ImageRequest(url: url, options: [.ignoreDiskCache, .returnsOriginalData])).data == Data(new))
+        held.open()
+        #expect(try await plain.value.data == Data(old))
+
+        let after = try await harness.restarted().pipeline.image(for: ImageRequest(url: url, options: .returnsOriginalData))
+        #expect(after.source == .disk, "the plain load stored its original")
+        #expect(after.data == Data(old))
+    }
+
     /// The older job's write to the shared tier is slow: the newer job stores its original in the
     /// meantime, and the older copy lands over it. The older job sees that it was overtaken and
     /// takes its copy away again.
