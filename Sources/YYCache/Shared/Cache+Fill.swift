@@ -14,6 +14,8 @@ extension Cache {
     ///   callers get the filled value, but no level keeps it. In this process the cache sees such
     ///   writes itself; on other machines, through the shared tier's fill lock, which a removal
     ///   marks superseded (see ``SharedCacheTier/setFilledData(_:forKey:timeToLive:fillLockOwner:replacingUnusableValue:)``).
+    ///   The writes of the key that this process's synchronous methods queued for the tier before
+    ///   the call reach it before the fill takes the lock, so they do not count as such.
     ///
     /// ```swift
     /// let profile = try await cache.value(forKey: "user/42") {
@@ -50,6 +52,10 @@ extension Cache {
             if let value = try await value(forKey: key) { return value }
             return try await fillAndStore(key: key, expiresAfter: expiresAfter, fill: fill)
         }
+        // What this process queued for the key before the fill (a synchronous removal just before
+        // it, say) reaches the tier first: sent after the fill took its lock, a removal marked the
+        // lock superseded, and the fill's value was kept nowhere.
+        await tierLink.flushWrites(ofKey: key)
         let owner = UUID().uuidString
         var pause = FillWait.first
         let started = ContinuousClock.now

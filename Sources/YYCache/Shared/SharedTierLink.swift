@@ -93,8 +93,12 @@ final class SharedTierLink: Sendable {
 
     var statistics: SharedTierStatistics { counters.withLock { $0 } }
 
-    /// How many writes of `key` wait in the queue (for tests).
+    /// How many writes of `key` wait in the queue.
     func queuedWrites(forKey key: String) -> Int { queue.withLock { $0.keys[CanonicalKey.of(key)] ?? 0 } }
+
+    /// How many callers wait in ``flush()`` (for tests).
+    var flushesWaiting: Int { flushWaiters.withLock { $0 } }
+    private let flushWaiters = Locked(0)
 
     /// Queues a write of the synchronous API, or skips it when the queue is full.
     ///
@@ -137,10 +141,18 @@ final class SharedTierLink: Sendable {
 
     /// Returns once the writes queued so far have been sent.
     func flush() async {
+        flushWaiters.withLock { $0 += 1 }
+        defer { flushWaiters.withLock { $0 -= 1 } }
         await withCheckedContinuation { continuation in
             // After `finish()` the stream drops what it is given; the barrier must not wait forever.
             if case .dropped = pending.yield(.barrier(continuation)) { continuation.resume() }
         }
+    }
+
+    /// Returns once the writes of `key` queued so far have been sent: at once when none wait.
+    func flushWrites(ofKey key: String) async {
+        guard queuedWrites(forKey: key) > 0 else { return }
+        await flush()
     }
 
     /// Lets the background task end once it has sent what is queued.

@@ -92,6 +92,28 @@ import YYDispatch
         #expect(cache.sharedTierStatistics.supersededFills == 0)
     }
 
+    /// A synchronous removal of the key is queued for the tier just before a fill: sent after the
+    /// fill took its lock, it marked the lock superseded, and the fill's value was kept nowhere.
+    @Test func aFillWaitsForTheQueuedWritesOfItsKeyBeforeTakingTheLock() async throws {
+        let tier = StalledSharedTier(stalling: .writes, limit: 1)
+        try await tier.inner.setData(Data("\"old\"".utf8), forKey: "k", timeToLive: nil)
+        let cache = try Cache<String>(path: folder.appending("a"), sharedTier: tier)
+        let removeSynchronously = { () throws in try cache.removeValue(forKey: "k") }
+        try removeSynchronously()
+        await waitUntil(timeout: .seconds(60)) { tier.waitingCount == 1 }
+        try #require(tier.waitingCount == 1, "the queued removal never reached the tier")
+        let link = try #require(cache.tierLink)
+        let fills = Atomic<Int>(0)
+        let caller = Task { try await cache.value(forKey: "k") { fills.add(1, ordering: .relaxed); return "new" } }
+        // The fill waits for the removal to be sent, or has run without waiting.
+        await waitUntil(timeout: .seconds(60)) { link.flushesWaiting > 0 || fills.load(ordering: .relaxed) > 0 }
+        tier.open()
+        #expect(try await caller.value == "new")
+        #expect(try await cache.value(forKey: "k") == "new", "the fill's value is kept")
+        #expect(cache.sharedTierStatistics.supersededFills == 0)
+        #expect(fills.load(ordering: .relaxed) == 1)
+    }
+
     @Test func aStoredValueIsReturnedWithoutFilling() async throws {
         let cache = try Cache<String>(path: folder.appending("a"))
         try await cache.setValue("stored", forKey: "k")
