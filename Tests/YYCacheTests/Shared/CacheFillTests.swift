@@ -81,7 +81,7 @@ import YYDispatch
     /// fill ran, it was kept in no level, and every call ran the fill again.
     @Test func aFillReplacesATierValueThatTheCacheCannotUse() async throws {
         let tier = InMemorySharedTier()
-        try await tier.setData(Data("\"text\"".utf8), forKey: "k", timeToLive: nil)
+        _ = try await tier.setData(Data("\"text\"".utf8), forKey: "k", timeToLive: nil)
         let cache = try Cache<Int>(path: folder.appending("a"), sharedTier: tier)
         let fills = Atomic<Int>(0)
         for _ in 0..<2 {
@@ -96,7 +96,7 @@ import YYDispatch
     /// fill took its lock, it marked the lock superseded, and the fill's value was kept nowhere.
     @Test func aFillWaitsForTheQueuedWritesOfItsKeyBeforeTakingTheLock() async throws {
         let tier = StalledSharedTier(stalling: .writes, limit: 1)
-        try await tier.inner.setData(Data("\"old\"".utf8), forKey: "k", timeToLive: nil)
+        _ = try await tier.inner.setData(Data("\"old\"".utf8), forKey: "k", timeToLive: nil)
         let cache = try Cache<String>(path: folder.appending("a"), sharedTier: tier)
         let removeSynchronously = { () throws in try cache.removeValue(forKey: "k") }
         try removeSynchronously()
