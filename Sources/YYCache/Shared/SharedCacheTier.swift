@@ -23,8 +23,8 @@ public protocol SharedCacheTier: Sendable {
 
     /// Removes the bytes stored for `key`, if any. A fill of the key under way read its source
     /// before this removal, so a tier with fill locks must make
-    /// ``setFilledData(_:forKey:timeToLive:fillLockOwner:replacingUnusableValue:)`` refuse its value (`RedisCacheTier`
-    /// marks the key's fill lock superseded).
+    /// ``setFilledData(_:forKey:timeToLive:fillLockOwner:replacingUnusableValue:)`` refuse its
+    /// value (`RedisCacheTier` marks the key's fill lock superseded).
     func removeData(forKey key: String) async throws
 
     /// Tries to become the one process that fills `key`: `true` when this caller now holds the fill

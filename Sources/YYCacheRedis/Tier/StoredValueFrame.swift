@@ -17,11 +17,11 @@ enum StoredValueFrame {
     static let magic: UInt32 = 0x0143_5959  // "YYC\u{1}" read as a little-endian integer
     static let headerSize = 28
     /// ``magic`` as stored: the first four bytes of every value this tier writes.
-    static var magicBytes: ByteBuffer {
+    static let magicBytes: ByteBuffer = {
         var bytes = ByteBuffer()
         bytes.writeInteger(magic, endianness: .little)
         return bytes
-    }
+    }()
 
     /// Why stored bytes were refused.
     enum Defect: Error, Equatable, CustomStringConvertible {
