@@ -18,9 +18,15 @@ import YYCache
             : .response(headers: [("ETag", "\"old\""), ("Cache-Control", "max-age=3600")], body: old)
     }
 
-    @Test func anOlderDownloadThatFinishesLastDoesNotReplaceTheNewerOriginalOnDisk() async throws {
+    /// A plain load's download is held while a newer job of the image downloads it again and
+    /// finishes first. The disk keeps the original of the job that began last among those that
+    /// store one: the refresh's (the older download, finishing last, replaced it), or the plain
+    /// load's beside a job that ignores the disk (which, counted as a store though it made none,
+    /// had the plain load's original refused or taken away again, so the disk kept nothing).
+    @Test(arguments: zip([ImageRequest.Options.refresh, .ignoreDiskCache], [true, false]))
+    func theDiskKeepsTheOriginalOfTheLastJobThatStoresOne(newer options: ImageRequest.Options, storesItsOriginal: Bool) async throws {
         let held = LoopbackHTTPServer.Gate()
-        // The plain load's download is held; the refresh's gets the new image at once.
+        // The plain load's download is held; the newer job's gets the new image at once.
         let script = ScriptedReplies([(held, .response(headers: [("ETag", "\"old\""), ("Cache-Control", "max-age=3600")], body: old)),
                                       (nil, .response(headers: [("ETag", "\"new\""), ("Cache-Control", "max-age=3600")], body: new))])
         let harness = try await PipelineHarness.start(disk: true, handler: script.reply)
@@ -29,36 +35,14 @@ import YYCache
 
         let plain = Task { try await harness.pipeline.image(for: ImageRequest(url: url, options: .returnsOriginalData)) }
         try #require(await harness.server.wait { _, requests in requests == 1 }, "the plain load never reached the server")
-        #expect(try await harness.pipeline.image(for: ImageRequest(url: url, options: [.refresh, .returnsOriginalData])).data == Data(new))
+        #expect(try await harness.pipeline.image(for: ImageRequest(url: url, options: options.union(.returnsOriginalData))).data == Data(new))
         held.open()
         #expect(try await plain.value.data == Data(old), "the plain load returns what it downloaded")
 
         let after = try await harness.restarted().pipeline.image(for: ImageRequest(url: url, options: .returnsOriginalData))
         #expect(after.source == .disk)
-        #expect(after.data == Data(new), "the disk keeps the original of the download that began last")
+        #expect(after.data == Data(storesItsOriginal ? new : old), "the disk keeps the original of the last job that stores one")
         #expect(harness.pipeline.originalStores.keysInFlight == 0, "every data job ended")
-    }
-
-    /// A newer job that ignores the disk cache stores no original, so it does not overtake an older
-    /// job that does: counted as a store, it made the older job's original be refused (or taken
-    /// away again), and the disk kept nothing.
-    @Test func aNewerJobThatIgnoresTheDiskDoesNotKeepAnOlderOneFromStoringItsOriginal() async throws {
-        let held = LoopbackHTTPServer.Gate()
-        let script = ScriptedReplies([(held, .response(headers: [("ETag", "\"old\""), ("Cache-Control", "max-age=3600")], body: old)),
-                                      (nil, .response(headers: [("ETag", "\"new\""), ("Cache-Control", "max-age=3600")], body: new))])
-        let harness = try await PipelineHarness.start(disk: true, handler: script.reply)
-        defer { harness.server.stop() }
-        let url = harness.url("/image.png")
-
-        let plain = Task { try await harness.pipeline.image(for: ImageRequest(url: url, options: .returnsOriginalData)) }
-        try #require(await harness.server.wait { _, requests in requests == 1 }, "the plain load never reached the server")
-        #expect(try await harness.pipeline.image(for: ImageRequest(url: url, options: [.ignoreDiskCache, .returnsOriginalData])).data == Data(new))
-        held.open()
-        #expect(try await plain.value.data == Data(old))
-
-        let after = try await harness.restarted().pipeline.image(for: ImageRequest(url: url, options: .returnsOriginalData))
-        #expect(after.source == .disk, "the plain load stored its original")
-        #expect(after.data == Data(old))
     }
 
     /// The older job's write to the shared tier is slow: the newer job stores its original in the
