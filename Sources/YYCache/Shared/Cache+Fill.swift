@@ -52,10 +52,6 @@ extension Cache {
             if let value = try await value(forKey: key) { return value }
             return try await fillAndStore(key: key, expiresAfter: expiresAfter, fill: fill)
         }
-        // What this process queued for the key before the fill (a synchronous removal just before
-        // it, say) reaches the tier first: sent after the fill took its lock, a removal marked the
-        // lock superseded, and the fill's value was kept nowhere.
-        await tierLink.flushWrites(ofKey: key)
         let owner = UUID().uuidString
         var pause = FillWait.first
         let started = ContinuousClock.now

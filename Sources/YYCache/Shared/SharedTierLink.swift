@@ -150,7 +150,7 @@ final class SharedTierLink: Sendable {
     }
 
     /// Returns once the writes of `key` queued so far have been sent: at once when none wait.
-    func flushWrites(ofKey key: String) async {
+    private func flushWrites(ofKey key: String) async {
         guard queuedWrites(forKey: key) > 0 else { return }
         await flush()
     }
@@ -257,7 +257,11 @@ final class SharedTierLink: Sendable {
         }
     }
 
+    /// Takes the fill lock of `key` for `owner`, once the writes of `key` queued so far have been
+    /// sent: a removal queued just before the fill and sent after the lock was taken marked the
+    /// lock superseded, and the fill's value was kept nowhere.
     func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async -> FillLock {
+        await flushWrites(ofKey: key)
         let key = CanonicalKey.of(key)
         do {
             return try await tier.acquireFillLock(forKey: key, owner: owner, timeToLive: timeToLive) ? .acquired : .heldByOther
