@@ -79,6 +79,11 @@ let package = Package(
             dependencies: ["CPNG"],
             path: "Sources/CYYImageShims"
         ),
+        // Fixed-point resampling and pixel loops, with AVX2 versions chosen at run time on x86-64.
+        .target(
+            name: "CYYPixelKernels",
+            path: "Sources/CYYPixelKernels"
+        ),
         .target(
             name: "YYDispatch",
             dependencies: [
@@ -141,7 +146,7 @@ let package = Package(
         ),
         .target(
             name: "YYImage",
-            dependencies: ["YYDispatch", "CPNG", "CTurboJPEG", "CWebP", "CYYImageShims"],
+            dependencies: ["YYDispatch", "CPNG", "CTurboJPEG", "CWebP", "CYYImageShims", "CYYPixelKernels"],
             swiftSettings: strictSettings
         ),
         // The image pipeline: memory cache → disk cache → network → decode, coalesced at every stage.

@@ -7,9 +7,9 @@ import Foundation
 /// A process that runs more threads than its quota lets run is throttled for the rest of each
 /// period, however many processors the machine has, so a pool sized by the machine's count would
 /// only queue work behind the throttle.
-enum SystemProcessors {
+package enum SystemProcessors {
     /// The count for this process, from the files at the given places (at least 1).
-    static func count(cgroupList: String = "/proc/self/cgroup", cgroupRoot: String = "/sys/fs/cgroup",
+    package static func count(cgroupList: String = "/proc/self/cgroup", cgroupRoot: String = "/sys/fs/cgroup",
                       active: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
         let cgroup = ProcessCgroup(cgroupList: cgroupList, root: cgroupRoot)
         let quota = cgroupV2Quota(cgroup.unifiedFolders) ?? cgroupV1Quota(cgroup.folders(controller: "cpu"))

@@ -124,7 +124,7 @@ public struct Bitmap: Sendable, Equatable {
 }
 
 /// One RGBA8 pixel.
-public struct RGBA: Sendable, Hashable {
+public struct RGBA: Sendable, Hashable, Codable {
     /// Red.
     public var r: UInt8
     /// Green.

@@ -22,6 +22,9 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidUpdate(String)
     /// The encoder was given nothing to encode or values it cannot write.
     case invalidInput(String)
+    /// A processing parameter out of its range (a size of 0, a NaN sigma, a crop outside the
+    /// image); `name` is the parameter, the text says what was wrong.
+    case invalidParameter(name: String, String)
     /// The C codec reported an error.
     case codec(ImageType, String)
     /// A file could not be read or written; the text is the system's reason.
@@ -39,6 +42,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .frameOutOfRange(let index, let count): "frame \(index) is out of range (\(count) frames)"
         case .invalidUpdate(let detail): "invalid update: \(detail)"
         case .invalidInput(let detail): "invalid input: \(detail)"
+        case .invalidParameter(let name, let detail): "invalid \(name): \(detail)"
         case .codec(let type, let detail): "\(type.rawValue) codec error: \(detail)"
         case .fileSystem(let path, let detail): "\(path): \(detail)"
         }

@@ -79,6 +79,36 @@ public final class Image: AnimatedImage {
         self.durations = [0]
     }
 
+    /// An image of decoded frames, such as a processed animation: every frame is kept.
+    /// - Parameters:
+    ///   - frames: the frames, all of one size.
+    ///   - durations: seconds each frame shows (as many as frames; used as they are).
+    ///   - loopCount: plays of the animation, 0 = forever.
+    ///   - type: the format the frames came from (reported as ``type``).
+    ///   - scale: pixels per point (values ≤ 0 mean 1).
+    /// - Throws: `ImageError.invalidInput` for no frames, frames of different sizes, or a
+    ///   duration count that differs from the frame count.
+    public init(frames: [Bitmap], durations: [Double], loopCount: Int = 0, type: ImageType = .png, scale: Double = 1) throws(ImageError) {
+        guard let first = frames.first else { throw .invalidInput("an image needs at least one frame") }
+        guard frames.allSatisfy({ $0.width == first.width && $0.height == first.height }) else {
+            throw .invalidInput("the frames of an image must have one size")
+        }
+        guard durations.count == frames.count else {
+            throw .invalidInput("\(durations.count) durations for \(frames.count) frames")
+        }
+        self.decoder = nil
+        self.type = type
+        self.scale = scale > 0 ? scale : 1
+        self.firstFrame = first
+        self.pixelWidth = first.width
+        self.pixelHeight = first.height
+        self.frameCount = frames.count
+        self.loopCount = max(0, loopCount)
+        self.durationRule = .default
+        self.durations = durations.map { max(0, $0) }
+        self.preloaded.withLock { $0 = frames }
+    }
+
     /// Decodes a file; the scale comes from its name (`icon@2x.png` → 2, `icon.png` → 1).
     public convenience init(contentsOfFile path: String, options: ImageDecoder.Options = ImageDecoder.Options(),
                             durationRule: FrameDurationRule = .default) throws(ImageError) {
@@ -122,8 +152,10 @@ public final class Image: AnimatedImage {
         preloaded.withLock { $0 = frames }
     }
 
-    /// Releases preloaded frames.
+    /// Releases preloaded frames (an image made from frames keeps them: it has nothing to
+    /// decode them from again).
     public func unloadFrames() {
+        guard decoder != nil else { return }
         preloaded.withLock { $0 = nil }
     }
 

@@ -1,5 +1,5 @@
 /// A rectangle in pixels (top-left origin).
-public struct PixelRect: Sendable, Equatable {
+public struct PixelRect: Sendable, Hashable, Codable {
     /// Left edge.
     public var x: Int
     /// Top edge.

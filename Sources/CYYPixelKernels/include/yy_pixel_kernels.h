@@ -1,0 +1,49 @@
+#ifndef YYKIT_PIXEL_KERNELS_H
+#define YYKIT_PIXEL_KERNELS_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// The resampling filter along one axis, as fixed-point taps: output sample `i` is
+/// `sum(source[first[i] + t] * coefs[i * taps + t]) >> precision` for `t` in `0..<count[i]`,
+/// rounded and clamped to 0...255. Built and checked by YYImage's `ResampleAxis` (Swift); the
+/// kernels below trust it: every `first[i] + count[i]` lies within the source, `count[i]` is at
+/// most `taps`, and the sum of any sample times the coefficients fits in 32 bits.
+typedef struct {
+    int32_t out_size;
+    int32_t taps;
+    int32_t precision;
+    const int32_t *first;
+    const int32_t *count;
+    const int16_t *coefs;
+} yy_resample_axis;
+
+/// Resamples `rows` rows of RGBA8 pixels horizontally: row `r` of `src` (stride `src_stride`) to
+/// row `r` of `dst` (`axis->out_size` pixels, stride `dst_stride`).
+void yy_resample_horizontal(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
+                            int32_t rows, const yy_resample_axis *axis);
+
+/// Resamples vertically, output rows `out_first ..< out_first + out_count` of `axis`: each is a
+/// weighted sum of rows of `src`, whose row 0 is source row `src_first_row`. `row_bytes` bytes of
+/// each row are filtered (width * 4).
+void yy_resample_vertical(const uint8_t *src, size_t src_stride, int32_t src_first_row, uint8_t *dst,
+                          size_t dst_stride, int32_t out_first, int32_t out_count, size_t row_bytes,
+                          const yy_resample_axis *axis);
+
+/// Averages blocks of `factor_x` x `factor_y` RGBA8 pixels (an integer box shrink): output row `y`
+/// in `out_first ..< out_first + out_count` averages source rows `y * factor_y ..<` (fewer at the
+/// bottom edge, `src_height` rows in all), output column `x` the columns `x * factor_x ..<` (fewer
+/// at the right edge, `src_width` in all). `scratch` holds `4 * ceil(src_width / factor_x)` sums.
+void yy_box_shrink(const uint8_t *src, size_t src_stride, int32_t src_width, int32_t src_height,
+                   uint8_t *dst, size_t dst_stride, int32_t factor_x, int32_t factor_y,
+                   int32_t out_first, int32_t out_count, uint32_t *scratch);
+
+/// Multiplies colour by alpha in place (rounded: c * a / 255), `width` pixels of each of `rows` rows.
+void yy_premultiply(uint8_t *pixels, size_t stride, int32_t width, int32_t rows);
+
+/// Divides colour by alpha in place (rounded, clamped; colour under alpha 0 becomes 0).
+void yy_unpremultiply(uint8_t *pixels, size_t stride, int32_t width, int32_t rows);
+
+/// Whether the AVX2 kernels run on this processor (for the benchmarks' report).
+int yy_pixel_kernels_use_avx2(void);
+
+#endif

@@ -1,0 +1,65 @@
+import Foundation
+
+extension Bitmap {
+    /// The largest blur or sharpen sigma accepted, in pixels.
+    public static let maxFilterSigma = 1000.0
+
+    /// Gaussian blur with standard deviation `sigma` pixels (0.3...1000), separable, in
+    /// premultiplied alpha so transparent pixels lend no colour.
+    public func blurred(sigma: Double) throws(ImageError) -> Bitmap {
+        try Self.checkSigma(sigma, name: "blur")
+        let kernel = Self.gaussian(sigma: sigma)
+        let source = converted(to: .premultiplied)
+        let out = Resampler.convolve(
+            source,
+            horizontal: width > 1 ? ResampleAxis(convolving: width, kernel: kernel) : nil,
+            vertical: height > 1 ? ResampleAxis(convolving: height, kernel: kernel) : nil,
+            usesAllCores: true)
+        return out.converted(to: alphaMode)
+    }
+
+    /// Unsharp mask: each colour sample moves away from its Gaussian-blurred (`sigma`)
+    /// neighbourhood by `amount` times the difference, where that difference exceeds `threshold`
+    /// levels. Alpha is kept.
+    public func sharpened(sigma: Double, amount: Double = 1, threshold: Int = 0) throws(ImageError) -> Bitmap {
+        try Self.checkSigma(sigma, name: "sharpen")
+        guard amount.isFinite, (0...10).contains(amount) else {
+            throw .invalidParameter(name: "sharpen", "an amount of \(amount): give 0...10")
+        }
+        let source = converted(to: .straight)
+        let blur = try source.blurred(sigma: sigma)
+        var out = source
+        let limit = max(0, threshold)
+        out.pixels.withUnsafeMutableBufferPointer { pixels in
+            blur.pixels.withUnsafeBufferPointer { blurred in
+                for y in 0..<height {
+                    var i = y * bytesPerRow
+                    for _ in 0..<width {
+                        for c in 0..<3 {
+                            let difference = Int(pixels[i + c]) - Int(blurred[i + c])
+                            guard abs(difference) > limit else { continue }
+                            let value = Double(pixels[i + c]) + amount * Double(difference)
+                            pixels[i + c] = UInt8(min(255, max(0, value.rounded())))
+                        }
+                        i += 4
+                    }
+                }
+            }
+        }
+        return out.converted(to: alphaMode)
+    }
+
+    private static func checkSigma(_ sigma: Double, name: String) throws(ImageError) {
+        guard sigma.isFinite, sigma >= 0.3, sigma <= maxFilterSigma else {
+            throw .invalidParameter(name: name, "a sigma of \(sigma): give 0.3...\(Int(maxFilterSigma)) pixels")
+        }
+    }
+
+    /// A normalised Gaussian reaching 3 sigma either side.
+    static func gaussian(sigma: Double) -> [Double] {
+        let radius = max(1, Int((3 * sigma).rounded(.up)))
+        let weights = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        let total = weights.reduce(0, +)
+        return weights.map { $0 / total }
+    }
+}

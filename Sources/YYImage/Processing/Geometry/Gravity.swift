@@ -1,0 +1,97 @@
+/// Where a crop keeps, or a pad places, the image: a compass point, a focal point, or a window
+/// chosen from the pixels.
+public enum Gravity: Sendable, Hashable, Codable {
+    /// The middle (the default).
+    case centre
+    /// Top edge, centred.
+    case north
+    /// Bottom edge, centred.
+    case south
+    /// Right edge, centred.
+    case east
+    /// Left edge, centred.
+    case west
+    /// Top-right corner.
+    case northEast
+    /// Top-left corner.
+    case northWest
+    /// Bottom-right corner.
+    case southEast
+    /// Bottom-left corner.
+    case southWest
+    /// Centred on a point given as fractions of the width and height (0...1), as far as the edges allow.
+    case focalPoint(x: Double, y: Double)
+    /// The window whose luminance histogram has the most entropy (the busiest part).
+    case entropy
+    /// The window with the most edges, saturated colour and skin tones (what draws the eye).
+    case attention
+
+    /// Where a `window` × `window` span sits in `extent`, from 0 (start) to 1 (end), for the
+    /// compass points and focal points; `nil` for the smart modes.
+    func alignment() -> (x: Double, y: Double)? {
+        switch self {
+        case .centre: (0.5, 0.5)
+        case .north: (0.5, 0)
+        case .south: (0.5, 1)
+        case .east: (1, 0.5)
+        case .west: (0, 0.5)
+        case .northEast: (1, 0)
+        case .northWest: (0, 0)
+        case .southEast: (1, 1)
+        case .southWest: (0, 1)
+        case .focalPoint, .entropy, .attention: nil
+        }
+    }
+
+    /// The offset of a `window`-long span in an `extent`-long one.
+    static func offset(window: Int, extent: Int, alignment: Double) -> Int {
+        max(0, Int((Double(extent - window) * alignment).rounded()))
+    }
+
+    /// The offset of a `window`-long span centred on `focus` (0...1 of `extent`), kept inside.
+    static func offset(window: Int, extent: Int, focus: Double) -> Int {
+        let centred = Int((focus * Double(extent) - Double(window) / 2).rounded())
+        return min(max(0, extent - window), max(0, centred))
+    }
+
+    /// Parses the spelling the command line and URLs use: `centre` (or `center`), the compass
+    /// names, `entropy`, `attention`, or `FX,FY` fractions.
+    public init?(parsing text: String) {
+        switch text.lowercased() {
+        case "centre", "center": self = .centre
+        case "north": self = .north
+        case "south": self = .south
+        case "east": self = .east
+        case "west": self = .west
+        case "northeast": self = .northEast
+        case "northwest": self = .northWest
+        case "southeast": self = .southEast
+        case "southwest": self = .southWest
+        case "entropy": self = .entropy
+        case "attention": self = .attention
+        default:
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]),
+                  (0...1).contains(x), (0...1).contains(y) else { return nil }
+            self = .focalPoint(x: x, y: y)
+        }
+    }
+
+    /// The spelling ``init(parsing:)`` reads, for cache keys.
+    var spelling: String {
+        switch self {
+        case .centre: "centre"
+        case .north: "north"
+        case .south: "south"
+        case .east: "east"
+        case .west: "west"
+        case .northEast: "northeast"
+        case .northWest: "northwest"
+        case .southEast: "southeast"
+        case .southWest: "southwest"
+        case .focalPoint(let x, let y): "\(x),\(y)"
+        case .entropy: "entropy"
+        case .attention: "attention"
+        }
+    }
+}

@@ -1,0 +1,80 @@
+/// A chain of processing steps — resize, crop, rotate, filters — as a value: build it once, apply it
+/// to bitmaps or whole images, and key caches by its ``identifier``.
+///
+/// ```swift
+/// let chain = ProcessingChain()
+///     .resized(Resize(width: 400, height: 300, fit: .cover, gravity: .attention))
+///     .sharpened(sigma: 0.5)
+/// let thumbnail = try chain.apply(to: image)        // every frame of an animation
+/// ```
+///
+/// Steps run in order. Every step checks its parameters and the size it would produce (at most
+/// ``ProcessingLimits/maxOutputPixels``) and throws ``ImageError/invalidParameter(name:_:)`` or
+/// ``ImageError/tooManyPixels(width:height:limit:)`` rather than allocate.
+public struct ProcessingChain: Sendable, Hashable, Codable {
+    /// The steps, first to last.
+    public var steps: [ProcessingStep]
+
+    /// A chain of `steps`.
+    public init(_ steps: [ProcessingStep] = []) {
+        self.steps = steps
+    }
+
+    /// A stable name of the steps and every parameter, for cache keys: equal chains give equal
+    /// identifiers, and any parameter that changes the pixels changes it.
+    public var identifier: String {
+        steps.map(\.identifier).joined(separator: "|")
+    }
+
+    /// Whether the chain has no steps.
+    public var isEmpty: Bool { steps.isEmpty }
+
+    /// This chain with `step` appended.
+    public func appending(_ step: ProcessingStep) -> ProcessingChain {
+        ProcessingChain(steps + [step])
+    }
+
+    /// This chain with a resize appended.
+    public func resized(_ resize: Resize) -> ProcessingChain { appending(.resize(resize)) }
+    /// This chain with a crop appended.
+    public func cropped(to rect: PixelRect) -> ProcessingChain { appending(.crop(rect)) }
+    /// This chain with a clockwise turn appended.
+    public func rotated(_ turn: QuarterTurn) -> ProcessingChain { appending(.rotate(turn)) }
+    /// This chain with a Gaussian blur appended.
+    public func blurred(sigma: Double) -> ProcessingChain { appending(.blur(sigma: sigma)) }
+    /// This chain with an unsharp mask appended.
+    public func sharpened(sigma: Double) -> ProcessingChain { appending(.sharpen(sigma: sigma)) }
+    /// This chain with a grayscale conversion appended.
+    public func grayscaled() -> ProcessingChain { appending(.grayscale) }
+
+    /// `bitmap` through every step.
+    public func apply(to bitmap: Bitmap) throws(ImageError) -> Bitmap {
+        var out = bitmap
+        for step in steps { out = try step.apply(to: out) }
+        return out
+    }
+
+    /// `image` through every step: each frame of an animation, with its durations and loop count.
+    /// Frames are decoded one at a time, so the decoder's limits stay in force.
+    public func apply(to image: Image) throws(ImageError) -> Image {
+        guard !isEmpty else { return image }
+        if image.frameCount == 1 {
+            return Image(bitmap: try apply(to: image.frame(at: 0)), type: image.type, scale: image.scale)
+        }
+        var frames: [Bitmap] = []
+        var durations: [Double] = []
+        for index in 0..<image.frameCount {
+            frames.append(try apply(to: image.frame(at: index)))
+            durations.append(image.duration(at: index))
+        }
+        return try Image(frames: frames, durations: durations, loopCount: image.loopCount, type: image.type, scale: image.scale)
+    }
+
+    /// The longest side a decoder may shrink a `width` × `height` source to, for free, before
+    /// this chain runs: set when the chain starts with a resize that shrinks (a crop or rotation
+    /// first needs the full pixels).
+    public func decodingSideNeeded(sourceWidth: Int, sourceHeight: Int) -> Int? {
+        guard case .resize(let resize)? = steps.first else { return nil }
+        return resize.sourceSideNeeded(sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+    }
+}

@@ -1,0 +1,75 @@
+/// One step of a ``ProcessingChain``.
+public enum ProcessingStep: Sendable, Hashable, Codable {
+    /// Resize to a box (fit, gravity, kernel).
+    case resize(Resize)
+    /// Keep a rectangle, which must lie inside the image.
+    case crop(PixelRect)
+    /// Pad each side with a colour.
+    case extend(top: Int, left: Int, bottom: Int, right: Int, background: RGBA)
+    /// Turn clockwise.
+    case rotate(QuarterTurn)
+    /// Mirror top to bottom.
+    case flip
+    /// Mirror left to right.
+    case flop
+    /// Remove a border of the top-left pixel's colour (samples within `threshold` levels).
+    case trim(threshold: Int)
+    /// Gaussian blur.
+    case blur(sigma: Double)
+    /// Unsharp mask.
+    case sharpen(sigma: Double)
+    /// Grey from Rec. 709 luma.
+    case grayscale
+    /// Composite over an opaque colour.
+    case flatten(background: RGBA)
+    /// Round the corners with a radius in pixels.
+    case roundCorners(radius: Double)
+    /// Keep the centred circle (and crop to its square).
+    case circle
+
+    /// This step applied to `bitmap`.
+    func apply(to bitmap: Bitmap) throws(ImageError) -> Bitmap {
+        switch self {
+        case .resize(let resize): return try resize.apply(to: bitmap)
+        case .crop(let rect):
+            guard rect.width > 0, rect.height > 0, rect.x >= 0, rect.y >= 0,
+                  rect.x <= bitmap.width - rect.width, rect.y <= bitmap.height - rect.height else {
+                throw .invalidParameter(name: "crop", "\(rect.width)x\(rect.height) at \(rect.x),\(rect.y) does not lie inside the \(bitmap.width)x\(bitmap.height) image")
+            }
+            return bitmap.cropped(to: rect)
+        case .extend(let top, let left, let bottom, let right, let background):
+            return try bitmap.extended(top: top, left: left, bottom: bottom, right: right, background: background)
+        case .rotate(let turn): return bitmap.rotated(turn)
+        case .flip: return bitmap.flipped()
+        case .flop: return bitmap.flopped()
+        case .trim(let threshold):
+            guard (0...255).contains(threshold) else { throw .invalidParameter(name: "trim", "a threshold of \(threshold): give 0...255") }
+            return bitmap.trimmed(threshold: threshold)
+        case .blur(let sigma): return try bitmap.blurred(sigma: sigma)
+        case .sharpen(let sigma): return try bitmap.sharpened(sigma: sigma)
+        case .grayscale: return bitmap.grayscaled()
+        case .flatten(let background): return bitmap.flattened(onto: background)
+        case .roundCorners(let radius): return try bitmap.roundingCorners(radius: radius)
+        case .circle: return try bitmap.circleMasked()
+        }
+    }
+
+    /// The step's part of ``ProcessingChain/identifier``.
+    var identifier: String {
+        switch self {
+        case .resize(let resize): resize.identifier
+        case .crop(let r): "crop(\(r.x),\(r.y),\(r.width),\(r.height))"
+        case .extend(let t, let l, let b, let r, let bg): "extend(\(t),\(l),\(b),\(r),\(bg.hex))"
+        case .rotate(let turn): "rotate(\(turn.rawValue))"
+        case .flip: "flip"
+        case .flop: "flop"
+        case .trim(let threshold): "trim(\(threshold))"
+        case .blur(let sigma): "blur(\(sigma))"
+        case .sharpen(let sigma): "sharpen(\(sigma))"
+        case .grayscale: "grayscale"
+        case .flatten(let bg): "flatten(\(bg.hex))"
+        case .roundCorners(let radius): "round(\(radius))"
+        case .circle: "circle"
+        }
+    }
+}

@@ -1,0 +1,173 @@
+internal import CYYPixelKernels
+import Dispatch
+internal import YYDispatch
+
+/// Resizes RGBA8 bitmaps: premultiply, optional integer box pre-shrink, separable convolution in
+/// the C kernels (horizontal into a band buffer, then vertical), unpremultiply. Output rows are cut
+/// into bands that run on separate cores; each band filters just the source rows it reads.
+enum Resampler {
+    /// `bitmap` at `width` × `height`, filtered from `region` of it (the whole bitmap by default;
+    /// fractional regions are sampled where they lie). The result has the bitmap's alpha mode.
+    static func resize(_ bitmap: Bitmap, width: Int, height: Int, region: SourceRegion? = nil, options: ResizeOptions) -> Bitmap {
+        precondition(width > 0 && height > 0 && bitmap.width > 0 && bitmap.height > 0, "empty resize")
+        var region = region ?? SourceRegion(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height))
+        if width == bitmap.width && height == bitmap.height && region.isWhole(of: bitmap) { return bitmap }
+        if options.linearLight {
+            return LinearLightResampler.resize(bitmap, width: width, height: height, region: region, kernel: options.kernel)
+        }
+        let mode = bitmap.alphaMode
+        var source = bitmap
+        let filtersAlpha = mode == .straight && !bitmap.isOpaque
+        if filtersAlpha { source = source.premultiplied() }
+        if let gap = options.reducingGap, options.kernel != .nearest, gap >= 1 {
+            let fx = Int(region.width / Double(width) / gap), fy = Int(region.height / Double(height) / gap)
+            if fx >= 2 || fy >= 2 {
+                source = boxShrink(source, factorX: max(1, fx), factorY: max(1, fy), options: options)
+                region = region.scaled(x: 1 / Double(max(1, fx)), y: 1 / Double(max(1, fy)))
+            }
+        }
+        var out = convolve(source, width: width, height: height, region: region, options: options)
+        if filtersAlpha {
+            out.alphaMode = .premultiplied
+            return out.straightened()
+        }
+        out.alphaMode = mode
+        return out
+    }
+
+    /// The separable convolution, skipping an axis whose size and region are unchanged.
+    private static func convolve(_ source: Bitmap, width: Int, height: Int, region: SourceRegion, options: ResizeOptions) -> Bitmap {
+        let resizesRows = !(width == source.width && region.x == 0 && region.width == Double(source.width))
+        let resizesColumns = !(height == source.height && region.y == 0 && region.height == Double(source.height))
+        let horizontal = resizesRows ? ResampleAxis(inputSize: source.width, outputSize: width, kernel: options.kernel,
+                                                    regionStart: region.x, regionLength: region.width) : nil
+        let vertical = resizesColumns ? ResampleAxis(inputSize: source.height, outputSize: height, kernel: options.kernel,
+                                                     regionStart: region.y, regionLength: region.height) : nil
+        return convolve(source, horizontal: horizontal, vertical: vertical, usesAllCores: options.usesAllCores)
+    }
+
+    /// `source` filtered by `horizontal` along its rows, then by `vertical` along its columns (`nil`
+    /// leaves an axis as it is). Output rows are cut into bands, one per core on large images;
+    /// each band filters horizontally just the source rows its own rows read.
+    static func convolve(_ source: Bitmap, horizontal: ResampleAxis?, vertical: ResampleAxis?, usesAllCores: Bool) -> Bitmap {
+        let width = horizontal?.outputSize ?? source.width, height = vertical?.outputSize ?? source.height
+        var out = Bitmap(width: width, height: height, alphaMode: source.alphaMode)
+        let bands = bandCount(sourcePixels: source.width * source.height, outputRows: height, usesAllCores: usesAllCores)
+        let (outStride, inStride) = (out.bytesPerRow, source.bytesPerRow)
+        source.pixels.withUnsafeBufferPointer { src in
+            out.pixels.withUnsafeMutableBufferPointer { dst in
+                let input = SendablePointer(src.baseAddress!), output = SendableMutablePointer(dst.baseAddress!)
+                forEachBand(of: height, bands: bands) { rows in
+                    let needed = vertical?.sourceRange(of: rows) ?? rows
+                    let target = output.pointer + rows.lowerBound * outStride
+                    let firstRow = input.pointer + needed.lowerBound * inStride
+                    switch (horizontal, vertical) {
+                    case (let horizontal?, nil):
+                        horizontal.withKernelAxis { yy_resample_horizontal(firstRow, inStride, target, outStride, Int32(rows.count), $0) }
+                    case (nil, let vertical?):
+                        vertical.withKernelAxis {
+                            yy_resample_vertical(firstRow, inStride, Int32(needed.lowerBound), target, outStride,
+                                                 Int32(rows.lowerBound), Int32(rows.count), width * 4, $0)
+                        }
+                    case (let horizontal?, let vertical?):
+                        var band = [UInt8](repeating: 0, count: needed.count * width * 4)
+                        band.withUnsafeMutableBufferPointer { band in
+                            horizontal.withKernelAxis {
+                                yy_resample_horizontal(firstRow, inStride, band.baseAddress, width * 4, Int32(needed.count), $0)
+                            }
+                            vertical.withKernelAxis {
+                                yy_resample_vertical(band.baseAddress, width * 4, Int32(needed.lowerBound), target, outStride,
+                                                     Int32(rows.lowerBound), Int32(rows.count), width * 4, $0)
+                            }
+                        }
+                    case (nil, nil):
+                        for row in rows {
+                            (target + (row - rows.lowerBound) * outStride).update(from: input.pointer + row * inStride, count: width * 4)
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Averages `factorX` × `factorY` blocks (partial blocks at the right and bottom edges).
+    static func boxShrink(_ source: Bitmap, factorX: Int, factorY: Int, options: ResizeOptions) -> Bitmap {
+        let width = (source.width + factorX - 1) / factorX, height = (source.height + factorY - 1) / factorY
+        var out = Bitmap(width: width, height: height, alphaMode: source.alphaMode)
+        let bands = bandCount(sourcePixels: source.width * source.height, outputRows: height, usesAllCores: options.usesAllCores)
+        let outStride = out.bytesPerRow
+        source.pixels.withUnsafeBufferPointer { src in
+            out.pixels.withUnsafeMutableBufferPointer { dst in
+                let input = SendablePointer(src.baseAddress!), output = SendableMutablePointer(dst.baseAddress!)
+                forEachBand(of: height, bands: bands) { rows in
+                    var sums = [UInt32](repeating: 0, count: width * 4)
+                    sums.withUnsafeMutableBufferPointer {
+                        yy_box_shrink(input.pointer, source.bytesPerRow, Int32(source.width), Int32(source.height),
+                                      output.pointer + rows.lowerBound * outStride, outStride, Int32(factorX), Int32(factorY),
+                                      Int32(rows.lowerBound), Int32(rows.count), $0.baseAddress)
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The cores this process may keep busy (its cgroup's quota included), read once.
+    private static let processorCount = SystemProcessors.count()
+
+    /// One band on small images (or when told), else one per core.
+    static func bandCount(sourcePixels: Int, outputRows: Int, usesAllCores: Bool) -> Int {
+        guard usesAllCores, sourcePixels >= ResizeOptions.parallelThreshold else { return 1 }
+        return max(1, min(outputRows, processorCount))
+    }
+
+    /// Runs `body` over `bands` contiguous slices of `0..<rows`, on separate threads when more
+    /// than one.
+    static func forEachBand(of rows: Int, bands: Int, _ body: (Range<Int>) -> Void) {
+        @Sendable func slice(_ band: Int) -> Range<Int> { (rows * band / bands)..<(rows * (band + 1) / bands) }
+        if bands == 1 {
+            body(0..<rows)
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            let work = UncheckedBandBody(body: body)
+            DispatchQueue.concurrentPerform(iterations: bands) { work.body(slice($0)) }
+        }
+    }
+}
+
+/// A rectangle of the source in pixel coordinates, fractional where a crop or a focal point puts it.
+struct SourceRegion: Sendable, Equatable {
+    var x: Double
+    var y: Double
+    var width: Double
+    var height: Double
+
+    func isWhole(of bitmap: Bitmap) -> Bool {
+        x == 0 && y == 0 && width == Double(bitmap.width) && height == Double(bitmap.height)
+    }
+
+    func scaled(x sx: Double, y sy: Double) -> SourceRegion {
+        SourceRegion(x: x * sx, y: y * sy, width: width * sx, height: height * sy)
+    }
+}
+
+/// A pointer handed to the bands of one resize. Each band writes only its own rows, and the
+/// caller waits for all of them before the buffer's owner goes on.
+struct SendablePointer: @unchecked Sendable {
+    let pointer: UnsafePointer<UInt8>
+    init(_ pointer: UnsafePointer<UInt8>) { self.pointer = pointer }
+}
+
+/// The writable twin of ``SendablePointer``, under the same rule.
+struct SendableMutablePointer: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<UInt8>
+    init(_ pointer: UnsafeMutablePointer<UInt8>) { self.pointer = pointer }
+}
+
+/// A band body shared with `concurrentPerform`, which runs it on several threads and returns only
+/// when every run ended; the bodies touch disjoint rows.
+private struct UncheckedBandBody: @unchecked Sendable {
+    let body: (Range<Int>) -> Void
+}

@@ -1,0 +1,118 @@
+/// A resize to a box: which sides are given, how the image meets the box, where a crop keeps
+/// or a pad places it, and how pixels are filtered.
+public struct Resize: Sendable, Hashable, Codable {
+    /// The box's width; `nil` follows the aspect ratio from `height`.
+    public var width: Int?
+    /// The box's height; `nil` follows the aspect ratio from `width`.
+    public var height: Int?
+    /// How the image meets the box (default ``FitMode/inside``).
+    public var fit: FitMode = .inside
+    /// Where `cover` crops and `contain` pads (default ``Gravity/centre``).
+    public var gravity: Gravity = .centre
+    /// Whether an image smaller than the box may grow (default false, as libvips' thumbnail).
+    public var enlarge = false
+    /// The padding colour of `contain` (default transparent black; flattened later for formats
+    /// without alpha).
+    public var background = RGBA(0, 0, 0, 0)
+    /// The filter and its settings.
+    public var options = ResizeOptions()
+
+    /// A resize to `width` × `height` (give at least one).
+    public init(width: Int? = nil, height: Int? = nil, fit: FitMode = .inside, gravity: Gravity = .centre,
+                enlarge: Bool = false, background: RGBA = RGBA(0, 0, 0, 0), options: ResizeOptions = ResizeOptions()) {
+        self.width = width
+        self.height = height
+        self.fit = fit
+        self.gravity = gravity
+        self.enlarge = enlarge
+        self.background = background
+        self.options = options
+    }
+
+    /// The canvas this resize gives a `sourceWidth` × `sourceHeight` image, by sharp's rules.
+    public func outputSize(sourceWidth: Int, sourceHeight: Int) throws(ImageError) -> (width: Int, height: Int) {
+        let geometry = try self.geometry(sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+        return (geometry.canvasWidth, geometry.canvasHeight)
+    }
+
+    /// The longest side the source needs to keep, at least, for this resize to lose nothing:
+    /// the decoder may shrink to it for free.
+    func sourceSideNeeded(sourceWidth: Int, sourceHeight: Int) -> Int? {
+        guard let geometry = try? self.geometry(sourceWidth: sourceWidth, sourceHeight: sourceHeight),
+              geometry.scaledWidth < sourceWidth, geometry.scaledHeight < sourceHeight else { return nil }
+        let scale = max(Double(geometry.scaledWidth) / Double(sourceWidth), Double(geometry.scaledHeight) / Double(sourceHeight))
+        return Int((Double(max(sourceWidth, sourceHeight)) * scale).rounded(.up))
+    }
+
+    func geometry(sourceWidth: Int, sourceHeight: Int) throws(ImageError) -> ResizeGeometry {
+        guard width != nil || height != nil else {
+            throw .invalidParameter(name: "resize", "give a width, a height or both")
+        }
+        for (name, side) in [("width", width), ("height", height)] {
+            if let side, side < 1 || side > 1 << 24 {
+                throw .invalidParameter(name: name, "\(side) pixels: give 1...\(1 << 24)")
+            }
+        }
+        if case .focalPoint(let x, let y) = gravity, !((0...1).contains(x) && (0...1).contains(y)) {
+            throw .invalidParameter(name: "gravity", "a focal point at \(x),\(y): give fractions 0...1")
+        }
+        if let gap = options.reducingGap, !(gap.isFinite && gap >= 1) {
+            throw .invalidParameter(name: "reducingGap", "\(gap): give 1 or more, or nil")
+        }
+        let geometry = ResizeGeometry(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height,
+                                      fit: fit, enlarge: enlarge)
+        try ProcessingLimits.checkOutput(width: geometry.scaledWidth, height: geometry.scaledHeight)
+        try ProcessingLimits.checkOutput(width: geometry.canvasWidth, height: geometry.canvasHeight)
+        return geometry
+    }
+
+    /// `bitmap` resized: a cover crop samples just the kept window of the source, a contain pads
+    /// after scaling.
+    func apply(to bitmap: Bitmap) throws(ImageError) -> Bitmap {
+        guard bitmap.width > 0, bitmap.height > 0 else { throw .invalidParameter(name: "resize", "an empty image") }
+        let g = try geometry(sourceWidth: bitmap.width, sourceHeight: bitmap.height)
+        let (sx, sy) = (Double(bitmap.width) / Double(g.scaledWidth), Double(bitmap.height) / Double(g.scaledHeight))
+        if g.canvasWidth < g.scaledWidth || g.canvasHeight < g.scaledHeight {
+            // `cover`: find the window in scaled pixels, then sample only its part of the source.
+            let origin: (x: Int, y: Int)
+            switch gravity {
+            case .entropy, .attention:
+                let window = (Int((Double(g.canvasWidth) * sx).rounded()), Int((Double(g.canvasHeight) * sy).rounded()))
+                let found = SmartCrop.origin(in: bitmap, width: min(bitmap.width, window.0), height: min(bitmap.height, window.1), gravity: gravity)
+                origin = (min(g.scaledWidth - g.canvasWidth, Int((Double(found.x) / sx).rounded())),
+                          min(g.scaledHeight - g.canvasHeight, Int((Double(found.y) / sy).rounded())))
+            case .focalPoint(let fx, let fy):
+                origin = (Gravity.offset(window: g.canvasWidth, extent: g.scaledWidth, focus: fx),
+                          Gravity.offset(window: g.canvasHeight, extent: g.scaledHeight, focus: fy))
+            default:
+                let alignment = gravity.alignment() ?? (0.5, 0.5)
+                origin = (Gravity.offset(window: g.canvasWidth, extent: g.scaledWidth, alignment: alignment.x),
+                          Gravity.offset(window: g.canvasHeight, extent: g.scaledHeight, alignment: alignment.y))
+            }
+            let region = SourceRegion(x: Double(origin.x) * sx, y: Double(origin.y) * sy,
+                                      width: Double(g.canvasWidth) * sx, height: Double(g.canvasHeight) * sy)
+            return Resampler.resize(bitmap, width: g.canvasWidth, height: g.canvasHeight, region: region, options: options)
+        }
+        let scaled = Resampler.resize(bitmap, width: g.scaledWidth, height: g.scaledHeight, options: options)
+        guard g.canvasWidth > g.scaledWidth || g.canvasHeight > g.scaledHeight else { return scaled }
+        // `contain`: pad at the gravity (the smart modes centre).
+        let alignment: (x: Double, y: Double)
+        if case .focalPoint(let fx, let fy) = gravity { alignment = (fx, fy) } else { alignment = gravity.alignment() ?? (0.5, 0.5) }
+        var canvas = Bitmap(filledWith: background.converted(to: scaled.alphaMode), width: g.canvasWidth, height: g.canvasHeight,
+                            alphaMode: scaled.alphaMode)
+        canvas.draw(scaled, atX: Gravity.offset(window: g.scaledWidth, extent: g.canvasWidth, alignment: alignment.x),
+                    y: Gravity.offset(window: g.scaledHeight, extent: g.canvasHeight, alignment: alignment.y))
+        return canvas
+    }
+
+    /// The spelling in ``ProcessingChain/identifier``.
+    var identifier: String {
+        var parts = ["w=\(width.map(String.init) ?? "auto")", "h=\(height.map(String.init) ?? "auto")", "fit=\(fit.rawValue)",
+                     "g=\(gravity.spelling)", "k=\(options.kernel.rawValue)"]
+        if enlarge { parts.append("enlarge") }
+        if fit == .contain { parts.append("bg=\(background.hex)") }
+        if let gap = options.reducingGap { parts.append("gap=\(gap)") } else { parts.append("gap=none") }
+        if options.linearLight { parts.append("linear") }
+        return "resize(" + parts.joined(separator: ",") + ")"
+    }
+}
