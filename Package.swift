@@ -73,6 +73,12 @@ let package = Package(
             pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
         ),
+        .systemLibrary(
+            name: "CDeflate",
+            path: "Sources/CDeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
+        ),
         // The one place that needs C: libpng reports errors with longjmp, which Swift cannot catch.
         .target(
             name: "CYYImageShims",
@@ -146,7 +152,7 @@ let package = Package(
         ),
         .target(
             name: "YYImage",
-            dependencies: ["YYDispatch", "CPNG", "CTurboJPEG", "CWebP", "CYYImageShims", "CYYPixelKernels"],
+            dependencies: ["YYDispatch", "CPNG", "CTurboJPEG", "CWebP", "CYYImageShims", "CYYPixelKernels", "CDeflate"],
             swiftSettings: strictSettings
         ),
         // The image pipeline: memory cache → disk cache → network → decode, coalesced at every stage.

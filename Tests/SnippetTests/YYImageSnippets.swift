@@ -23,12 +23,12 @@ func imageSnippet(data: Data, received: Data) throws {
     let preview = try progressive.frame(at: 0)
 
     // Options: decompression-bomb limits, downsampling (JPEG through DCT scaling), premultiplied
-    // output, EXIF orientation applied.
+    // output; the EXIF orientation is applied unless told otherwise.
     var options = ImageDecoder.Options()
     options.maxPixelCount = 50_000_000
     options.maxPixelSize = 512
     options.alphaMode = .premultiplied
-    options.appliesOrientation = true
+    options.appliesOrientation = false   // keep the stored pixels
 
     // Encode: stills and animations.
     var encoder = ImageEncoder(type: .webp)   // .png (APNG when animated), .gif, .jpeg, .webp, .bmp, .ico

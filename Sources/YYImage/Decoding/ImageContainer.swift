@@ -13,6 +13,8 @@ protocol ImageContainer: Sendable {
     var frames: [ImageFrameInfo] { get }
     /// The EXIF orientation stored in the file.
     var orientation: ImageOrientation { get }
+    /// The embedded ICC profile, `nil` when there is none.
+    var colorProfile: [UInt8]? { get }
     /// Whether frames are drawn onto a shared canvas (animations) rather than standing alone
     /// (the entries of an ICO file).
     var compositesFrames: Bool { get }
@@ -29,6 +31,7 @@ protocol ImageContainer: Sendable {
 extension ImageContainer {
     var compositesFrames: Bool { true }
     var orientation: ImageOrientation { .up }
+    var colorProfile: [UInt8]? { nil }
     func frameMayHaveAlpha(at index: Int) -> Bool { true }
 }
 

@@ -31,10 +31,15 @@ public final class ImageDecoder: Sendable {
         public var maxPixelSize: Int? {
             didSet { if let size = maxPixelSize, size < 1 { maxPixelSize = 1 } }
         }
+        /// The longest side the caller needs, at least: codecs that decode smaller for free (JPEG's
+        /// DCT scaling, in steps of 1/8) decode to the smallest such size whose longest side is
+        /// still at least this; nothing is resampled. `nil` (the default) decodes at full size.
+        public var shrinkOnLoad: Int?
         /// Straight (default) or premultiplied output.
         public var alphaMode: Bitmap.AlphaMode = .straight
-        /// Whether frames are turned upright according to the file's EXIF orientation.
-        public var appliesOrientation = false
+        /// Whether frames are turned upright according to the file's EXIF orientation (default
+        /// true: what displays and processing want; false keeps the stored pixels).
+        public var appliesOrientation = true
 
         /// The defaults.
         public init() {}
@@ -133,6 +138,12 @@ public final class ImageDecoder: Sendable {
     public var canvasHeight: Int { state.withLock { $0.container?.canvasHeight ?? 0 } }
     /// The EXIF orientation stored in the file (`.up` when there is none).
     public var orientation: ImageOrientation { state.withLock { $0.container?.orientation ?? .up } }
+    /// Canvas width once turned upright (the stored height for orientations 5...8).
+    public var orientedWidth: Int { orientation.swapsAxes ? canvasHeight : canvasWidth }
+    /// Canvas height once turned upright.
+    public var orientedHeight: Int { orientation.swapsAxes ? canvasWidth : canvasHeight }
+    /// The embedded ICC colour profile (JPEG APP2, PNG iCCP, WebP ICCP), `nil` when there is none.
+    public var colorProfile: Data? { state.withLock { $0.container?.colorProfile.map { Data($0) } } }
     /// Whether frames are drawn onto a shared canvas; false for ICO, whose entries are separate
     /// icons returned at their own sizes.
     public var compositesFrames: Bool { state.withLock { $0.container?.compositesFrames ?? true } }
@@ -166,7 +177,7 @@ public final class ImageDecoder: Sendable {
                 || (frames.count == 1 && frames[0].x == 0 && frames[0].y == 0
                     && frames[0].width == container.canvasWidth && frames[0].height == container.canvasHeight)
             if standalone {
-                return try container.decodeFrame(at: index, sizeHint: options.maxPixelSize)
+                return try container.decodeFrame(at: index, sizeHint: options.maxPixelSize ?? options.shrinkOnLoad)
             }
             return try state.compositor!.frame(at: index) { (i: Int) throws(ImageError) -> Bitmap in
                 try container.decodeFrame(at: i, sizeHint: nil)

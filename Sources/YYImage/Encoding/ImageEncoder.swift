@@ -29,6 +29,13 @@ public struct ImageEncoder: Sendable {
     /// PNG only: write an alpha channel even when every pixel is opaque (by default opaque
     /// images are written as RGB, which is smaller).
     public var alwaysWritesAlpha = false
+    /// Speed against size, 0...9 (clamped): PNG's deflate level (default 6), WebP's method
+    /// (default 4 for stills and 0 for animations, Pillow's defaults; 9 is method 6 with the
+    /// smallest-file animation search). `nil` keeps the defaults.
+    public var effort: Int?
+    /// An ICC profile to embed (PNG iCCP, JPEG APP2, WebP ICCP); `nil` writes none, which viewers
+    /// read as sRGB.
+    public var colorProfile: Data?
     /// The frames added so far, with their durations in seconds.
     public private(set) var frames: [(bitmap: Bitmap, duration: Double)] = []
 
@@ -67,15 +74,16 @@ public struct ImageEncoder: Sendable {
         guard width > 0, height > 0 else { throw .invalidInput("an image of \(width)x\(height) pixels") }
         let canvases = frames.map { ($0.bitmap.resizedCanvas(width: width, height: height), $0.duration) }
         let quality = min(1, max(0, self.quality))
-        let bytes: [UInt8]
+        var bytes: [UInt8]
         switch type {
         case .png where canvases.count == 1:
-            bytes = try LibPNG.encode(canvases[0].0, withAlpha: alwaysWritesAlpha ? true : nil)
+            bytes = try PNGWriter.encode(canvases[0].0, withAlpha: alwaysWritesAlpha ? true : nil, level: pngLevel,
+                                         iccProfile: colorProfile.map { [UInt8]($0) })
         case .png:
             bytes = try APNGWriter.write(
                 width: width, height: height,
                 frames: canvases.map { APNGWriter.Frame(info: ImageFrameInfo(width: width, height: height, duration: $0.1), pixels: $0.0) },
-                plays: loopCount)
+                plays: loopCount, level: pngLevel)
         case .gif:
             let anyTransparent = canvases.contains { !$0.0.isOpaque }
             let gifFrames = canvases.map { canvas, duration in
@@ -89,10 +97,14 @@ public struct ImageEncoder: Sendable {
             bytes = try GIFWriter.write(width: width, height: height, frames: gifFrames, plays: loopCount)
         case .jpeg:
             bytes = try TurboJPEG.encode(canvases[0].0, quality: max(1, Int((quality * 100).rounded())))
+            if let colorProfile { bytes = JPEGMetadata.inserting(iccProfile: [UInt8](colorProfile), into: bytes) }
         case .webp where canvases.count == 1:
-            bytes = try WebPWriter.still(canvases[0].0, quality: quality * 100, lossless: lossless)
+            bytes = try WebPWriter.still(canvases[0].0, quality: quality * 100, lossless: lossless,
+                                         method: webpMethod(animated: false), iccProfile: colorProfile.map { [UInt8]($0) })
         case .webp:
-            bytes = try WebPWriter.animation(canvases.map { ($0.0, $0.1) }, quality: quality * 100, lossless: lossless, plays: loopCount)
+            bytes = try WebPWriter.animation(canvases.map { ($0.0, $0.1) }, quality: quality * 100, lossless: lossless, plays: loopCount,
+                                             method: webpMethod(animated: true), minimizeSize: (effort ?? 0) >= 9,
+                                             iccProfile: colorProfile.map { [UInt8]($0) })
         case .bmp:
             bytes = BMPWriter.bmp(canvases[0].0)
         case .ico:
@@ -101,6 +113,18 @@ public struct ImageEncoder: Sendable {
             throw .unsupportedType(type)
         }
         return Data(bytes)
+    }
+
+    /// The deflate level of PNG: `effort` 0...9 maps onto libdeflate's 1...12.
+    private var pngLevel: Int {
+        guard let effort else { return PNGWriter.defaultLevel }
+        return [1, 2, 3, 4, 5, 6, 7, 9, 10, 12][min(9, max(0, effort))]
+    }
+
+    /// libwebp's method 0...6 for `effort`, or Pillow's default.
+    private func webpMethod(animated: Bool) -> Int {
+        guard let effort else { return animated ? 0 : 4 }
+        return (min(9, max(0, effort)) * 6 + 4) / 9
     }
 
     /// Encodes and writes the file: atomically when `url` is a regular file or a new one, in place

@@ -40,6 +40,10 @@ public enum ImageType: String, Sendable, CaseIterable, Codable {
     /// Whether `ImageEncoder` writes this type.
     public var isEncodable: Bool { isDecodable }
 
+    /// Whether files of this type keep transparency (JPEG does not: transparent pixels are
+    /// flattened onto a background before writing one).
+    public var storesAlpha: Bool { self != .jpeg }
+
     /// The type for a file-name extension (case-insensitive; `jpeg`, `jpe`, `apng`, `cur`... accepted).
     public init?(fileExtension: String) {
         switch fileExtension.lowercased() {

@@ -65,30 +65,49 @@ struct DecoderOptionsTests {
         #expect(premultiplied.straightened()[0, 0] == RGBA(199, 100, 50, 128))  // one rounding step lost
     }
 
-    /// Our JPEG with an APP1 Exif segment holding `orientation`, inserted after SOI.
-    static func jpeg(withOrientation orientation: UInt16) throws -> Data {
-        var bytes = [UInt8](try ImageEncoder.encode(Self.quadrants, as: .jpeg, quality: 0.95))
+    /// A TIFF structure whose IFD0 holds just `orientation`, as EXIF payloads carry it.
+    static func exif(orientation: UInt16) -> [UInt8] {
         var tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1]
         tiff += [UInt8(orientation >> 8), UInt8(orientation & 0xFF), 0, 0, 0, 0, 0, 0]
-        let payload = Array("Exif".utf8) + [0, 0] + tiff
-        let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
-        bytes.insert(contentsOf: segment, at: 2)
+        return tiff
+    }
+
+    /// Our `type` file of ``quadrants`` carrying `orientation` where the format keeps EXIF: JPEG
+    /// APP1 after SOI, PNG eXIf after IHDR, WebP EXIF (through libwebp's muxer).
+    static func file(_ type: ImageType, withOrientation orientation: UInt16) throws -> Data {
+        var bytes = [UInt8](try ImageEncoder.encode(Self.quadrants, as: type, quality: 0.95))
+        let tiff = exif(orientation: orientation)
+        switch type {
+        case .jpeg:
+            let payload = Array("Exif".utf8) + [0, 0] + tiff
+            let segment: [UInt8] = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+            bytes.insert(contentsOf: segment, at: 2)
+        case .png:
+            var chunk: [UInt8] = []
+            PNGChunk.append(type: "eXIf", data: tiff[...], to: &chunk)
+            bytes.insert(contentsOf: chunk, at: 8 + 25)  // after the signature and IHDR
+        case .webp:
+            bytes = try WebPWriter.withChunk("EXIF", tiff, bytes)
+        default:
+            Issue.record("no EXIF container for \(type)")
+        }
         return Data(bytes)
     }
 
-    @Test(arguments: ImageOrientation.allCases)
-    func exifOrientationIsReadAndAppliedOnRequest(_ orientation: ImageOrientation) throws {
-        let data = try Self.jpeg(withOrientation: UInt16(orientation.rawValue))
+    @Test(arguments: [ImageType.jpeg, .png, .webp], ImageOrientation.allCases)
+    func exifOrientationIsAppliedByDefaultAndKeptRawOnRequest(_ type: ImageType, _ orientation: ImageOrientation) throws {
+        let data = try Self.file(type, withOrientation: UInt16(orientation.rawValue))
         #expect(try ImageDecoder(data: data).orientation == orientation)
-        #expect(try ImageDecoder(data: data).frame(at: 0).width == 64)  // not applied by default
-        var options = ImageDecoder.Options()
-        options.appliesOrientation = true
-        let upright = try ImageDecoder(data: data, options: options).frame(at: 0)
+        var raw = ImageDecoder.Options()
+        raw.appliesOrientation = false
+        #expect(try ImageDecoder(data: data, options: raw).frame(at: 0).width == 64)
+        let decoder = try ImageDecoder(data: data)
+        let upright = try decoder.frame(at: 0)
         let expected = Self.quadrants.oriented(orientation)
-        #expect(upright.width == expected.width)
-        #expect(upright.height == expected.height)
+        #expect(upright.width == expected.width && upright.height == expected.height)
+        #expect((decoder.orientedWidth, decoder.orientedHeight) == (expected.width, expected.height))
         for (x, y) in [(2, 2), (upright.width - 3, 2), (2, upright.height - 3), (upright.width - 3, upright.height - 3)] {
-            #expect(Self.close(upright[x, y], expected[x, y]), "\(orientation) at \(x),\(y)")
+            #expect(Self.close(upright[x, y], expected[x, y]), "\(type) \(orientation) at \(x),\(y)")
         }
     }
 

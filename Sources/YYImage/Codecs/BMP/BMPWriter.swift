@@ -46,7 +46,7 @@ enum BMPWriter {
             guard image.width > 0, image.height > 0, image.width <= 256, image.height <= 256 else {
                 throw .invalidInput("ICO entries are 1...256 pixels a side, not \(image.width)x\(image.height)")
             }
-            let png = try LibPNG.encode(image, withAlpha: true)
+            let png = try PNGWriter.encode(image, withAlpha: true)
             out.append(UInt8(image.width & 0xFF)); out.append(UInt8(image.height & 0xFF))  // 256 is stored as 0
             out.append(contentsOf: [0, 0])
             out.appendLE(UInt16(1)); out.appendLE(UInt16(32))

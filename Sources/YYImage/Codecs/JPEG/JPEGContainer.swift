@@ -10,6 +10,7 @@ struct JPEGContainer: ImageContainer {
     let loopCount = 0
     let frames: [ImageFrameInfo]
     let orientation: ImageOrientation
+    let colorProfile: [UInt8]?
     private let bytes: [UInt8]
     private let isFinal: Bool
 
@@ -24,6 +25,7 @@ struct JPEGContainer: ImageContainer {
         self.canvasHeight = height
         self.frames = [ImageFrameInfo(width: width, height: height)]
         self.orientation = EXIF.orientation(inJPEG: bytes)
+        self.colorProfile = JPEGMetadata.iccProfile(inJPEG: bytes)
         self.bytes = bytes
         self.isFinal = isFinal
     }

@@ -1,4 +1,4 @@
-/// Writes animated PNG: each frame is compressed by libpng as a standalone PNG whose IDAT data
+/// Writes animated PNG: each frame is compressed by ``PNGWriter`` as a standalone PNG whose IDAT data
 /// becomes the frame's IDAT (frame 0, the default image) or fdAT chunks, with acTL and fcTL
 /// chunks around them.
 enum APNGWriter {
@@ -11,7 +11,8 @@ enum APNGWriter {
     /// An APNG of `frames` on a `width` x `height` canvas, played `plays` times (0 = forever).
     /// Frame 0 is also the still image shown by viewers without APNG and must cover the canvas,
     /// unless a separate `defaultImage` (canvas-size, not part of the animation) is given.
-    static func write(width: Int, height: Int, frames: [Frame], plays: Int, defaultImage: Bitmap? = nil) throws(ImageError) -> [UInt8] {
+    static func write(width: Int, height: Int, frames: [Frame], plays: Int, defaultImage: Bitmap? = nil,
+                      level: Int = PNGWriter.defaultLevel) throws(ImageError) -> [UInt8] {
         guard let first = frames.first else { throw .invalidInput("no frames") }
         if let defaultImage {
             guard defaultImage.width == width, defaultImage.height == height else { throw .invalidInput("the default image must be canvas-size") }
@@ -33,7 +34,7 @@ enum APNGWriter {
         // The default image, when separate, comes first as IDAT with no fcTL before it.
         let images = (defaultImage.map { [Frame(info: ImageFrameInfo(width: width, height: height), pixels: $0)] } ?? []) + frames
         for (index, frame) in images.enumerated() {
-            let png = try LibPNG.encode(frame.pixels, withAlpha: withAlpha)
+            let png = try PNGWriter.encode(frame.pixels, withAlpha: withAlpha, level: level)
             let (chunks, _, _) = PNGChunk.scan(png)
             if index == 0 {
                 guard let ihdr = chunks.first(where: { $0.type == "IHDR" }) else { throw .codec(.png, "libpng wrote no IHDR") }

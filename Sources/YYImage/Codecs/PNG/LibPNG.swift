@@ -1,7 +1,7 @@
 internal import CPNG
 internal import CYYImageShims
 
-/// libpng, called through the C shim (decoding) and the simplified API (encoding).
+/// libpng's decoder, called through the C shim (``PNGWriter`` encodes).
 enum LibPNG {
     /// Decodes a complete or partial PNG stream of a known size into straight RGBA8.
     /// With `final` false a stream that stops early gives the rows that arrived; with `final`
@@ -32,55 +32,6 @@ enum LibPNG {
             try run(output, stride)
         }
         return bitmap
-    }
-
-    /// Encodes pixels as an 8-bit PNG stream: RGBA, or RGB when `withAlpha` is false (by
-    /// default, when every pixel is opaque).
-    static func encode(_ bitmap: Bitmap, withAlpha: Bool? = nil) throws(ImageError) -> [UInt8] {
-        let source = bitmap.alphaMode == .straight ? bitmap : bitmap.straightened()
-        let opaque = !(withAlpha ?? !source.isOpaque)
-        var pixels = source.pixels
-        var stride = source.bytesPerRow
-        if opaque {
-            pixels = rgb(from: source)
-            stride = source.width * 3
-        }
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        image.width = UInt32(source.width)
-        image.height = UInt32(source.height)
-        image.format = opaque ? CPNG_FORMAT_RGB : CPNG_FORMAT_RGBA
-        var size: png_alloc_size_t = 0
-        let rowStride = Int32(stride)
-        // First call measures, second writes.
-        guard pixels.withUnsafeBufferPointer({ png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, rowStride, nil) }) != 0 else {
-            throw .codec(.png, message(of: image))
-        }
-        var out = [UInt8](repeating: 0, count: Int(size))
-        let ok = out.withUnsafeMutableBufferPointer { buffer in
-            pixels.withUnsafeBufferPointer { png_image_write_to_memory(&image, buffer.baseAddress, &size, 0, $0.baseAddress, rowStride, nil) }
-        }
-        guard ok != 0 else { throw .codec(.png, message(of: image)) }
-        png_image_free(&image)
-        return Array(out.prefix(Int(size)))
-    }
-
-    private static func rgb(from bitmap: Bitmap) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: bitmap.width * bitmap.height * 3)
-        bitmap.pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                var o = 0
-                for y in 0..<bitmap.height {
-                    var i = y * bitmap.bytesPerRow
-                    for _ in 0..<bitmap.width {
-                        dst[o] = src[i]; dst[o + 1] = src[i + 1]; dst[o + 2] = src[i + 2]
-                        o += 3
-                        i += 4
-                    }
-                }
-            }
-        }
-        return out
     }
 
     private static func message(of image: png_image) -> String {

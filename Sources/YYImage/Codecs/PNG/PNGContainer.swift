@@ -14,6 +14,7 @@ struct PNGContainer: ImageContainer {
     let loopCount: Int
     let frames: [ImageFrameInfo]
     let orientation: ImageOrientation
+    let colorProfile: [UInt8]?
     /// The whole file.
     private let bytes: [UInt8]
     /// Where each frame's compressed data lies (IDAT chunk data, or fdAT data after its
@@ -26,6 +27,9 @@ struct PNGContainer: ImageContainer {
     /// Whether the data is final.
     private let isFinal: Bool
     private let hasAlphaChannel: Bool
+
+    /// The largest colour profile read (ICC profiles are kilobytes; a bigger one is ignored).
+    static let maxColorProfileBytes = 4 << 20
 
     /// Parses `bytes` (`nil` when not even IHDR has arrived).
     init?(bytes: [UInt8], isFinal: Bool, limits: DecodeLimits) throws(ImageError) {
@@ -60,6 +64,12 @@ struct PNGContainer: ImageContainer {
             self.orientation = EXIF.orientation(inTIFF: Array(bytes[exif.data]))
         } else {
             self.orientation = .up
+        }
+        // iCCP: a Latin-1 name, a NUL, compression method 0, then the zlib-compressed profile.
+        self.colorProfile = chunks.first(where: { $0.type == "iCCP" && $0.crcIsValid }).flatMap { chunk -> [UInt8]? in
+            let data = bytes[chunk.data]
+            guard let nul = data.prefix(80).firstIndex(of: 0), nul + 2 <= data.endIndex, data[nul + 1] == 0 else { return nil }
+            return PNGWriter.inflate(Array(data[(nul + 2)...]), limit: Self.maxColorProfileBytes)
         }
 
         let still = ImageFrameInfo(width: width, height: height)

@@ -13,6 +13,7 @@ struct WebPContainer: ImageContainer {
     let loopCount: Int
     let frames: [ImageFrameInfo]
     let orientation: ImageOrientation
+    let colorProfile: [UInt8]?
     private let bytes: [UInt8]
     /// Where each frame's ALPH + VP8/VP8L data lies.
     private let fragments: [Range<Int>]
@@ -26,6 +27,7 @@ struct WebPContainer: ImageContainer {
             var fragments: [Range<Int>] = []
             var alpha: [Bool] = []
             var exif: [UInt8]?
+            var icc: [UInt8]?
         }
         let parsed: Parsed? = bytes.withUnsafeBufferPointer { buffer -> Parsed? in
             var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
@@ -57,6 +59,10 @@ struct WebPContainer: ImageContainer {
                 result.exif = Array(UnsafeBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size))
                 WebPDemuxReleaseChunkIterator(&chunk)
             }
+            if WebPDemuxGetChunk(demux, "ICCP", 1, &chunk) != 0 {
+                result.icc = Array(UnsafeBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size))
+                WebPDemuxReleaseChunkIterator(&chunk)
+            }
             return result
         }
         guard let parsed, parsed.width > 0, parsed.height > 0 else {
@@ -76,6 +82,7 @@ struct WebPContainer: ImageContainer {
         self.fragments = parsed.fragments
         self.alphaFlags = parsed.alpha
         self.orientation = parsed.exif.map { EXIF.orientation(inTIFF: $0) } ?? .up
+        self.colorProfile = parsed.icc
         self.bytes = bytes
     }
 

@@ -1,20 +1,62 @@
 internal import CWebP
 
-/// Writes WebP through libwebp: `WebPEncode*` for a still, `WebPAnimEncoder` for animations
+/// Writes WebP through libwebp: `WebPEncode` for a still, `WebPAnimEncoder` for animations
 /// (which picks sub-rectangles, blending and key frames itself).
 enum WebPWriter {
-    /// A still image; `quality` 0...100 (ignored, except as effort, when lossless).
-    static func still(_ bitmap: Bitmap, quality: Double, lossless: Bool) throws(ImageError) -> [UInt8] {
+    /// A still image; `quality` 0...100 (ignored, except as effort, when lossless), `method`
+    /// libwebp's 0 (fast) ... 6 (small); with an ICCP chunk when `iccProfile` is given.
+    static func still(_ bitmap: Bitmap, quality: Double, lossless: Bool, method: Int = 4, iccProfile: [UInt8]? = nil) throws(ImageError) -> [UInt8] {
         try checkSize(width: bitmap.width, height: bitmap.height)
-        var output: UnsafeMutablePointer<UInt8>?
-        let size = bitmap.pixels.withUnsafeBufferPointer { input -> Int in
-            lossless
-                ? WebPEncodeLosslessRGBA(input.baseAddress, Int32(bitmap.width), Int32(bitmap.height), Int32(bitmap.bytesPerRow), &output)
-                : WebPEncodeRGBA(input.baseAddress, Int32(bitmap.width), Int32(bitmap.height), Int32(bitmap.bytesPerRow), Float(quality), &output)
+        var config = WebPConfig()
+        guard WebPConfigInit(&config) != 0 else { throw .codec(.webp, "libwebp version mismatch") }
+        config.lossless = lossless ? 1 : 0
+        config.quality = Float(quality)
+        config.method = Int32(min(6, max(0, method)))
+        var picture = WebPPicture()
+        guard WebPPictureInit(&picture) != 0 else { throw .codec(.webp, "libwebp version mismatch") }
+        picture.use_argb = lossless ? 1 : 0
+        picture.width = Int32(bitmap.width)
+        picture.height = Int32(bitmap.height)
+        defer { WebPPictureFree(&picture) }
+        let imported = bitmap.pixels.withUnsafeBufferPointer { WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(bitmap.bytesPerRow)) }
+        guard imported != 0 else { throw .codec(.webp, "WebPPictureImportRGBA failed for a \(bitmap.width)x\(bitmap.height) image") }
+        var writer = WebPMemoryWriter()
+        WebPMemoryWriterInit(&writer)
+        defer { WebPMemoryWriterClear(&writer) }
+        try withUnsafeMutablePointer(to: &writer) { (writerPointer: UnsafeMutablePointer<WebPMemoryWriter>) throws(ImageError) in
+            picture.writer = WebPMemoryWrite
+            picture.custom_ptr = UnsafeMutableRawPointer(writerPointer)
+            guard WebPEncode(&config, &picture) != 0 else {
+                throw .codec(.webp, "WebPEncode failed for a \(bitmap.width)x\(bitmap.height) image (error \(picture.error_code.rawValue))")
+            }
         }
-        defer { WebPFree(output) }
-        guard size > 0, let output else { throw .codec(.webp, "WebPEncode failed for a \(bitmap.width)x\(bitmap.height) image") }
-        return Array(UnsafeBufferPointer(start: output, count: size))
+        let bytes = Array(UnsafeBufferPointer(start: writer.mem, count: writer.size))
+        return try iccProfile.map { profile throws(ImageError) in try withColorProfile(profile, bytes) } ?? bytes
+    }
+
+    /// `webp` with an ICCP chunk, through libwebp's muxer (which also writes the VP8X header).
+    static func withColorProfile(_ profile: [UInt8], _ webp: [UInt8]) throws(ImageError) -> [UInt8] {
+        try withChunk("ICCP", profile, webp)
+    }
+
+    /// `webp` with a metadata chunk (`ICCP`, `EXIF` or `XMP `) set to `payload`.
+    static func withChunk(_ fourCC: String, _ payload: [UInt8], _ webp: [UInt8]) throws(ImageError) -> [UInt8] {
+        try webp.withUnsafeBufferPointer { (input: UnsafeBufferPointer<UInt8>) throws(ImageError) -> [UInt8] in
+            var data = WebPData(bytes: input.baseAddress, size: input.count)
+            guard let mux = WebPMuxCreateInternal(&data, 0, WEBP_MUX_ABI_VERSION) else { throw .codec(.webp, "the muxer rejected our own file") }
+            defer { WebPMuxDelete(mux) }
+            let status = payload.withUnsafeBufferPointer { payloadBytes -> WebPMuxError in
+                var chunk = WebPData(bytes: payloadBytes.baseAddress, size: payloadBytes.count)
+                return WebPMuxSetChunk(mux, fourCC, &chunk, 1)
+            }
+            var assembled = WebPData()
+            WebPDataInit(&assembled)
+            defer { WebPDataClear(&assembled) }
+            guard status == WEBP_MUX_OK, WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK, let bytes = assembled.bytes else {
+                throw .codec(.webp, "could not add the \(fourCC) chunk")
+            }
+            return Array(UnsafeBufferPointer(start: bytes, count: assembled.size))
+        }
     }
 
     /// The longest side WebP stores (libwebp's `WEBP_MAX_DIMENSION`).
@@ -31,14 +73,17 @@ enum WebPWriter {
     static let longestFrameMilliseconds = Double(0xFF_FFFF)
 
     /// An animation of canvas-size frames, each shown for its duration, played `plays` times
-    /// (0 = forever).
-    static func animation(_ frames: [(pixels: Bitmap, duration: Double)], quality: Double, lossless: Bool, plays: Int) throws(ImageError) -> [UInt8] {
+    /// (0 = forever). `method` is libwebp's 0...6 per frame; `minimizeSize` tries both disposal
+    /// methods for every frame (about twice the time, smaller files).
+    static func animation(_ frames: [(pixels: Bitmap, duration: Double)], quality: Double, lossless: Bool, plays: Int,
+                          method: Int = 0, minimizeSize: Bool = false, iccProfile: [UInt8]? = nil) throws(ImageError) -> [UInt8] {
         guard let first = frames.first?.pixels else { throw .invalidInput("no frames") }
         try checkSize(width: first.width, height: first.height)
         var options = WebPAnimEncoderOptions()
         guard WebPAnimEncoderOptionsInit(&options) != 0 else { throw .codec(.webp, "libwebp version mismatch") }
         // The format stores the loop count in 16 bits; more plays than that is forever in practice.
         options.anim_params.loop_count = Int32(min(65535, max(0, plays)))
+        options.minimize_size = minimizeSize ? 1 : 0
         guard let encoder = WebPAnimEncoderNew(Int32(first.width), Int32(first.height), &options) else {
             throw .codec(.webp, "WebPAnimEncoderNew failed for \(first.width)x\(first.height)")
         }
@@ -47,6 +92,7 @@ enum WebPWriter {
         guard WebPConfigInit(&config) != 0 else { throw .codec(.webp, "libwebp version mismatch") }
         config.lossless = lossless ? 1 : 0
         config.quality = Float(quality)
+        config.method = Int32(min(6, max(0, method)))
         var timestamp = 0
         for frame in frames {
             var picture = WebPPicture()
@@ -75,6 +121,7 @@ enum WebPWriter {
         guard WebPAnimEncoderAssemble(encoder, &data) != 0, let bytes = data.bytes else {
             throw .codec(.webp, String(cString: WebPAnimEncoderGetError(encoder)))
         }
-        return Array(UnsafeBufferPointer(start: bytes, count: data.size))
+        let animation = Array(UnsafeBufferPointer(start: bytes, count: data.size))
+        return try iccProfile.map { profile throws(ImageError) in try withColorProfile(profile, animation) } ?? animation
     }
 }
