@@ -98,7 +98,7 @@ public struct Resize: Sendable, Hashable, Codable {
         // `contain`: pad at the gravity (the smart modes centre).
         let alignment: (x: Double, y: Double)
         if case .focalPoint(let fx, let fy) = gravity { alignment = (fx, fy) } else { alignment = gravity.alignment() ?? (0.5, 0.5) }
-        var canvas = Bitmap(filledWith: background.converted(to: scaled.alphaMode), width: g.canvasWidth, height: g.canvasHeight,
+        var canvas = Bitmap(filledWith: background, width: g.canvasWidth, height: g.canvasHeight,
                             alphaMode: scaled.alphaMode)
         canvas.draw(scaled, atX: Gravity.offset(window: g.scaledWidth, extent: g.canvasWidth, alignment: alignment.x),
                     y: Gravity.offset(window: g.scaledHeight, extent: g.canvasHeight, alignment: alignment.y))

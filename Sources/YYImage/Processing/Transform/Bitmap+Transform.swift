@@ -23,7 +23,7 @@ extension Bitmap {
         let (newHeight, o2) = height.addingReportingOverflow(top &+ bottom)
         guard !o1, !o2 else { throw .invalidParameter(name: "extend", "the padded size overflows") }
         try ProcessingLimits.checkOutput(width: newWidth, height: newHeight)
-        var out = Bitmap(filledWith: background.converted(to: alphaMode), width: newWidth, height: newHeight, alphaMode: alphaMode)
+        var out = Bitmap(filledWith: background, width: newWidth, height: newHeight, alphaMode: alphaMode)
         out.draw(self, atX: left, y: top)
         return out
     }
@@ -47,9 +47,10 @@ extension Bitmap {
         return cropped(to: PixelRect(x: left, y: top, width: right - left, height: bottom - top))
     }
 
-    /// A bitmap of one colour.
-    init(filledWith colour: RGBA, width: Int, height: Int, alphaMode: AlphaMode) {
+    /// A bitmap of one colour (`colour` in straight alpha, stored in `alphaMode`).
+    public init(filledWith colour: RGBA, width: Int, height: Int, alphaMode: AlphaMode = .straight) {
         self.init(width: width, height: height, alphaMode: alphaMode)
+        let colour = colour.converted(to: alphaMode)
         guard colour != RGBA(0, 0, 0, 0) else { return }
         pixels.withUnsafeMutableBufferPointer { buffer in
             var i = 0

@@ -1,0 +1,107 @@
+import Foundation
+import TestSupport
+import Testing
+import YYImage
+
+/// `yy image convert`'s processing flags, on inputs the tests write themselves.
+@Suite struct ImageConvertProcessingTests {
+    let folder = TemporaryDirectory("cliprocess")
+
+    func yy(_ arguments: [String]) throws -> ChildProcess.Output {
+        let binary = try #require(BuildProducts.executable("yy"), "build the yy product first")
+        return try ChildProcess.run(binary, arguments)
+    }
+
+    /// A 600×400 PNG: the left half transparent, the right half opaque blue.
+    func input() throws -> String {
+        var bitmap = Bitmap(width: 600, height: 400)
+        for y in 0..<400 { for x in 300..<600 { bitmap[x, y] = RGBA(0, 0, 255) } }
+        let path = folder.appending("in.png")
+        try ImageEncoder.encode(bitmap, as: .png).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func decoded(_ path: String) throws -> ImageDecoder {
+        try ImageDecoder(data: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    @Test(arguments: [
+        (["--width", "300"], 300, 200),
+        (["--height", "100"], 150, 100),
+        (["--width", "300", "--height", "300", "--fit", "cover"], 300, 300),
+        (["--width", "300", "--height", "300", "--fit", "contain"], 300, 300),
+        (["--width", "300", "--height", "100", "--fit", "fill", "--kernel", "catmull-rom"], 300, 100),
+        (["--width", "300", "--height", "300", "--fit", "outside"], 450, 300),
+        (["--width", "1200"], 600, 400),
+        (["--width", "1200", "--enlarge"], 1200, 800),
+        (["--crop", "10,20,100,50"], 100, 50),
+        (["--rotate", "90", "--width", "100"], 100, 150),
+    ] as [([String], Int, Int)])
+    func outputSizesFollowTheFlags(_ flags: [String], _ width: Int, _ height: Int) throws {
+        let output = folder.appending("out.png")
+        let result = try yy(["image", "convert", try input(), output] + flags)
+        #expect(result.status == 0, "\(result.standardError)")
+        let decoder = try decoded(output)
+        #expect((decoder.canvasWidth, decoder.canvasHeight) == (width, height), "\(flags)")
+    }
+
+    @Test func jpegOutputFlattensTransparencyOntoTheBackground() throws {
+        let white = folder.appending("white.jpg"), red = folder.appending("red.jpg")
+        #expect(try yy(["image", "convert", try input(), white]).status == 0)
+        #expect(try yy(["image", "convert", try input(), red, "--background", "ff0000"]).status == 0)
+        let onWhite = try decoded(white).frame(at: 0)[100, 200], onRed = try decoded(red).frame(at: 0)[100, 200]
+        #expect(onWhite.r > 245 && onWhite.g > 245 && onWhite.b > 245, "\(onWhite)")
+        #expect(onRed.r > 240 && onRed.g < 15 && onRed.b < 15, "\(onRed)")
+    }
+
+    @Test func filtersAndGravityReachThePixels() throws {
+        let east = folder.appending("east.png"), grey = folder.appending("grey.png")
+        #expect(try yy(["image", "convert", try input(), east, "--width", "100", "--height", "100", "--fit", "cover",
+                        "--gravity", "east"]).status == 0)
+        #expect(try decoded(east).frame(at: 0)[50, 50] == RGBA(0, 0, 255))
+        #expect(try yy(["image", "convert", try input(), grey, "--grayscale", "--blur", "1", "--flop"]).status == 0)
+        let pixel = try decoded(grey).frame(at: 0)[100, 200]
+        #expect(pixel.r == pixel.g && pixel.g == pixel.b && pixel.a == 255)
+    }
+
+    @Test func animationsKeepTheirFramesDurationsAndLoopWhenResized() throws {
+        var encoder = ImageEncoder(type: .gif)
+        encoder.loopCount = 2
+        for (index, colour) in [RGBA(255, 0, 0), RGBA(0, 255, 0), RGBA(0, 0, 255)].enumerated() {
+            encoder.addFrame(Bitmap(filledWith: colour, width: 80, height: 40, alphaMode: .straight), duration: 0.1 * Double(index + 1))
+        }
+        let input = folder.appending("anim.gif"), output = folder.appending("anim.webp")
+        try encoder.encode().write(to: URL(fileURLWithPath: input))
+        #expect(try yy(["image", "convert", input, output, "--width", "20", "--lossless"]).status == 0)
+        let decoder = try decoded(output)
+        #expect(decoder.frameCount == 3 && decoder.loopCount == 2)
+        #expect((decoder.canvasWidth, decoder.canvasHeight) == (20, 10))
+        #expect(decoder.frameInfos.map(\.duration) == [0.1, 0.2, 0.3])
+        #expect(try decoder.frame(at: 1)[10, 5] == RGBA(0, 255, 0))
+    }
+
+    @Test(arguments: [
+        (["--width", "0"], "--width"),
+        (["--fit", "squash"], "--fit"),
+        (["--gravity", "up"], "--gravity"),
+        (["--gravity", "1.5,0"], "--gravity"),
+        (["--kernel", "bicubic"], "--kernel"),
+        (["--crop", "1,2,3"], "--crop"),
+        (["--rotate", "45"], "--rotate"),
+        (["--blur", "nan"], "--blur"),
+        (["--sharpen", "5000"], "--sharpen"),
+        (["--background", "red"], "--background"),
+        (["--effort", "10"], "--effort"),
+    ] as [([String], String)])
+    func badValuesAreUsageErrorsNamingTheFlag(_ flags: [String], _ flag: String) throws {
+        let result = try yy(["image", "convert", try input(), folder.appending("x.png")] + flags)
+        #expect(result.status == 2)
+        #expect(result.standardError.contains(flag), "\(result.standardError)")
+    }
+
+    @Test func aCropOutsideTheImageIsAUsageError() throws {
+        let result = try yy(["image", "convert", try input(), folder.appending("x.png"), "--crop", "500,0,200,10"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("crop"))
+    }
+}
