@@ -40,6 +40,10 @@ let package = Package(
             dependencies: [.product(name: "YYImage", package: "YYKit"), "CPNGRaw", "CTurboJPEGRaw", "CWebPRaw", "CGIFRaw", "CMallocInfo", "BenchmarkSupport"]
         ),
         .executableTarget(
+            name: "ProcessingBenchmarks",
+            dependencies: [.product(name: "YYImage", package: "YYKit"), "BenchmarkSupport"]
+        ),
+        .executableTarget(
             name: "PlayerBenchmarks",
             dependencies: [.product(name: "YYImage", package: "YYKit"), "CMallocInfo", "BenchmarkSupport"]
         ),

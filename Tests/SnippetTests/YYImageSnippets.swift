@@ -63,3 +63,24 @@ func playerSnippet() async throws {
     print(player.statistics)                                      // shown, skipped, late, decodes, hits, misses, bytes, peak
     // snippet.end
 }
+
+func processingSnippet(image: Image, photo: Bitmap) throws {
+    // snippet.begin processing
+    // A chain of steps as a value: its identifier keys caches, apply() runs every frame.
+    let chain = ProcessingChain()
+        .resized(Resize(width: 400, height: 300, fit: .cover, gravity: .attention))   // sharp's fit names and sizes
+        .sharpened(sigma: 0.5)
+    let thumbnail = try chain.apply(to: image)                  // animations keep frames, durations, loop count
+    print(chain.identifier)                                     // "resize(w=400,h=300,fit=cover,g=attention,…)|sharpen(0.5)"
+
+    // The steps one at a time, on bitmaps.
+    var options = ResizeOptions(kernel: .lanczos3)             // lanczos2, mitchell, catmullRom, linear, box, nearest
+    options.reducingGap = 2                                     // box pre-shrink to ~2x the target first (nil: off)
+    options.linearLight = false                                 // true: filter in linear light (slower)
+    let small = try ProcessingChain().resized(Resize(width: 1000, options: options)).apply(to: photo)
+    let upright = small.rotated(.clockwise90).flopped()        // .flipped(): top to bottom
+    let soft = try upright.blurred(sigma: 2).grayscaled()
+    let badge = try soft.roundingCorners(radius: 12).flattened(onto: RGBA(255, 255, 255))
+    print(thumbnail.pixelWidth, badge.width)
+    // snippet.end
+}

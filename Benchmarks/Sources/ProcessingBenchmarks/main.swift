@@ -1,0 +1,97 @@
+// Lanczos-3 resize speed against Pillow, Pillow-SIMD and pyvips on a 24 MP photo (RGB and RGBA),
+// one thread then all cores: megapixels of source per second, same run, same pixels. The input is
+// made from a photo of ../shared/testdata/photos (enlarged to 6000×4000 with our Lanczos) and
+// written raw, so that every contender resizes exactly the same bytes.
+import BenchmarkSupport
+import Foundation
+import YYImage
+
+let rounds = commandLineOption("--rounds").flatMap(Int.init) ?? 3
+let pillow = commandLineOption("--pillow")
+let pillowSIMD = commandLineOption("--pillow-simd")
+let photo = commandLineOption("--photo") ?? benchmarksFolder.deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("shared/testdata/photos/fruits.png").path
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("yy-resize-bench").path
+try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+
+struct Row {
+    let name: String, source: Bitmap, width: Int, height: Int
+    var megapixels: Double { Double(source.width * source.height) / 1e6 }
+}
+
+func raw(_ bitmap: Bitmap, bands: Int, name: String) throws -> String {
+    let path = folder + "/" + name
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(bitmap.width * bitmap.height * bands)
+    let pixels = bitmap.packedPixels
+    for i in stride(from: 0, to: pixels.count, by: 4) { bytes.append(contentsOf: pixels[i..<(i + bands)]) }
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return path
+}
+
+let photoImage = try Image(contentsOfFile: photo).frame(at: 0)
+var big = try ProcessingChain().resized(Resize(width: 6000, height: 4000, fit: .fill, enlarge: true)).apply(to: photoImage)
+var translucent = big
+for y in 0..<translucent.height { for x in stride(from: 0, to: translucent.width, by: 1) where (x / 64 + y / 64) % 3 == 0 {
+    var p = translucent[x, y]; p.a = UInt8(64 + (x % 128)); translucent[x, y] = p
+} }
+let small = try ProcessingChain().resized(Resize(width: 1600, height: 1200, fit: .fill)).apply(to: big)
+var smallTranslucent = try ProcessingChain().resized(Resize(width: 1600, height: 1200, fit: .fill)).apply(to: translucent)
+let rows = [
+    Row(name: "RGB 6000×4000 → 1/8 (750×500)", source: big, width: 750, height: 500),
+    Row(name: "RGB 6000×4000 → 1000×667", source: big, width: 1000, height: 667),
+    Row(name: "RGB 1600×1200 → 2x (3200×2400)", source: small, width: 3200, height: 2400),
+    Row(name: "RGBA 6000×4000 → 1/8 (750×500)", source: translucent, width: 750, height: 500),
+    Row(name: "RGBA 6000×4000 → 1000×667", source: translucent, width: 1000, height: 667),
+    Row(name: "RGBA 1600×1200 → 2x (3200×2400)", source: smallTranslucent, width: 3200, height: 2400),
+]
+var peerRows: [String] = []
+for (index, row) in rows.enumerated() {
+    let bands = row.name.hasPrefix("RGBA") ? 4 : 3
+    let path = try raw(row.source, bands: bands, name: "row\(index).raw")
+    peerRows.append("r\(index):\(path):\(row.source.width):\(row.source.height):\(bands):\(row.width):\(row.height)")
+}
+
+func peer(_ python: String?, _ library: String, oneThread: Bool) throws -> [String: Double] {
+    guard let python else { return [:] }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: python)
+    process.arguments = [benchmarksFolder.appendingPathComponent("scripts/resize_peers.py").path, library, String(rounds)] + peerRows
+    var environment = ProcessInfo.processInfo.environment
+    if oneThread { environment["VIPS_CONCURRENCY"] = "1" }
+    process.environment = environment
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (try JSONSerialization.jsonObject(with: data) as? [String: Double]) ?? [:]
+}
+
+print("Lanczos 3, megapixels of source per second (higher is better), best of \(rounds); \(ProcessInfo.processInfo.activeProcessorCount) cores.")
+print("Pillow and Pillow-SIMD resize RGB with 3 bytes a pixel, we with 4. Pillow runs one thread; its rows repeat in the all-cores table.")
+for oneThread in [true, false] {
+    let pillowTimes = try peer(pillow, "pillow", oneThread: oneThread)
+    let simdTimes = try peer(pillowSIMD, "pillow", oneThread: oneThread)
+    let vipsTimes = try peer(pillow, "pyvips", oneThread: oneThread)
+    print()
+    print(oneThread ? "**One thread** (`VIPS_CONCURRENCY=1`)" : "**All cores**")
+    print()
+    print("| row | ours (gap 2) | ours (no gap) | Pillow 13 | Pillow-SIMD | pyvips | ours / fastest peer (goal ≥ 1.1) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for (index, row) in rows.enumerated() {
+        var withGap = ResizeOptions(), noGap = ResizeOptions()
+        noGap.reducingGap = nil
+        withGap.usesAllCores = !oneThread
+        noGap.usesAllCores = !oneThread
+        let times = try measure(rounds: rounds, [
+            ("gap", { _ = try ProcessingChain().resized(Resize(width: row.width, height: row.height, fit: .fill, enlarge: true, options: withGap)).apply(to: row.source) }),
+            ("pure", { _ = try ProcessingChain().resized(Resize(width: row.width, height: row.height, fit: .fill, enlarge: true, options: noGap)).apply(to: row.source) }),
+        ])
+        func rate(_ seconds: Double?) -> String { seconds.map { String(format: "%.0f", row.megapixels / $0) } ?? "—" }
+        let key = "r\(index)"
+        let peers = [pillowTimes[key], simdTimes[key], vipsTimes[key]].compactMap { $0 }
+        let ratio = peers.min().map { String(format: "%.2fx", $0 / times["gap"]!) } ?? "—"
+        print("| \(row.name) | \(rate(times["gap"])) | \(rate(times["pure"])) | \(rate(pillowTimes[key])) | \(rate(simdTimes[key])) | \(rate(vipsTimes[key])) | \(ratio) |")
+    }
+}
