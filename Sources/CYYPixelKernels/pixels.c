@@ -4,53 +4,174 @@
 
 #include <string.h>
 
+/// Each output pixel's columns of one block row of sums, averaged: `SUM_TYPE` is the sums' type.
+#define AVERAGE_COLUMNS(SUM_TYPE)                                                                     \
+    static void average_columns_##SUM_TYPE(const SUM_TYPE *sums, int32_t src_width, int32_t factor_x, \
+                                           int32_t rows, uint8_t *out) {                             \
+        const int32_t out_width = (src_width + factor_x - 1) / factor_x;                             \
+        /* Rounded division by a block's area through a 32-bit reciprocal, worked out once for  */ \
+        /* the full blocks (a division per pixel would cost more than the sums).                */ \
+        const uint64_t full_area = (uint64_t)factor_x * (uint64_t)rows;                              \
+        const uint64_t full_reciprocal = ((1ull << 32) + full_area / 2) / full_area;                 \
+        for (int32_t x = 0; x < out_width; x++) {                                                    \
+            const int32_t column0 = x * factor_x;                                                    \
+            const int32_t columns = column0 + factor_x <= src_width ? factor_x : src_width - column0; \
+            const SUM_TYPE *sum = sums + (size_t)column0 * 4;                                        \
+            uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;                                                 \
+            for (int32_t c = 0; c < columns; c++, sum += 4) {                                        \
+                s0 += sum[0]; s1 += sum[1]; s2 += sum[2]; s3 += sum[3];                              \
+            }                                                                                        \
+            const uint64_t area = (uint64_t)columns * (uint64_t)rows;                                \
+            const uint64_t reciprocal = columns == factor_x ? full_reciprocal : ((1ull << 32) + area / 2) / area; \
+            out[x * 4 + 0] = (uint8_t)((s0 * reciprocal + (1ull << 31)) >> 32);                      \
+            out[x * 4 + 1] = (uint8_t)((s1 * reciprocal + (1ull << 31)) >> 32);                      \
+            out[x * 4 + 2] = (uint8_t)((s2 * reciprocal + (1ull << 31)) >> 32);                      \
+            out[x * 4 + 3] = (uint8_t)((s3 * reciprocal + (1ull << 31)) >> 32);                      \
+        }                                                                                            \
+    }
+AVERAGE_COLUMNS(uint16_t)
+AVERAGE_COLUMNS(uint32_t)
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#define YY_BOX_AVX2 1
+
+/// Sums `rows` rows of `n` bytes into `sums` (int16: at most 257 rows of 255), 32 bytes a step.
+__attribute__((target("avx2")))
+static void sum_rows_avx2(const uint8_t *src, size_t stride, int32_t rows, size_t n, uint16_t *sums) {
+    const __m256i zero = _mm256_setzero_si256();
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256i low = zero, high = zero;
+        for (int32_t r = 0; r < rows; r++) {
+            __m256i bytes = _mm256_loadu_si256((const __m256i *)(const void *)(src + (size_t)r * stride + i));
+            low = _mm256_add_epi16(low, _mm256_unpacklo_epi8(bytes, zero));
+            high = _mm256_add_epi16(high, _mm256_unpackhi_epi8(bytes, zero));
+        }
+        // The unpacks work per 128-bit lane: bytes 0-7 and 16-23 in `low`, 8-15 and 24-31 in `high`.
+        _mm256_storeu_si256((__m256i *)(void *)(sums + i), _mm256_permute2x128_si256(low, high, 0x20));
+        _mm256_storeu_si256((__m256i *)(void *)(sums + i + 16), _mm256_permute2x128_si256(low, high, 0x31));
+    }
+    for (; i < n; i++) {
+        uint32_t total = 0;
+        for (int32_t r = 0; r < rows; r++) total += src[(size_t)r * stride + i];
+        sums[i] = (uint16_t)total;
+    }
+}
+
+static int box_uses_avx2(void) {
+    static int cached = -1;  // benign race: every thread computes the same answer
+    if (cached < 0) {
+        __builtin_cpu_init();
+        cached = __builtin_cpu_supports("avx2") ? 1 : 0;
+    }
+    return cached;
+}
+#else
+#define YY_BOX_AVX2 0
+#endif
+
 void yy_box_shrink(const uint8_t *src, size_t src_stride, int32_t src_width, int32_t src_height,
                    uint8_t *dst, size_t dst_stride, int32_t factor_x, int32_t factor_y,
                    int32_t out_first, int32_t out_count, uint32_t *scratch) {
-    const int32_t out_width = (src_width + factor_x - 1) / factor_x;
+    const size_t row_samples = (size_t)src_width * 4;
     for (int32_t y = out_first; y < out_first + out_count; y++) {
         const int32_t row0 = y * factor_y;
         const int32_t rows = (row0 + factor_y <= src_height ? factor_y : src_height - row0);
-        memset(scratch, 0, sizeof(uint32_t) * 4 * (size_t)out_width);
-        for (int32_t r = 0; r < rows; r++) {
-            const uint8_t *in = src + (size_t)(row0 + r) * src_stride;
-            for (int32_t x = 0; x < out_width; x++) {
-                const int32_t column0 = x * factor_x;
-                const int32_t columns = column0 + factor_x <= src_width ? factor_x : src_width - column0;
-                const uint8_t *p = in + (size_t)column0 * 4;
-                uint32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-                for (int32_t c = 0; c < columns; c++, p += 4) {
-                    s0 += p[0]; s1 += p[1]; s2 += p[2]; s3 += p[3];
-                }
-                uint32_t *sum = scratch + (size_t)x * 4;
-                sum[0] += s0; sum[1] += s1; sum[2] += s2; sum[3] += s3;
-            }
-        }
+        const uint8_t *in = src + (size_t)row0 * src_stride;
         uint8_t *out = dst + (size_t)(y - out_first) * dst_stride;
-        for (int32_t x = 0; x < out_width; x++) {
-            const int32_t column0 = x * factor_x;
-            const uint32_t columns = (uint32_t)(column0 + factor_x <= src_width ? factor_x : src_width - column0);
-            const uint64_t area = (uint64_t)columns * (uint64_t)rows;
-            // Rounded division by the block's area through a 32-bit reciprocal.
-            const uint64_t reciprocal = ((1ull << 32) + area / 2) / area;
-            for (int c = 0; c < 4; c++) {
-                out[x * 4 + c] = (uint8_t)(((uint64_t)scratch[x * 4 + c] * reciprocal + (1ull << 31)) >> 32);
-            }
+        // The block's rows summed sample by sample first, then each output pixel's columns.
+#if YY_BOX_AVX2
+        if (rows <= 257 && box_uses_avx2()) {
+            uint16_t *sums = (uint16_t *)(void *)scratch;
+            sum_rows_avx2(in, src_stride, rows, row_samples, sums);
+            average_columns_uint16_t(sums, src_width, factor_x, rows, out);
+            continue;
+        }
+#endif
+        memset(scratch, 0, sizeof(uint32_t) * row_samples);
+        for (int32_t r = 0; r < rows; r++) {
+            const uint8_t *row = in + (size_t)r * src_stride;
+            for (size_t i = 0; i < row_samples; i++) scratch[i] += row[i];
+        }
+        average_columns_uint32_t(scratch, src_width, factor_x, rows, out);
+    }
+}
+
+int yy_is_opaque(const uint8_t *pixels, size_t stride, int32_t width, int32_t rows) {
+    for (int32_t y = 0; y < rows; y++) {
+        const uint8_t *p = pixels + (size_t)y * stride + 3;
+        uint8_t all = 255;
+        for (int32_t x = 0; x < width; x++) all &= p[(size_t)x * 4];
+        if (all != 255) return 0;
+    }
+    return 1;
+}
+
+static void premultiply_portable(uint8_t *p, int32_t width) {
+    for (int32_t x = 0; x < width; x++, p += 4) {
+        const uint32_t a = p[3];
+        // x * a / 255 rounded, exactly: t = x * a + 128; (t + (t >> 8)) >> 8.
+        for (int c = 0; c < 3; c++) {
+            const uint32_t t = p[c] * a + 128;
+            p[c] = (uint8_t)((t + (t >> 8)) >> 8);
         }
     }
 }
 
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+
+/// Eight pixels at a time: samples widened to int16, each multiplied by its pixel's alpha (alpha
+/// itself by 255, which the same rounding turns back into alpha), then divided by 255 with the
+/// exact rounding of the portable loop.
+__attribute__((target("avx2")))
+static void premultiply_avx2(uint8_t *p, int32_t width) {
+    // Within each 128-bit lane, the two pixels of a half take their alphas (bytes 3 and 7) as
+    // int16 factors; the alpha samples' own factor is set to 255 by the blend below.
+    const __m256i alpha_of = _mm256_set_epi8(
+        -1, 7, -1, 7, -1, 7, -1, 7, -1, 3, -1, 3, -1, 3, -1, 3,
+        -1, 7, -1, 7, -1, 7, -1, 7, -1, 3, -1, 3, -1, 3, -1, 3);
+    const __m256i alpha_lanes = _mm256_set_epi16(-1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0);
+    const __m256i v255 = _mm256_set1_epi16(255), v128 = _mm256_set1_epi16(128);
+    int32_t x = 0;
+    for (; x + 8 <= width; x += 8) {
+        __m256i pixels = _mm256_loadu_si256((const __m256i *)(const void *)(p + x * 4));
+        // Pixels 0-1 and 4-5 (low halves of each lane), then 2-3 and 6-7.
+        __m256i halves[2] = {_mm256_unpacklo_epi8(pixels, _mm256_setzero_si256()), _mm256_unpackhi_epi8(pixels, _mm256_setzero_si256())};
+        __m256i alphas_low = _mm256_shuffle_epi8(pixels, alpha_of);
+        __m256i alphas_high = _mm256_shuffle_epi8(_mm256_srli_si256(pixels, 8), alpha_of);
+        __m256i alphas[2] = {alphas_low, alphas_high};
+        for (int h = 0; h < 2; h++) {
+            __m256i factor = _mm256_blendv_epi8(alphas[h], v255, alpha_lanes);
+            __m256i t = _mm256_add_epi16(_mm256_mullo_epi16(halves[h], factor), v128);
+            halves[h] = _mm256_srli_epi16(_mm256_add_epi16(t, _mm256_srli_epi16(t, 8)), 8);
+        }
+        _mm256_storeu_si256((__m256i *)(void *)(p + x * 4), _mm256_packus_epi16(halves[0], halves[1]));
+    }
+    premultiply_portable(p + x * 4, width - x);
+}
+
+static int premultiply_uses_avx2(void) {
+    static int cached = -1;  // benign race: every thread computes the same answer
+    if (cached < 0) {
+        __builtin_cpu_init();
+        cached = __builtin_cpu_supports("avx2") ? 1 : 0;
+    }
+    return cached;
+}
+#endif
+
 void yy_premultiply(uint8_t *pixels, size_t stride, int32_t width, int32_t rows) {
     for (int32_t y = 0; y < rows; y++) {
         uint8_t *p = pixels + (size_t)y * stride;
-        for (int32_t x = 0; x < width; x++, p += 4) {
-            const uint32_t a = p[3];
-            // x * a / 255 rounded, exactly: t = x * a + 128; (t + (t >> 8)) >> 8.
-            for (int c = 0; c < 3; c++) {
-                const uint32_t t = p[c] * a + 128;
-                p[c] = (uint8_t)((t + (t >> 8)) >> 8);
-            }
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+        if (premultiply_uses_avx2()) {
+            premultiply_avx2(p, width);
+            continue;
         }
+#endif
+        premultiply_portable(p, width);
     }
 }
 

@@ -48,87 +48,168 @@ static void vertical_row_portable(const uint8_t *src, size_t src_stride, uint8_t
 #include <immintrin.h>
 #define YY_HAS_AVX2_PATH 1
 
-/// Two adjacent int16 taps as one int32, the operand `vpmaddwd` pairs with two samples.
-static inline int32_t tap_pair(int16_t a, int16_t b) {
-    return (int32_t)(((uint32_t)(uint16_t)b << 16) | (uint16_t)a);
+/// Taps `k[t]` and `k[t + 1]` as one int32, the operand `vpmaddwd` pairs with two samples, read from memory (little-endian: `k[t]` in the low
+/// half), so that broadcasting it is a load, not a shuffle. Rows of taps have an even length, zero
+/// past their count, so `t + 1` is always inside the row.
+static inline int32_t tap_pair_at(const int16_t *k, int32_t t) {
+    int32_t pair;
+    memcpy(&pair, k + t, sizeof pair);
+    return pair;
+}
+
+/// One output pixel of one row: four taps a step (pixels 0-1 in the low lane, 2-3 in the high).
+__attribute__((target("avx2")))
+static inline uint32_t horizontal_pixel_avx2(const uint8_t *p, const int16_t *k, int32_t count, int32_t precision) {
+    const __m256i spread4 = _mm256_set_epi8(
+        -1, 15, -1, 11, -1, 14, -1, 10, -1, 13, -1, 9, -1, 12, -1, 8,
+        -1, 7, -1, 3, -1, 6, -1, 2, -1, 5, -1, 1, -1, 4, -1, 0);
+    const __m128i spread2 = _mm_set_epi8(-1, 7, -1, 3, -1, 6, -1, 2, -1, 5, -1, 1, -1, 4, -1, 0);
+    __m256i wide = _mm256_setzero_si256();
+    int32_t t = 0;
+    for (; t + 4 <= count; t += 4) {
+        __m256i pixels = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(p + t * 4)));
+        __m256i taps = _mm256_inserti128_si256(_mm256_set1_epi32(tap_pair_at(k, t)), _mm_set1_epi32(tap_pair_at(k, t + 2)), 1);
+        wide = _mm256_add_epi32(wide, _mm256_madd_epi16(_mm256_shuffle_epi8(pixels, spread4), taps));
+    }
+    __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1));
+    sum = _mm_add_epi32(sum, _mm_set1_epi32(1 << (precision - 1)));
+    for (; t < count; t += 2) {
+        // An odd last tap pairs with the zero after it; the pixel read with it must exist, so a
+        // lone last pixel is widened alone.
+        __m128i pixels;
+        if (t + 1 < count) {
+            pixels = _mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *)(const void *)(p + t * 4)), spread2);
+        } else {
+            int32_t one;
+            memcpy(&one, p + t * 4, sizeof one);
+            pixels = _mm_shuffle_epi8(_mm_cvtsi32_si128(one), spread2);
+        }
+        sum = _mm_add_epi32(sum, _mm_madd_epi16(pixels, _mm_set1_epi32(tap_pair_at(k, t))));
+    }
+    sum = _mm_srai_epi32(sum, precision);
+    sum = _mm_packs_epi32(sum, sum);
+    return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(sum, sum));
+}
+
+/// One output pixel of two rows at once, as Pillow-SIMD does: row 0 in the low lane, row 1 in the
+/// high, so one broadcast of each tap pair serves both (a load, not a shuffle).
+__attribute__((target("avx2")))
+static inline void horizontal_pixel_pair_avx2(const uint8_t *p0, const uint8_t *p1, const int16_t *k, int32_t count,
+                                              int32_t precision, uint32_t *out0, uint32_t *out1) {
+    const __m256i pixels01 = _mm256_set_epi8(
+        -1, 7, -1, 3, -1, 6, -1, 2, -1, 5, -1, 1, -1, 4, -1, 0,
+        -1, 7, -1, 3, -1, 6, -1, 2, -1, 5, -1, 1, -1, 4, -1, 0);
+    const __m256i pixels23 = _mm256_set_epi8(
+        -1, 15, -1, 11, -1, 14, -1, 10, -1, 13, -1, 9, -1, 12, -1, 8,
+        -1, 15, -1, 11, -1, 14, -1, 10, -1, 13, -1, 9, -1, 12, -1, 8);
+    __m256i sum = _mm256_set1_epi32(1 << (precision - 1));
+    int32_t t = 0;
+    for (; t + 4 <= count; t += 4) {
+        __m256i source = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(p0 + t * 4))),
+            _mm_loadu_si128((const __m128i *)(const void *)(p1 + t * 4)), 1);
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_shuffle_epi8(source, pixels01), _mm256_set1_epi32(tap_pair_at(k, t))));
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_shuffle_epi8(source, pixels23), _mm256_set1_epi32(tap_pair_at(k, t + 2))));
+    }
+    for (; t < count; t += 2) {
+        int64_t a = 0, b = 0;
+        memcpy(&a, p0 + t * 4, t + 1 < count ? 8 : 4);
+        memcpy(&b, p1 + t * 4, t + 1 < count ? 8 : 4);
+        __m256i source = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_cvtsi64_si128(a)), _mm_cvtsi64_si128(b), 1);
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_shuffle_epi8(source, pixels01), _mm256_set1_epi32(tap_pair_at(k, t))));
+    }
+    sum = _mm256_srai_epi32(sum, precision);
+    __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(sum, sum), sum);
+    *out0 = (uint32_t)_mm256_extract_epi32(bytes, 0);
+    *out1 = (uint32_t)_mm256_extract_epi32(bytes, 4);
 }
 
 __attribute__((target("avx2")))
 static void horizontal_avx2(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
                             int32_t rows, const yy_resample_axis *axis) {
-    // Four source pixels, loaded once into both 128-bit lanes, become (r0 r1 g0 g1 b0 b1 a0 a1) as
-    // int16 in the low lane and the same for pixels 2 and 3 in the high lane.
-    const __m256i spread4 = _mm256_set_epi8(
-        -1, 15, -1, 11, -1, 14, -1, 10, -1, 13, -1, 9, -1, 12, -1, 8,
-        -1, 7, -1, 3, -1, 6, -1, 2, -1, 5, -1, 1, -1, 4, -1, 0);
-    const __m128i spread2 = _mm_set_epi8(-1, 7, -1, 3, -1, 6, -1, 2, -1, 5, -1, 1, -1, 4, -1, 0);
-    const __m256i pair_index = _mm256_set_epi32(1, 1, 1, 1, 0, 0, 0, 0);
-    const __m128i bias = _mm_set1_epi32(1 << (axis->precision - 1));
-    for (int32_t r = 0; r < rows; r++) {
+    int32_t r = 0;
+    for (; r + 2 <= rows; r += 2) {
+        const uint8_t *in0 = src + (size_t)r * src_stride, *in1 = in0 + src_stride;
+        uint32_t *out0 = (uint32_t *)(void *)(dst + (size_t)r * dst_stride);
+        uint32_t *out1 = (uint32_t *)(void *)(dst + (size_t)(r + 1) * dst_stride);
+        for (int32_t x = 0; x < axis->out_size; x++) {
+            const size_t first = (size_t)axis->first[x] * 4;
+            horizontal_pixel_pair_avx2(in0 + first, in1 + first, axis->coefs + (size_t)x * axis->taps, axis->count[x],
+                                       axis->precision, out0 + x, out1 + x);
+        }
+    }
+    for (; r < rows; r++) {
         const uint8_t *in = src + (size_t)r * src_stride;
         uint32_t *out = (uint32_t *)(void *)(dst + (size_t)r * dst_stride);
         for (int32_t x = 0; x < axis->out_size; x++) {
-            const int16_t *k = axis->coefs + (size_t)x * axis->taps;
-            const uint8_t *p = in + (size_t)axis->first[x] * 4;
-            const int32_t count = axis->count[x];
-            __m256i wide = _mm256_setzero_si256();
-            int32_t t = 0;
-            for (; t + 4 <= count; t += 4) {
-                __m256i pixels = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(p + t * 4)));
-                int64_t four_taps;
-                memcpy(&four_taps, k + t, sizeof four_taps);
-                __m256i taps = _mm256_permutevar8x32_epi32(_mm256_set1_epi64x(four_taps), pair_index);
-                wide = _mm256_add_epi32(wide, _mm256_madd_epi16(_mm256_shuffle_epi8(pixels, spread4), taps));
-            }
-            __m128i sum = _mm_add_epi32(_mm256_castsi256_si128(wide), _mm256_extracti128_si256(wide, 1));
-            sum = _mm_add_epi32(sum, bias);
-            for (; t + 2 <= count; t += 2) {
-                __m128i pixels = _mm_loadl_epi64((const __m128i *)(const void *)(p + t * 4));
-                __m128i taps = _mm_set1_epi32(tap_pair(k[t], k[t + 1]));
-                sum = _mm_add_epi32(sum, _mm_madd_epi16(_mm_shuffle_epi8(pixels, spread2), taps));
-            }
-            if (t < count) {
-                int32_t one;
-                memcpy(&one, p + t * 4, sizeof one);
-                __m128i pixel = _mm_cvtepu8_epi32(_mm_cvtsi32_si128(one));
-                sum = _mm_add_epi32(sum, _mm_mullo_epi32(pixel, _mm_set1_epi32(k[t])));
-            }
-            sum = _mm_srai_epi32(sum, axis->precision);
-            sum = _mm_packs_epi32(sum, sum);
-            out[x] = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(sum, sum));
+            out[x] = horizontal_pixel_avx2(in + (size_t)axis->first[x] * 4, axis->coefs + (size_t)x * axis->taps,
+                                           axis->count[x], axis->precision);
         }
     }
+}
+
+/// One 16-byte block of a vertical pass: `count` rows from `src` (stride `src_stride`) weighed by `k`.
+__attribute__((target("avx2")))
+static inline __m128i vertical_block16(const uint8_t *src, size_t src_stride, const int16_t *k, int32_t count, int32_t precision) {
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i low = _mm256_set1_epi32(1 << (precision - 1)), high = low;
+    int32_t t = 0;
+    // Each pair of source rows is interleaved as int16 and multiplied by its pair of taps in one
+    // `vpmaddwd`.
+    for (; t + 2 <= count; t += 2) {
+        __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(src + (size_t)t * src_stride)));
+        __m256i c = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(src + (size_t)(t + 1) * src_stride)));
+        __m256i taps = _mm256_set1_epi32(tap_pair_at(k, t));
+        low = _mm256_add_epi32(low, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, c), taps));
+        high = _mm256_add_epi32(high, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, c), taps));
+    }
+    if (t < count) {
+        __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(src + (size_t)t * src_stride)));
+        __m256i taps = _mm256_set1_epi32(tap_pair_at(k, t));
+        low = _mm256_add_epi32(low, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, zero), taps));
+        high = _mm256_add_epi32(high, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, zero), taps));
+    }
+    // unpacklo/hi and packs work per 128-bit lane, so packing undoes the interleave: the int16s
+    // come out in source order; packus then leaves bytes 0-7 in qword 0 and 8-15 in qword 2.
+    __m256i words = _mm256_packs_epi32(_mm256_srai_epi32(low, precision), _mm256_srai_epi32(high, precision));
+    return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi16(words, words), 0x08));
+}
+
+/// One 32-byte block of a vertical pass, as Pillow-SIMD lays it out: the bytes of two rows are
+/// interleaved, then widened against zero, so each `vpmaddwd` gets (row a, row b) sample pairs
+/// with three shuffles per 32 products instead of five.
+__attribute__((target("avx2")))
+static inline __m256i vertical_block32(const uint8_t *src, size_t src_stride, const int16_t *k, int32_t count, int32_t precision) {
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i bias = _mm256_set1_epi32(1 << (precision - 1));
+    __m256i s0 = bias, s1 = bias, s2 = bias, s3 = bias;
+    int32_t t = 0;
+    for (; t < count; t += 2) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(src + (size_t)t * src_stride));
+        __m256i b = t + 1 < count ? _mm256_loadu_si256((const __m256i *)(const void *)(src + (size_t)(t + 1) * src_stride)) : zero;
+        __m256i taps = _mm256_set1_epi32(tap_pair_at(k, t));
+        __m256i low = _mm256_unpacklo_epi8(a, b), high = _mm256_unpackhi_epi8(a, b);
+        s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(_mm256_unpacklo_epi8(low, zero), taps));
+        s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(_mm256_unpackhi_epi8(low, zero), taps));
+        s2 = _mm256_add_epi32(s2, _mm256_madd_epi16(_mm256_unpacklo_epi8(high, zero), taps));
+        s3 = _mm256_add_epi32(s3, _mm256_madd_epi16(_mm256_unpackhi_epi8(high, zero), taps));
+    }
+    // Every shuffle above stays within its 128-bit lane, and so do the packs: bytes come out in
+    // source order.
+    __m256i first = _mm256_packs_epi32(_mm256_srai_epi32(s0, precision), _mm256_srai_epi32(s1, precision));
+    __m256i second = _mm256_packs_epi32(_mm256_srai_epi32(s2, precision), _mm256_srai_epi32(s3, precision));
+    return _mm256_packus_epi16(first, second);
 }
 
 __attribute__((target("avx2")))
 static void vertical_row_avx2(const uint8_t *src, size_t src_stride, uint8_t *out, size_t row_bytes,
                               const int16_t *k, int32_t count, int32_t precision) {
-    const __m256i bias = _mm256_set1_epi32(1 << (precision - 1));
-    const __m256i zero = _mm256_setzero_si256();
     size_t b = 0;
-    // 16 bytes at a time: each pair of source rows is interleaved as int16 and multiplied by its
-    // pair of taps in one `vpmaddwd`.
+    for (; b + 32 <= row_bytes; b += 32) {
+        _mm256_storeu_si256((__m256i *)(void *)(out + b), vertical_block32(src + b, src_stride, k, count, precision));
+    }
     for (; b + 16 <= row_bytes; b += 16) {
-        __m256i low = bias, high = bias;
-        int32_t t = 0;
-        for (; t + 2 <= count; t += 2) {
-            __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(src + (size_t)t * src_stride + b)));
-            __m256i c = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(src + (size_t)(t + 1) * src_stride + b)));
-            __m256i taps = _mm256_set1_epi32(tap_pair(k[t], k[t + 1]));
-            low = _mm256_add_epi32(low, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, c), taps));
-            high = _mm256_add_epi32(high, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, c), taps));
-        }
-        if (t < count) {
-            __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(src + (size_t)t * src_stride + b)));
-            __m256i taps = _mm256_set1_epi32(tap_pair(k[t], 0));
-            low = _mm256_add_epi32(low, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, zero), taps));
-            high = _mm256_add_epi32(high, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, zero), taps));
-        }
-        // unpacklo/hi and packs work per 128-bit lane, so packing undoes the interleave: the
-        // int16s come out in source order; packus then leaves bytes 0-7 in qword 0, 8-15 in qword 2.
-        __m256i words = _mm256_packs_epi32(_mm256_srai_epi32(low, precision), _mm256_srai_epi32(high, precision));
-        __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(words, words), 0x08);
-        _mm_storeu_si128((__m128i *)(void *)(out + b), _mm256_castsi256_si128(bytes));
+        _mm_storeu_si128((__m128i *)(void *)(out + b), vertical_block16(src + b, src_stride, k, count, precision));
     }
     vertical_row_portable(src, src_stride, out, b, row_bytes, k, count, precision);
 }

@@ -45,14 +45,13 @@ let rows = [
     Row(name: "RGBA 6000×4000 → 1000×667", source: translucent, width: 1000, height: 667),
     Row(name: "RGBA 1600×1200 → 2x (3200×2400)", source: smallTranslucent, width: 3200, height: 2400),
 ]
-var peerRows: [String] = []
-for (index, row) in rows.enumerated() {
+let peerRows: [String] = try rows.enumerated().map { index, row in
     let bands = row.name.hasPrefix("RGBA") ? 4 : 3
     let path = try raw(row.source, bands: bands, name: "row\(index).raw")
-    peerRows.append("r\(index):\(path):\(row.source.width):\(row.source.height):\(bands):\(row.width):\(row.height)")
+    return "r\(index):\(path):\(row.source.width):\(row.source.height):\(bands):\(row.width):\(row.height)"
 }
 
-func peer(_ python: String?, _ library: String, oneThread: Bool) throws -> [String: Double] {
+@MainActor func peer(_ python: String?, _ library: String, oneThread: Bool) throws -> [String: Double] {
     guard let python else { return [:] }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: python)

@@ -7,7 +7,8 @@
 /// `sum(source[first[i] + t] * coefs[i * taps + t]) >> precision` for `t` in `0..<count[i]`,
 /// rounded and clamped to 0...255. Built and checked by YYImage's `ResampleAxis` (Swift); the
 /// kernels below trust it: every `first[i] + count[i]` lies within the source, `count[i]` is at
-/// most `taps`, and the sum of any sample times the coefficients fits in 32 bits.
+/// most `taps`, which is even (coefficients past `count[i]` are zero: the kernels read taps in
+/// pairs), and the sum of any sample times the coefficients fits in 32 bits.
 typedef struct {
     int32_t out_size;
     int32_t taps;
@@ -32,10 +33,13 @@ void yy_resample_vertical(const uint8_t *src, size_t src_stride, int32_t src_fir
 /// Averages blocks of `factor_x` x `factor_y` RGBA8 pixels (an integer box shrink): output row `y`
 /// in `out_first ..< out_first + out_count` averages source rows `y * factor_y ..<` (fewer at the
 /// bottom edge, `src_height` rows in all), output column `x` the columns `x * factor_x ..<` (fewer
-/// at the right edge, `src_width` in all). `scratch` holds `4 * ceil(src_width / factor_x)` sums.
+/// at the right edge, `src_width` in all). `scratch` holds `4 * src_width` sums.
 void yy_box_shrink(const uint8_t *src, size_t src_stride, int32_t src_width, int32_t src_height,
                    uint8_t *dst, size_t dst_stride, int32_t factor_x, int32_t factor_y,
                    int32_t out_first, int32_t out_count, uint32_t *scratch);
+
+/// 1 when every pixel's alpha is 255, else 0.
+int yy_is_opaque(const uint8_t *pixels, size_t stride, int32_t width, int32_t rows);
 
 /// Multiplies colour by alpha in place (rounded: c * a / 255), `width` pixels of each of `rows` rows.
 void yy_premultiply(uint8_t *pixels, size_t stride, int32_t width, int32_t rows);

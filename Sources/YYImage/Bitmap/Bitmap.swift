@@ -1,3 +1,5 @@
+internal import CYYPixelKernels
+
 /// A platform-neutral image: RGBA8 pixels, rows of `bytesPerRow` bytes, top row first.
 ///
 /// Colour samples are either straight (independent of alpha) or premultiplied by alpha, as
@@ -99,16 +101,8 @@ public struct Bitmap: Sendable, Equatable {
 
     /// Whether every pixel has alpha 255.
     public var isOpaque: Bool {
-        pixels.withUnsafeBufferPointer { buffer in
-            for y in 0..<height {
-                var i = y * bytesPerRow + 3
-                for _ in 0..<width {
-                    if buffer[i] != 255 { return false }
-                    i += 4
-                }
-            }
-            return true
-        }
+        guard width > 0, height > 0 else { return true }
+        return pixels.withUnsafeBufferPointer { yy_is_opaque($0.baseAddress, bytesPerRow, Int32(width), Int32(height)) != 0 }
     }
 
     /// The pixels packed tightly (`width * 4` bytes a row), whatever the stride.

@@ -90,3 +90,20 @@ import Testing
         #expect(abs(Int(encoded[3, 3].r) - 128) <= 1)
     }
 }
+
+@Suite struct AlphaKernelTests {
+    @Test func premultiplyingInTheKernelsMatchesTheExactFormulaForEveryPair() {
+        // Every (sample, alpha) pair, in rows of odd lengths so both the 8-pixel and the tail loops run.
+        var bitmap = Bitmap(width: 256, height: 256)
+        for a in 0..<256 { for c in 0..<256 { bitmap[c, a] = RGBA(UInt8(c), UInt8(255 - c), UInt8(c / 2), UInt8(a)) } }
+        let premultiplied = Resampler.premultiplied(bitmap, usesAllCores: false)
+        for a in 0..<256 {
+            for c in 0..<256 {
+                let expected = { (x: Int) in UInt8((x * a + 127) / 255) }
+                #expect(premultiplied[c, a] == RGBA(expected(c), expected(255 - c), expected(c / 2), UInt8(a)), "c \(c), a \(a)")
+            }
+        }
+        let odd = Bitmap(width: 13, height: 3, pixels: Array(bitmap.pixels.prefix(13 * 3 * 4)))!
+        #expect(Resampler.premultiplied(odd, usesAllCores: false) == odd.premultiplied())
+    }
+}

@@ -10,7 +10,7 @@ import Foundation
 struct ResampleAxis: Sendable {
     let inputSize: Int
     let outputSize: Int
-    /// The most taps any output sample has.
+    /// The length of each output sample's row of taps: at least its count, and even.
     let taps: Int
     /// Per output sample: the first source index read.
     let first: [Int32]
@@ -31,7 +31,8 @@ struct ResampleAxis: Sendable {
         let scale = length / Double(outputSize)
         let filterScale = max(scale, 1)
         let support = kernel == .nearest ? 0.5 : kernel.support * filterScale
-        let taps = kernel == .nearest ? 1 : Int(support.rounded(.up)) * 2 + 1
+        // An even row length lets the C kernels read taps in pairs (the last one padded with zero).
+        let taps = Self.evenTapCount(kernel == .nearest ? 1 : Int(support.rounded(.up)) * 2 + 1)
         var first = [Int32](repeating: 0, count: outputSize)
         var count = [Int32](repeating: 0, count: outputSize)
         var weights = [Double](repeating: 0, count: outputSize * taps)
@@ -40,7 +41,7 @@ struct ResampleAxis: Sendable {
             if kernel == .nearest {
                 first[i] = Int32(min(inputSize - 1, max(0, Int(centre.rounded(.down)))))
                 count[i] = 1
-                weights[i] = 1
+                weights[i * taps] = 1
                 continue
             }
             let low = min(inputSize - 1, max(0, Int((centre - support + 0.5).rounded(.down))))
@@ -76,7 +77,7 @@ struct ResampleAxis: Sendable {
     init(convolving size: Int, kernel: [Double]) {
         precondition(size > 0 && kernel.count % 2 == 1, "a convolution needs a sample and an odd kernel")
         let radius = kernel.count / 2
-        let taps = min(kernel.count, size)
+        let taps = Self.evenTapCount(min(kernel.count, size))
         var first = [Int32](repeating: 0, count: size), count = [Int32](repeating: 0, count: size)
         var weights = [Double](repeating: 0, count: size * taps)
         for i in 0..<size {
@@ -95,6 +96,9 @@ struct ResampleAxis: Sendable {
         self.weights = weights
         (self.coefficients, self.precision) = Self.fixedPoint(weights, taps: taps, count: count)
     }
+
+    /// `count` rounded up to even.
+    private static func evenTapCount(_ count: Int) -> Int { (count + 1) & ~1 }
 
     /// The weights as int16 with as many fractional bits as fit (at most 22): the largest weight
     /// must stay under 2^15, and 255 times the sum of magnitudes under 2^30 (the C kernels'

@@ -18,7 +18,7 @@ enum Resampler {
         let mode = bitmap.alphaMode
         var source = bitmap
         let filtersAlpha = mode == .straight && !bitmap.isOpaque
-        if filtersAlpha { source = source.premultiplied() }
+        if filtersAlpha { source = premultiplied(source, usesAllCores: options.usesAllCores) }
         if let gap = options.reducingGap, options.kernel != .nearest, gap >= 1 {
             let fx = Int(region.width / Double(width) / gap), fy = Int(region.height / Double(height) / gap)
             if fx >= 2 || fy >= 2 {
@@ -28,8 +28,9 @@ enum Resampler {
         }
         var out = convolve(source, width: width, height: height, region: region, options: options)
         if filtersAlpha {
-            out.alphaMode = .premultiplied
-            return out.straightened()
+            unpremultiply(&out, usesAllCores: options.usesAllCores)
+            out.alphaMode = .straight
+            return out
         }
         out.alphaMode = mode
         return out
@@ -54,6 +55,7 @@ enum Resampler {
         var out = Bitmap(width: width, height: height, alphaMode: source.alphaMode)
         let bands = bandCount(sourcePixels: source.width * source.height, outputRows: height, usesAllCores: usesAllCores)
         let (outStride, inStride) = (out.bytesPerRow, source.bytesPerRow)
+        let verticalFirst = horizontal.flatMap { h in vertical.map { v in Self.filtersColumnsFirst(h, v) } } ?? false
         source.pixels.withUnsafeBufferPointer { src in
             out.pixels.withUnsafeMutableBufferPointer { dst in
                 let input = SendablePointer(src.baseAddress!), output = SendableMutablePointer(dst.baseAddress!)
@@ -68,6 +70,18 @@ enum Resampler {
                         vertical.withKernelAxis {
                             yy_resample_vertical(firstRow, inStride, Int32(needed.lowerBound), target, outStride,
                                                  Int32(rows.lowerBound), Int32(rows.count), width * 4, $0)
+                        }
+                    case (let horizontal?, let vertical?) where verticalFirst:
+                        // Rows first: the band's output rows at the source's width, then across.
+                        var band = [UInt8](repeating: 0, count: rows.count * inStride)
+                        band.withUnsafeMutableBufferPointer { band in
+                            vertical.withKernelAxis {
+                                yy_resample_vertical(firstRow, inStride, Int32(needed.lowerBound), band.baseAddress, inStride,
+                                                     Int32(rows.lowerBound), Int32(rows.count), source.width * 4, $0)
+                            }
+                            horizontal.withKernelAxis {
+                                yy_resample_horizontal(band.baseAddress, inStride, target, outStride, Int32(rows.count), $0)
+                            }
                         }
                     case (let horizontal?, let vertical?):
                         var band = [UInt8](repeating: 0, count: needed.count * width * 4)
@@ -91,6 +105,46 @@ enum Resampler {
         return out
     }
 
+    /// Whether filtering columns first costs less. Costs are tap counts per pixel, a vertical tap
+    /// weighted against a horizontal one as measured with AVX2 on 24 MP shrinks and 2 MP
+    /// enlargements: 0.6 while its few rows stay in the first-level cache, 1.5 once it reads many
+    /// rows a pixel and memory, not arithmetic, bounds it.
+    static func filtersColumnsFirst(_ horizontal: ResampleAxis, _ vertical: ResampleAxis) -> Bool {
+        let (inWidth, outWidth) = (Double(horizontal.inputSize), Double(horizontal.outputSize))
+        let (inHeight, outHeight) = (Double(vertical.inputSize), Double(vertical.outputSize))
+        let (hTaps, vTaps) = (Double(horizontal.taps), Double(vertical.taps) * (vertical.taps <= 8 ? 0.6 : 1.5))
+        let rowsFirst = inHeight * outWidth * hTaps + outHeight * outWidth * vTaps
+        let columnsFirst = outHeight * inWidth * vTaps + outHeight * outWidth * hTaps
+        return columnsFirst < rowsFirst
+    }
+
+    /// `bitmap` (straight) with colour multiplied by alpha, in bands on large images.
+    static func premultiplied(_ bitmap: Bitmap, usesAllCores: Bool) -> Bitmap {
+        var out = bitmap
+        out.alphaMode = .premultiplied
+        let (width, stride) = (out.width, out.bytesPerRow)
+        let bands = bandCount(sourcePixels: out.width * out.height, outputRows: out.height, usesAllCores: usesAllCores)
+        out.pixels.withUnsafeMutableBufferPointer { pixels in
+            let base = SendableMutablePointer(pixels.baseAddress!)
+            forEachBand(of: bitmap.height, bands: bands) { rows in
+                yy_premultiply(base.pointer + rows.lowerBound * stride, stride, Int32(width), Int32(rows.count))
+            }
+        }
+        return out
+    }
+
+    /// Divides colour by alpha in place, in bands on large images.
+    static func unpremultiply(_ bitmap: inout Bitmap, usesAllCores: Bool) {
+        let (width, height, stride) = (bitmap.width, bitmap.height, bitmap.bytesPerRow)
+        let bands = bandCount(sourcePixels: width * height, outputRows: height, usesAllCores: usesAllCores)
+        bitmap.pixels.withUnsafeMutableBufferPointer { pixels in
+            let base = SendableMutablePointer(pixels.baseAddress!)
+            forEachBand(of: height, bands: bands) { rows in
+                yy_unpremultiply(base.pointer + rows.lowerBound * stride, stride, Int32(width), Int32(rows.count))
+            }
+        }
+    }
+
     /// Averages `factorX` × `factorY` blocks (partial blocks at the right and bottom edges).
     static func boxShrink(_ source: Bitmap, factorX: Int, factorY: Int, options: ResizeOptions) -> Bitmap {
         let width = (source.width + factorX - 1) / factorX, height = (source.height + factorY - 1) / factorY
@@ -101,7 +155,7 @@ enum Resampler {
             out.pixels.withUnsafeMutableBufferPointer { dst in
                 let input = SendablePointer(src.baseAddress!), output = SendableMutablePointer(dst.baseAddress!)
                 forEachBand(of: height, bands: bands) { rows in
-                    var sums = [UInt32](repeating: 0, count: width * 4)
+                    var sums = [UInt32](repeating: 0, count: source.width * 4)
                     sums.withUnsafeMutableBufferPointer {
                         yy_box_shrink(input.pointer, source.bytesPerRow, Int32(source.width), Int32(source.height),
                                       output.pointer + rows.lowerBound * outStride, outStride, Int32(factorX), Int32(factorY),
