@@ -79,6 +79,12 @@ let package = Package(
             pkgConfig: "libdeflate",
             providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
         ),
+        .systemLibrary(
+            name: "CLCMS2",
+            path: "Sources/CLCMS2",
+            pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
+        ),
         // The one place that needs C: libpng reports errors with longjmp, which Swift cannot catch.
         .target(
             name: "CYYImageShims",
@@ -152,7 +158,7 @@ let package = Package(
         ),
         .target(
             name: "YYImage",
-            dependencies: ["YYDispatch", "CPNG", "CTurboJPEG", "CWebP", "CYYImageShims", "CYYPixelKernels", "CDeflate"],
+            dependencies: ["YYDispatch", "CPNG", "CTurboJPEG", "CWebP", "CYYImageShims", "CYYPixelKernels", "CDeflate", "CLCMS2"],
             swiftSettings: strictSettings
         ),
         // The image pipeline: memory cache → disk cache → network → decode, coalesced at every stage.
@@ -230,7 +236,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [.product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
-            exclude: ["Reference/pillow_frames.py"],
+            exclude: ["Reference/pillow_frames.py", "Reference/pillow_colour.py"],
             swiftSettings: strictSettings
         ),
         // Swift Testing traits shared by the test targets (kept apart from TestSupport, which the
@@ -302,7 +308,7 @@ let package = Package(
         .testTarget(
             name: "YYImageTests",
             dependencies: [
-                "YYImage", "YYDispatch", "CPNG", "TestSupport", "TestTraits",
+                "YYImage", "YYDispatch", "CPNG", "CLCMS2", "TestSupport", "TestTraits",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictSettings

@@ -35,6 +35,11 @@ public final class ImageDecoder: Sendable {
         /// DCT scaling, in steps of 1/8) decode to the smallest such size whose longest side is
         /// still at least this; nothing is resampled. `nil` (the default) decodes at full size.
         public var shrinkOnLoad: Int?
+        /// Whether colour is converted from the embedded ICC profile (RGB or gray) to sRGB with
+        /// Little CMS, as output for the web wants (default false: the stored values, as most
+        /// decoders give them). CMYK JPEGs are always rendered to sRGB, through their profile when
+        /// they have one.
+        public var convertsToSRGB = false
         /// Straight (default) or premultiplied output.
         public var alphaMode: Bitmap.AlphaMode = .straight
         /// Whether frames are turned upright according to the file's EXIF orientation (default
@@ -119,6 +124,11 @@ public final class ImageDecoder: Sendable {
         }
     }
 
+    /// Whether the colour profile describes CMYK (whose pixels the JPEG decoder already rendered).
+    private var isCMYKJPEG: Bool {
+        state.withLock { $0.container?.colorProfile.map { ColorTransform.space(of: $0) == .cmyk } ?? false }
+    }
+
     /// The bytes received so far.
     var originalBytes: Data { state.withLock { Data($0.bytes) } }
 
@@ -184,6 +194,9 @@ public final class ImageDecoder: Sendable {
             }
         }
         var out = bitmap
+        if options.convertsToSRGB, let profile = state.withLock({ $0.container?.colorProfile }), !isCMYKJPEG {
+            out = ColorTransform.toSRGB(out, from: profile)
+        }
         if options.appliesOrientation { out = out.oriented(orientation) }
         if let maxPixelSize = options.maxPixelSize { out = out.downsampled(toFit: maxPixelSize) }
         return out.converted(to: options.alphaMode)

@@ -161,6 +161,7 @@ struct ImageConvertCommand: ParsableCommand {
         let data = try ImageInput.read(input)
         var options = ImageDecoder.Options()
         options.appliesOrientation = !noAutoOrient
+        options.convertsToSRGB = !keepICC
         var decoder: ImageDecoder
         do {
             decoder = try ImageDecoder(data: data, options: options)

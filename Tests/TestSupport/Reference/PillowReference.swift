@@ -61,6 +61,18 @@ public enum PillowReference {
     }
 }
 
+extension PillowReference {
+    /// Runs `pillow_colour.py` with `arguments` (see the script for its commands).
+    public static func colour(_ arguments: [String]) throws {
+        guard let python else { throw CocoaError(.fileNoSuchFile) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("pillow_colour.py").path
+        let output = try ChildProcess.run(python, [script] + arguments)
+        guard output.status == 0 else {
+            throw NSError(domain: "PillowReference", code: Int(output.status), userInfo: [NSLocalizedDescriptionKey: output.standardError])
+        }
+    }
+}
+
 /// One frame as a reference decoder gave it: straight RGBA8, rows packed.
 public struct ReferenceFrame: Sendable {
     public var width: Int

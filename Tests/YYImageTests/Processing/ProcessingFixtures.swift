@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 @testable import YYImage
 
 /// Synthetic images for the processing tests, made the same way on every run.
 enum ProcessingFixtures {
     /// Smooth gradients plus seeded noise, opaque or with varying alpha.
     static func texture(width: Int, height: Int, seed: UInt64 = 1, alpha: Bool = false) -> Bitmap {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var bitmap = Bitmap(width: width, height: height)
         for y in 0..<height {
             for x in 0..<width {
@@ -24,19 +25,6 @@ enum ProcessingFixtures {
         var bitmap = Bitmap(filledWith: RGBA(255, 255, 255), width: width, height: height, alphaMode: .straight)
         for point in points { bitmap[point.x, point.y] = colour }
         return bitmap
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so fixtures do not change between runs.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

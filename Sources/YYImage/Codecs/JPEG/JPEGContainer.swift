@@ -11,12 +11,16 @@ struct JPEGContainer: ImageContainer {
     let frames: [ImageFrameInfo]
     let orientation: ImageOrientation
     let colorProfile: [UInt8]?
+    /// CMYK or YCCK samples, rendered to sRGB while decoding (through the embedded profile when
+    /// there is one).
+    private let isCMYK: Bool
+    private let isAdobeInverted: Bool
     private let bytes: [UInt8]
     private let isFinal: Bool
 
     /// Parses `bytes` (`nil` when the frame header has not arrived yet).
     init?(bytes: [UInt8], isFinal: Bool, limits: DecodeLimits) throws(ImageError) {
-        guard let (width, height) = TurboJPEG.header(bytes) else {
+        guard let (width, height, isCMYK) = TurboJPEG.header(bytes) else {
             if isFinal { throw .malformed(.jpeg, "no readable frame header") }
             return nil
         }
@@ -26,6 +30,8 @@ struct JPEGContainer: ImageContainer {
         self.frames = [ImageFrameInfo(width: width, height: height)]
         self.orientation = EXIF.orientation(inJPEG: bytes)
         self.colorProfile = JPEGMetadata.iccProfile(inJPEG: bytes)
+        self.isCMYK = isCMYK
+        self.isAdobeInverted = isCMYK && JPEGMetadata.hasAdobeSegment(bytes)
         self.bytes = bytes
         self.isFinal = isFinal
     }
@@ -34,6 +40,10 @@ struct JPEGContainer: ImageContainer {
 
     func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
         let size = TurboJPEG.scaledSize(width: canvasWidth, height: canvasHeight, target: sizeHint)
+        if isCMYK {
+            let inks = try TurboJPEG.decodeInks(bytes, width: size.width, height: size.height, inverted: isAdobeInverted, final: isFinal)
+            return ColorTransform.cmykToSRGB(inks, width: size.width, height: size.height, profile: colorProfile)
+        }
         return try TurboJPEG.decode(bytes, width: size.width, height: size.height, final: isFinal)
     }
 }

@@ -31,6 +31,26 @@ enum JPEGMetadata {
         return (1...expected).flatMap { pieces[$0]! }
     }
 
+    /// Whether an APP14 "Adobe" segment comes before the image data (Adobe's CMYK files store
+    /// inverted samples and say so with it).
+    static func hasAdobeSegment(_ bytes: [UInt8]) -> Bool {
+        var offset = 2
+        while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
+            let marker = bytes[offset + 1]
+            if marker == 0xFF || marker == 0x01 || (0xD0...0xD8).contains(marker) {
+                offset += marker == 0xFF ? 1 : 2
+                continue
+            }
+            if marker == 0xDA || marker == 0xD9 { return false }
+            guard let length = bytes.u16BE(offset + 2).map(Int.init), length >= 2 else { return false }
+            if marker == 0xEE, offset + 9 <= bytes.count, Array(bytes[(offset + 4)..<(offset + 9)]) == Array("Adobe".utf8) {
+                return true
+            }
+            offset += 2 + length
+        }
+        return false
+    }
+
     /// `jpeg` with `profile` in APP2 segments after its JFIF (APP0) segment, or after SOI.
     static func inserting(iccProfile profile: [UInt8], into jpeg: [UInt8]) -> [UInt8] {
         guard jpeg.count >= 4, !profile.isEmpty else { return jpeg }

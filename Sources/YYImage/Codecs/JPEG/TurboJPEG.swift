@@ -2,8 +2,9 @@ internal import CTurboJPEG
 
 /// libjpeg-turbo through its TurboJPEG API, which returns error codes instead of longjmp.
 enum TurboJPEG {
-    /// Width and height from the frame header; `nil` when the header has not fully arrived.
-    static func header(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+    /// Width, height and whether the samples are CMYK (or YCCK) from the frame header; `nil` when
+    /// the header has not fully arrived.
+    static func header(_ bytes: [UInt8]) -> (width: Int, height: Int, isCMYK: Bool)? {
         guard let handle = tjInitDecompress() else { return nil }
         defer { tjDestroy(handle) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
@@ -11,7 +12,7 @@ enum TurboJPEG {
             tjDecompressHeader3(handle, $0.baseAddress, UInt(bytes.count), &width, &height, &subsampling, &colorspace)
         }
         guard status == 0, width > 0, height > 0 else { return nil }
-        return (Int(width), Int(height))
+        return (Int(width), Int(height), colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue))
     }
 
     /// The smallest size libjpeg can decode to directly (DCT scaling: 1/8 ... 1) whose longest
@@ -51,6 +52,27 @@ enum TurboJPEG {
         }
         if final && !endsWithEOI(bytes) { throw .truncated(.jpeg) }
         return bitmap
+    }
+
+    /// Decodes a CMYK or YCCK file to ink values, 4 bytes a pixel (0 = no ink), at a size from
+    /// `scaledSize`. `inverted` says the file stores 255 − ink, as Adobe's (marked by an APP14
+    /// "Adobe" segment) do.
+    static func decodeInks(_ bytes: [UInt8], width: Int, height: Int, inverted: Bool, final: Bool) throws(ImageError) -> [UInt8] {
+        guard let handle = tjInitDecompress() else { throw .codec(.jpeg, "tjInitDecompress failed") }
+        defer { tjDestroy(handle) }
+        var inks = [UInt8](repeating: 0, count: width * height * 4)
+        let status = inks.withUnsafeMutableBufferPointer { output in
+            bytes.withUnsafeBufferPointer { input in
+                tjDecompress2(handle, input.baseAddress, UInt(bytes.count), output.baseAddress,
+                              Int32(width), Int32(width * 4), Int32(height), Int32(TJPF_CMYK.rawValue), 0)
+            }
+        }
+        if status != 0 && tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
+            throw .codec(.jpeg, String(cString: tjGetErrorStr2(handle)))
+        }
+        if final && !endsWithEOI(bytes) { throw .truncated(.jpeg) }
+        if inverted { for i in inks.indices { inks[i] = 255 &- inks[i] } }
+        return inks
     }
 
     /// Encodes RGBA8 (alpha ignored) at `quality` 1...100 with 4:2:0 chroma subsampling.
