@@ -236,7 +236,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [.product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
-            exclude: ["Reference/pillow_frames.py", "Reference/pillow_colour.py"],
+            exclude: ["Reference/pillow_frames.py", "Reference/pillow_colour.py", "Reference/resize_reference.py"],
             swiftSettings: strictSettings
         ),
         // Swift Testing traits shared by the test targets (kept apart from TestSupport, which the

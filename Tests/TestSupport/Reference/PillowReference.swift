@@ -73,6 +73,29 @@ extension PillowReference {
     }
 }
 
+extension PillowReference {
+    /// `rgb` (`size` pixels of RGB bytes) resized to `width` × `height` with Lanczos 3 by `library`
+    /// ("pillow" or "pyvips"); `nil` when that library is not installed.
+    public static func resized(_ rgb: [UInt8], size: (width: Int, height: Int), width: Int, height: Int, library: String) throws -> [UInt8]? {
+        guard let python else { return nil }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("resize_reference.py").path
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("source-\(UUID().uuidString).raw").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("resized-\(UUID().uuidString).raw").path
+        defer {
+            try? FileManager.default.removeItem(atPath: input)
+            try? FileManager.default.removeItem(atPath: out)
+        }
+        try Data(rgb).write(to: URL(fileURLWithPath: input))
+        let sizes = [size.width, size.height, width, height].map(String.init)
+        let output = try ChildProcess.run(python, [script, library, input] + sizes + [out])
+        if output.status == 3 { return nil }
+        guard output.status == 0 else {
+            throw NSError(domain: "PillowReference", code: Int(output.status), userInfo: [NSLocalizedDescriptionKey: output.standardError])
+        }
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+    }
+}
+
 /// One frame as a reference decoder gave it: straight RGBA8, rows packed.
 public struct ReferenceFrame: Sendable {
     public var width: Int
