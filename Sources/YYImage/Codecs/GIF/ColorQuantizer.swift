@@ -4,7 +4,7 @@
 /// Pixels with alpha below 128 become the transparent entry. An image with few enough colours
 /// gets them exactly (so GIF round trips are lossless); otherwise median cut over a 5-bit-per-
 /// channel histogram chooses the palette, each entry the mean of the colours in its box, and
-/// pixels map to the nearest entry, optionally with Floyd–Steinberg error diffusion.
+/// pixels map to their box's entry, optionally with Floyd–Steinberg error diffusion.
 public struct ColorQuantizer: Sendable {
     /// The palette (opaque entries, then the transparent one if any).
     public var palette: [RGBA]
@@ -30,8 +30,10 @@ public struct ColorQuantizer: Sendable {
                 indices[i] = pixels[p + 3] < 128 ? transparent : exact.lookup[Self.key(pixels[p], pixels[p + 1], pixels[p + 2])]!
             }
         } else {
-            palette = Self.medianCut(pixels, maxColors: maxColors)
-            indices = Self.map(pixels, width: image.width, height: image.height, palette: palette, dithering: dithering)
+            let cut = Self.medianCut(pixels, maxColors: maxColors)
+            palette = cut.palette
+            indices = Self.map(pixels, width: image.width, height: image.height, palette: palette, boxOfBin: cut.boxOfBin,
+                               dithering: dithering)
         }
         if hasTransparency {
             transparentIndex = palette.count
@@ -65,7 +67,9 @@ public struct ColorQuantizer: Sendable {
     }
 
     /// Median cut: repeatedly split the most populous box along its longest side at the median.
-    private static func medianCut(_ pixels: [UInt8], maxColors: Int) -> [RGBA] {
+    /// Returns the palette (each box's mean colour) and, for each 15-bit bin, the box holding it
+    /// (-1 for the empty bins no box covers).
+    private static func medianCut(_ pixels: [UInt8], maxColors: Int) -> (palette: [RGBA], boxOfBin: [Int16]) {
         var histogram = [Int](repeating: 0, count: 32768)
         var sums = [(Int, Int, Int)](repeating: (0, 0, 0), count: 32768)
         for p in stride(from: 0, to: pixels.count, by: 4) where pixels[p + 3] >= 128 {
@@ -118,7 +122,13 @@ public struct ColorQuantizer: Sendable {
             boxes[index] = shrink(a)
             boxes.append(shrink(b))
         }
-        return boxes.map { box in
+        var boxOfBin = [Int16](repeating: -1, count: 32768)
+        for (index, box) in boxes.enumerated() {
+            for r in box.low.0...box.high.0 { for g in box.low.1...box.high.1 { for b in box.low.2...box.high.2 {
+                boxOfBin[r << 10 | g << 5 | b] = Int16(index)
+            } } }
+        }
+        let palette = boxes.map { box in
             var sum = (0, 0, 0), n = 0
             for r in box.low.0...box.high.0 { for g in box.low.1...box.high.1 { for b in box.low.2...box.high.2 {
                 let bin = r << 10 | g << 5 | b
@@ -127,23 +137,21 @@ public struct ColorQuantizer: Sendable {
             guard n > 0 else { return RGBA(UInt8(box.low.0 << 3), UInt8(box.low.1 << 3), UInt8(box.low.2 << 3)) }
             return RGBA(UInt8((sum.0 + n / 2) / n), UInt8((sum.1 + n / 2) / n), UInt8((sum.2 + n / 2) / n))
         }
+        return (palette, boxOfBin)
     }
 
-    /// Maps pixels to their nearest palette entry (through a lazily filled 15-bit lookup table),
-    /// diffusing the error to neighbours when `dithering` is on.
-    private static func map(_ pixels: [UInt8], width: Int, height: Int, palette: [RGBA], dithering: Bool) -> [UInt8] {
-        var lookup = [Int16](repeating: -1, count: 32768)
+    /// Maps pixels to their palette entry: the entry of the median-cut box their 15-bit bin lies in,
+    /// or for a bin no box covers (reached only by dithering) the nearest entry, found once and
+    /// kept. Diffuses the error to neighbours when `dithering` is on.
+    private static func map(_ pixels: [UInt8], width: Int, height: Int, palette: [RGBA], boxOfBin: [Int16], dithering: Bool) -> [UInt8] {
+        var lookup = boxOfBin
+        let search = NearestColorSearch(palette)
         func nearest(_ r: Int, _ g: Int, _ b: Int) -> UInt8 {
             let bin = (r >> 3) << 10 | (g >> 3) << 5 | (b >> 3)
             if lookup[bin] >= 0 { return UInt8(lookup[bin]) }
             // Search from the bin's centre.
-            let (cr, cg, cb) = ((r >> 3) << 3 | 4, (g >> 3) << 3 | 4, (b >> 3) << 3 | 4)
-            var best = 0, bestDistance = Int.max
-            for (i, p) in palette.enumerated() {
-                let dr = Int(p.r) - cr, dg = Int(p.g) - cg, db = Int(p.b) - cb
-                let distance = 3 * dr * dr + 4 * dg * dg + 2 * db * db
-                if distance < bestDistance { bestDistance = distance; best = i }
-            }
+            let centre: (r: Int, g: Int, b: Int) = ((r >> 3) << 3 | 4, (g >> 3) << 3 | 4, (b >> 3) << 3 | 4)
+            let best = search.nearest(r: centre.r, g: centre.g, b: centre.b)
             lookup[bin] = Int16(best)
             return UInt8(best)
         }
@@ -164,12 +172,11 @@ public struct ColorQuantizer: Sendable {
                 indices[y * width + x] = index
                 if dithering {
                     let chosen = palette[Int(index)]
-                    let errors = [r - Int(chosen.r), g - Int(chosen.g), b - Int(chosen.b)]
-                    for c in 0..<3 {
-                        current[(x + 2) * 3 + c] += errors[c] * 7
-                        next[x * 3 + c] += errors[c] * 3
-                        next[(x + 1) * 3 + c] += errors[c] * 5
-                        next[(x + 2) * 3 + c] += errors[c]
+                    for (c, error) in [r - Int(chosen.r), g - Int(chosen.g), b - Int(chosen.b)].enumerated() {
+                        current[(x + 2) * 3 + c] += error * 7
+                        next[x * 3 + c] += error * 3
+                        next[(x + 1) * 3 + c] += error * 5
+                        next[(x + 2) * 3 + c] += error
                     }
                 }
             }
