@@ -41,7 +41,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ProcessingBenchmarks",
-            dependencies: [.product(name: "YYImage", package: "YYKit"), "BenchmarkSupport"]
+            dependencies: [.product(name: "YYImage", package: "YYKit"), "BenchmarkSupport", "CTurboJPEGRaw"]
         ),
         .executableTarget(
             name: "PlayerBenchmarks",

@@ -99,6 +99,34 @@ import YYImage
         #expect(result.standardError.contains(flag), "\(result.standardError)")
     }
 
+    @Test func exifIsKeptWithItsOrientationResetUnlessStripped() throws {
+        // A 60×20 JPEG whose EXIF says "turn 90° clockwise", with an XMP packet.
+        var tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0]
+        tiff += [0, 0, 0, 0]
+        var encoder = ImageEncoder(type: .jpeg)
+        encoder.exif = Data(tiff)
+        encoder.xmp = Data("<x:xmpmeta/>".utf8)
+        encoder.addFrame(Bitmap(filledWith: RGBA(200, 30, 30), width: 60, height: 20))
+        let input = folder.appending("turned.jpg")
+        try encoder.encode().write(to: URL(fileURLWithPath: input))
+        for (flags, size, orientation, hasXMP) in [
+            ([String](), (20, 60), ImageOrientation.up, true),
+            (["--no-auto-orient"], (60, 20), .right, true),
+            (["--strip"], (20, 60), nil, false),
+        ] as [([String], (Int, Int), ImageOrientation?, Bool)] {
+            for type in ["png", "webp", "jpg"] {
+                let output = folder.appending("out." + type)
+                #expect(try yy(["image", "convert", input, output] + flags).status == 0)
+                var raw = ImageDecoder.Options()
+                raw.appliesOrientation = false
+                let decoder = try ImageDecoder(data: Data(contentsOf: URL(fileURLWithPath: output)), options: raw)
+                #expect((decoder.canvasWidth, decoder.canvasHeight) == size, "\(flags) \(type)")
+                #expect(decoder.exif == nil ? orientation == nil : decoder.orientation == orientation, "\(flags) \(type)")
+                #expect((decoder.xmp != nil) == hasXMP, "\(flags) \(type)")
+            }
+        }
+    }
+
     @Test func aCropOutsideTheImageIsAUsageError() throws {
         let result = try yy(["image", "convert", try input(), folder.appending("x.png"), "--crop", "500,0,200,10"])
         #expect(result.status == 2)

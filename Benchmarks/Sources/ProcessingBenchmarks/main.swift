@@ -3,6 +3,7 @@
 // made from a photo of ../shared/testdata/photos (enlarged to 6000×4000 with our Lanczos) and
 // written raw, so that every contender resizes exactly the same bytes.
 import BenchmarkSupport
+import CTurboJPEGRaw
 import Foundation
 import YYImage
 
@@ -92,5 +93,72 @@ for oneThread in [true, false] {
         let peers = [pillowTimes[key], simdTimes[key], vipsTimes[key]].compactMap { $0 }
         let ratio = peers.min().map { String(format: "%.2fx", $0 / times["gap"]!) } ?? "—"
         print("| \(row.name) | \(rate(times["gap"])) | \(rate(times["pure"])) | \(rate(pillowTimes[key])) | \(rate(simdTimes[key])) | \(rate(vipsTimes[key])) | \(ratio) |")
+    }
+}
+
+// Thumbnail end to end: a 24 MP JPEG file (quality 90, written by us from the same photo) to a
+// 400 px wide JPEG (quality 90) and WebP (quality 80), bytes in memory. The floor is libjpeg-turbo
+// decoding the file at 1/8 scale and nothing else: the entropy decoding no scaling avoids.
+let jpegPath = folder + "/photo-6000x4000.jpg"
+try ImageEncoder.encode(big, as: .jpeg, quality: 0.9).write(to: URL(fileURLWithPath: jpegPath))
+let jpegData = try Data(contentsOf: URL(fileURLWithPath: jpegPath))
+
+func ourThumbnail(_ type: ImageType, oneThread: Bool) throws -> Data {
+    let data = try Data(contentsOf: URL(fileURLWithPath: jpegPath))
+    var resizeOptions = ResizeOptions()
+    resizeOptions.usesAllCores = !oneThread
+    let chain = ProcessingChain().resized(Resize(width: 400, options: resizeOptions))
+    var options = ImageDecoder.Options()
+    let header = try ImageDecoder(data: data)
+    options.shrinkOnLoad = chain.decodingSideNeeded(sourceWidth: header.orientedWidth, sourceHeight: header.orientedHeight)
+    let thumbnail = try chain.apply(to: ImageDecoder(data: data, options: options).frame(at: 0))
+    return try ImageEncoder.encode(thumbnail, as: type, quality: type == .jpeg ? 0.9 : 0.8)
+}
+
+func floorDecode() {
+    let handle = tjInitDecompress()
+    defer { tjDestroy(handle) }
+    var buffer = [UInt8](repeating: 0, count: 750 * 500 * 4)
+    _ = jpegData.withUnsafeBytes { input in
+        buffer.withUnsafeMutableBufferPointer { output in
+            tjDecompress2(handle, input.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(jpegData.count), output.baseAddress,
+                          750, 750 * 4, 500, Int32(TJPF_RGBA.rawValue), 0)
+        }
+    }
+}
+
+@MainActor func thumbnailPeer(_ python: String?, _ library: String, oneThread: Bool) throws -> [String: Double] {
+    guard let python else { return [:] }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: python)
+    process.arguments = [benchmarksFolder.appendingPathComponent("scripts/thumbnail_peers.py").path, library, String(rounds), jpegPath, "400"]
+    var environment = ProcessInfo.processInfo.environment
+    if oneThread { environment["VIPS_CONCURRENCY"] = "1" }
+    process.environment = environment
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (try JSONSerialization.jsonObject(with: data) as? [String: Double]) ?? [:]
+}
+
+print()
+print("Thumbnail end to end: 6000×4000 JPEG file (q90) → 400 px wide, milliseconds (lower is better), best of \(rounds). The floor: libjpeg-turbo decoding the file at 1/8 alone.")
+for oneThread in [true, false] {
+    let floor = try measure(rounds: rounds, [("floor", { floorDecode() })])["floor"]!
+    let pillowTimes = try thumbnailPeer(pillow, "pillow", oneThread: oneThread)
+    let simdTimes = try thumbnailPeer(pillowSIMD, "pillow", oneThread: oneThread)
+    let vipsTimes = try thumbnailPeer(pillow, "pyvips", oneThread: oneThread)
+    print()
+    print(oneThread ? "**One thread** (`VIPS_CONCURRENCY=1`)" : "**All cores**")
+    print()
+    print("| output | ours | Pillow 13 | Pillow-SIMD | pyvips | floor | fastest peer / ours (goal ≥ 1.1) | floor / ours |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for (kind, type) in [("jpeg", ImageType.jpeg), ("webp", .webp)] {
+        let ours = try measure(rounds: rounds, [("ours", { _ = try ourThumbnail(type, oneThread: oneThread) })])["ours"]!
+        func ms(_ seconds: Double?) -> String { seconds.map { String(format: "%.1f", $0 * 1000) } ?? "—" }
+        let fastest = [pillowTimes[kind], simdTimes[kind], vipsTimes[kind]].compactMap { $0 }.min()
+        print("| \(kind == "jpeg" ? "JPEG q90" : "WebP q80") | \(ms(ours)) | \(ms(pillowTimes[kind])) | \(ms(simdTimes[kind])) | \(ms(vipsTimes[kind])) | \(ms(floor)) | \(fastest.map { String(format: "%.2fx", $0 / ours) } ?? "—") | \(String(format: "%.2f", floor / ours)) |")
     }
 }

@@ -15,6 +15,10 @@ protocol ImageContainer: Sendable {
     var orientation: ImageOrientation { get }
     /// The embedded ICC profile, `nil` when there is none.
     var colorProfile: [UInt8]? { get }
+    /// The EXIF data (a TIFF structure), `nil` when there is none.
+    var exif: [UInt8]? { get }
+    /// The XMP packet, `nil` when there is none.
+    var xmp: [UInt8]? { get }
     /// Whether frames are drawn onto a shared canvas (animations) rather than standing alone
     /// (the entries of an ICO file).
     var compositesFrames: Bool { get }
@@ -32,6 +36,8 @@ extension ImageContainer {
     var compositesFrames: Bool { true }
     var orientation: ImageOrientation { .up }
     var colorProfile: [UInt8]? { nil }
+    var exif: [UInt8]? { nil }
+    var xmp: [UInt8]? { nil }
     func frameMayHaveAlpha(at index: Int) -> Bool { true }
 }
 

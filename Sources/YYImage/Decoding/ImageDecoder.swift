@@ -152,6 +152,17 @@ public final class ImageDecoder: Sendable {
     public var orientedWidth: Int { orientation.swapsAxes ? canvasHeight : canvasWidth }
     /// Canvas height once turned upright.
     public var orientedHeight: Int { orientation.swapsAxes ? canvasWidth : canvasHeight }
+    /// The EXIF data, a TIFF structure (JPEG APP1, PNG eXIf, WebP EXIF), `nil` when there is none.
+    public var exif: Data? { state.withLock { $0.container?.exif.map { Data($0) } } }
+    /// ``exif`` for pixels this decoder turned upright: its orientation tag set to 1 when
+    /// `appliesOrientation` is on, as it is otherwise. What to give an encoder so that the output
+    /// is not turned a second time.
+    public var exifForUprightPixels: Data? {
+        guard let exif = state.withLock({ $0.container?.exif }) else { return nil }
+        return Data(options.appliesOrientation ? EXIF.resettingOrientation(inTIFF: exif) : exif)
+    }
+    /// The XMP packet (JPEG APP1, PNG iTXt, WebP XMP), `nil` when there is none.
+    public var xmp: Data? { state.withLock { $0.container?.xmp.map { Data($0) } } }
     /// The embedded ICC colour profile (JPEG APP2, PNG iCCP, WebP ICCP), `nil` when there is none.
     public var colorProfile: Data? { state.withLock { $0.container?.colorProfile.map { Data($0) } } }
     /// Whether frames are drawn onto a shared canvas; false for ICO, whose entries are separate

@@ -36,6 +36,12 @@ public struct ImageEncoder: Sendable {
     /// An ICC profile to embed (PNG iCCP, JPEG APP2, WebP ICCP); `nil` writes none, which viewers
     /// read as sRGB.
     public var colorProfile: Data?
+    /// EXIF data (a TIFF structure) to embed in JPEG, PNG and WebP stills and WebP animations;
+    /// `nil` writes none. Its orientation tag is written as it is: set it upright (see
+    /// ``ImageDecoder/exifForUprightPixels``) when the pixels were turned.
+    public var exif: Data?
+    /// An XMP packet to embed where ``exif`` goes; `nil` writes none.
+    public var xmp: Data?
     /// The frames added so far, with their durations in seconds.
     public private(set) var frames: [(bitmap: Bitmap, duration: Double)] = []
 
@@ -78,7 +84,8 @@ public struct ImageEncoder: Sendable {
         switch type {
         case .png where canvases.count == 1:
             bytes = try PNGWriter.encode(canvases[0].0, withAlpha: alwaysWritesAlpha ? true : nil, level: pngLevel,
-                                         iccProfile: colorProfile.map { [UInt8]($0) })
+                                         iccProfile: colorProfile.map { [UInt8]($0) }, exif: exif.map { [UInt8]($0) },
+                                         xmp: xmp.map { [UInt8]($0) })
         case .png:
             bytes = try APNGWriter.write(
                 width: width, height: height,
@@ -97,14 +104,17 @@ public struct ImageEncoder: Sendable {
             bytes = try GIFWriter.write(width: width, height: height, frames: gifFrames, plays: loopCount)
         case .jpeg:
             bytes = try TurboJPEG.encode(canvases[0].0, quality: max(1, Int((quality * 100).rounded())))
-            if let colorProfile { bytes = JPEGMetadata.inserting(iccProfile: [UInt8](colorProfile), into: bytes) }
+            if colorProfile != nil || exif != nil || xmp != nil {
+                bytes = JPEGMetadata.inserting(exif: exif.map { [UInt8]($0) }, xmp: xmp.map { [UInt8]($0) },
+                                               iccProfile: colorProfile.map { [UInt8]($0) }, into: bytes)
+            }
         case .webp where canvases.count == 1:
-            bytes = try WebPWriter.still(canvases[0].0, quality: quality * 100, lossless: lossless,
-                                         method: webpMethod(animated: false), iccProfile: colorProfile.map { [UInt8]($0) })
+            bytes = try WebPWriter.still(canvases[0].0, quality: quality * 100, lossless: lossless, method: webpMethod(animated: false))
+            bytes = try WebPWriter.withChunks(webpMetadata, bytes)
         case .webp:
             bytes = try WebPWriter.animation(canvases.map { ($0.0, $0.1) }, quality: quality * 100, lossless: lossless, plays: loopCount,
-                                             method: webpMethod(animated: true), minimizeSize: (effort ?? 0) >= 9,
-                                             iccProfile: colorProfile.map { [UInt8]($0) })
+                                             method: webpMethod(animated: true), minimizeSize: (effort ?? 0) >= 9)
+            bytes = try WebPWriter.withChunks(webpMetadata, bytes)
         case .bmp:
             bytes = BMPWriter.bmp(canvases[0].0)
         case .ico:
@@ -119,6 +129,11 @@ public struct ImageEncoder: Sendable {
     private var pngLevel: Int {
         guard let effort else { return PNGWriter.defaultLevel }
         return [1, 2, 3, 4, 5, 6, 7, 9, 10, 12][min(9, max(0, effort))]
+    }
+
+    /// The metadata chunks a WebP file gets.
+    private var webpMetadata: [(fourCC: String, payload: [UInt8])] {
+        [("ICCP", colorProfile), ("EXIF", exif), ("XMP ", xmp)].compactMap { fourCC, data in data.map { (fourCC, [UInt8]($0)) } }
     }
 
     /// libwebp's method 0...6 for `effort`, or Pillow's default.

@@ -35,13 +35,16 @@ public struct Resize: Sendable, Hashable, Codable {
         return (geometry.canvasWidth, geometry.canvasHeight)
     }
 
-    /// The longest side the source needs to keep, at least, for this resize to lose nothing:
-    /// the decoder may shrink to it for free.
+    /// The longest side the source needs to keep for this resize: the scaled size, times the
+    /// reducing gap when there is one (so that, as Pillow's `draft` and libvips' shrink-on-load
+    /// leave it, the kernel still has about twice the target to work from). The decoder may
+    /// shrink to it for free; `nil` when the resize does not shrink.
     func sourceSideNeeded(sourceWidth: Int, sourceHeight: Int) -> Int? {
         guard let geometry = try? self.geometry(sourceWidth: sourceWidth, sourceHeight: sourceHeight),
               geometry.scaledWidth < sourceWidth, geometry.scaledHeight < sourceHeight else { return nil }
         let scale = max(Double(geometry.scaledWidth) / Double(sourceWidth), Double(geometry.scaledHeight) / Double(sourceHeight))
-        return Int((Double(max(sourceWidth, sourceHeight)) * scale).rounded(.up))
+        let side = Double(max(sourceWidth, sourceHeight)) * scale * (options.reducingGap ?? 1)
+        return side >= Double(max(sourceWidth, sourceHeight)) ? nil : Int(side.rounded(.up))
     }
 
     func geometry(sourceWidth: Int, sourceHeight: Int) throws(ImageError) -> ResizeGeometry {

@@ -82,7 +82,7 @@ struct ImageConvertCommand: ParsableCommand {
     @Flag(name: .customLong("keep-icc"), help: "Keep the source's colour profile instead of converting to sRGB.")
     var keepICC = false
 
-    @Flag(help: "Write no metadata (EXIF, XMP, colour profile).")
+    @Flag(help: "Write no metadata (EXIF, XMP, colour profile); by default EXIF (its orientation reset when the image was turned upright) and XMP are kept for JPEG, PNG and WebP.")
     var strip = false
 
     @Option(help: "Encoder effort 0...9: more is smaller and slower (default: Pillow's speed).")
@@ -179,6 +179,10 @@ struct ImageConvertCommand: ParsableCommand {
         encoder.effort = effort
         encoder.loopCount = loop ?? decoder.loopCount
         encoder.colorProfile = keepICC && !strip ? decoder.colorProfile : nil
+        if !strip {
+            encoder.exif = decoder.exifForUprightPixels
+            encoder.xmp = decoder.xmp
+        }
         for index in 0..<decoder.frameCount {
             let frame = try decoder.frameForTool(index, file: input)
             let processed: Bitmap

@@ -25,23 +25,26 @@ enum EXIF {
 
     /// The orientation in a JPEG file's APP1 "Exif" segment.
     static func orientation(inJPEG bytes: [UInt8]) -> ImageOrientation {
-        var offset = 2  // after SOI
-        while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
-            let marker = bytes[offset + 1]
-            if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 || marker == 0xFF {
-                offset += marker == 0xFF ? 1 : 2
-                continue
+        JPEGMetadata.exif(inJPEG: bytes).map { orientation(inTIFF: $0) } ?? .up
+    }
+
+    /// `tiff` with its IFD0 orientation tag, if any, set to 1 (upright): for pixels that were
+    /// turned upright already. Anything unreadable is returned as it is.
+    static func resettingOrientation(inTIFF tiff: [UInt8]) -> [UInt8] {
+        guard tiff.count >= 8, tiff[0] == tiff[1], tiff[0] == 0x49 || tiff[0] == 0x4D else { return tiff }
+        let littleEndian = tiff[0] == 0x49
+        func u16(_ offset: Int) -> UInt16? { littleEndian ? tiff.u16LE(offset) : tiff.u16BE(offset) }
+        func u32(_ offset: Int) -> UInt32? { littleEndian ? tiff.u32LE(offset) : tiff.u32BE(offset) }
+        guard let ifd = u32(4).map(Int.init), let count = u16(ifd) else { return tiff }
+        var out = tiff
+        for entry in 0..<Int(count) {
+            let offset = ifd + 2 + entry * 12
+            guard offset + 10 <= out.count, let tag = u16(offset) else { break }
+            if tag == 0x0112, u16(offset + 2) == 3 {
+                out[offset + 8] = littleEndian ? 1 : 0
+                out[offset + 9] = littleEndian ? 0 : 1
             }
-            guard let length = bytes.u16BE(offset + 2).map(Int.init), length >= 2 else { return .up }
-            if marker == 0xDA || marker == 0xD9 { return .up }  // image data: no more metadata
-            let body = offset + 4
-            if marker == 0xE1, length >= 8, body + 6 <= bytes.count,
-               Array(bytes[body..<(body + 6)]) == [0x45, 0x78, 0x69, 0x66, 0, 0] {
-                let end = min(bytes.count, offset + 2 + length)
-                return orientation(inTIFF: Array(bytes[(body + 6)..<max(body + 6, end)]))
-            }
-            offset += 2 + length
         }
-        return .up
+        return out
     }
 }

@@ -11,6 +11,8 @@ struct JPEGContainer: ImageContainer {
     let frames: [ImageFrameInfo]
     let orientation: ImageOrientation
     let colorProfile: [UInt8]?
+    let exif: [UInt8]?
+    let xmp: [UInt8]?
     /// CMYK or YCCK samples, rendered to sRGB while decoding (through the embedded profile when
     /// there is one).
     private let isCMYK: Bool
@@ -28,7 +30,9 @@ struct JPEGContainer: ImageContainer {
         self.canvasWidth = width
         self.canvasHeight = height
         self.frames = [ImageFrameInfo(width: width, height: height)]
-        self.orientation = EXIF.orientation(inJPEG: bytes)
+        self.exif = JPEGMetadata.exif(inJPEG: bytes)
+        self.xmp = JPEGMetadata.xmp(inJPEG: bytes)
+        self.orientation = exif.map { EXIF.orientation(inTIFF: $0) } ?? .up
         self.colorProfile = JPEGMetadata.iccProfile(inJPEG: bytes)
         self.isCMYK = isCMYK
         self.isAdobeInverted = isCMYK && JPEGMetadata.hasAdobeSegment(bytes)

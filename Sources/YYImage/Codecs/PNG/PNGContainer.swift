@@ -15,6 +15,8 @@ struct PNGContainer: ImageContainer {
     let frames: [ImageFrameInfo]
     let orientation: ImageOrientation
     let colorProfile: [UInt8]?
+    let exif: [UInt8]?
+    let xmp: [UInt8]?
     /// The whole file.
     private let bytes: [UInt8]
     /// Where each frame's compressed data lies (IDAT chunk data, or fdAT data after its
@@ -60,11 +62,17 @@ struct PNGContainer: ImageContainer {
         self.sharedChunks = chunks[..<firstIDAT].filter {
             ["PLTE", "tRNS", "gAMA", "cHRM", "sRGB", "iCCP", "sBIT"].contains($0.type) && $0.crcIsValid
         }
-        if let exif = chunks.first(where: { $0.type == "eXIf" && $0.crcIsValid }) {
-            self.orientation = EXIF.orientation(inTIFF: Array(bytes[exif.data]))
-        } else {
-            self.orientation = .up
-        }
+        self.exif = chunks.first(where: { $0.type == "eXIf" && $0.crcIsValid }).map { Array(bytes[$0.data]) }
+        self.orientation = exif.map { EXIF.orientation(inTIFF: $0) } ?? .up
+        // XMP: an uncompressed iTXt chunk with the keyword XML:com.adobe.xmp.
+        self.xmp = chunks.first(where: { $0.type == "iTXt" && $0.crcIsValid && bytes[$0.data].starts(with: PNGWriter.xmpKeyword) })
+            .flatMap { chunk -> [UInt8]? in
+                let data = Array(bytes[chunk.data].dropFirst(PNGWriter.xmpKeyword.count))
+                // Compression flag and method, then a language tag and a translated keyword, each NUL-ended.
+                guard data.count >= 2, data[0] == 0, let language = data[2...].firstIndex(of: 0),
+                      let translated = data[(language + 1)...].firstIndex(of: 0) else { return nil }
+                return Array(data[(translated + 1)...])
+            }
         // iCCP: a Latin-1 name, a NUL, compression method 0, then the zlib-compressed profile.
         self.colorProfile = chunks.first(where: { $0.type == "iCCP" && $0.crcIsValid }).flatMap { chunk -> [UInt8]? in
             let data = bytes[chunk.data]

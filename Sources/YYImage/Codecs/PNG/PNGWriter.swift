@@ -9,7 +9,12 @@ enum PNGWriter {
 
     /// The PNG of `bitmap`: RGBA, or RGB when `withAlpha` is false (by default, when every pixel is
     /// opaque); with an iCCP chunk when `iccProfile` is given.
-    static func encode(_ bitmap: Bitmap, withAlpha: Bool? = nil, level: Int = defaultLevel, iccProfile: [UInt8]? = nil) throws(ImageError) -> [UInt8] {
+    /// The keyword of XMP's iTXt chunk, with its NUL.
+    static let xmpKeyword = Array("XML:com.adobe.xmp".utf8) + [0]
+
+    /// ... and with an eXIf chunk for `exif` and an iTXt chunk for `xmp` when given.
+    static func encode(_ bitmap: Bitmap, withAlpha: Bool? = nil, level: Int = defaultLevel, iccProfile: [UInt8]? = nil,
+                       exif: [UInt8]? = nil, xmp: [UInt8]? = nil) throws(ImageError) -> [UInt8] {
         let source = bitmap.converted(to: .straight)
         guard source.width > 0, source.height > 0, source.width <= Int(Int32.max), source.height <= Int(Int32.max) else {
             throw .invalidInput("a PNG of \(source.width)x\(source.height) pixels")
@@ -26,6 +31,11 @@ enum PNGWriter {
             var chunk = Array("ICC Profile".utf8) + [0, 0]
             chunk += try zlib(iccProfile, level: 9)
             PNGChunk.append(type: "iCCP", data: chunk[...], to: &out)
+        }
+        if let exif { PNGChunk.append(type: "eXIf", data: exif[...], to: &out) }
+        if let xmp {
+            let chunk = xmpKeyword + [0, 0, 0, 0] + xmp  // uncompressed, no language, no translation
+            PNGChunk.append(type: "iTXt", data: chunk[...], to: &out)
         }
         let compressed = try zlib(filtered, level: level)
         // IDAT chunks of at most 1 MiB, as encoders conventionally split them.

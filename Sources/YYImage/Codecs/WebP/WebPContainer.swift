@@ -14,6 +14,8 @@ struct WebPContainer: ImageContainer {
     let frames: [ImageFrameInfo]
     let orientation: ImageOrientation
     let colorProfile: [UInt8]?
+    let exif: [UInt8]?
+    let xmp: [UInt8]?
     private let bytes: [UInt8]
     /// Where each frame's ALPH + VP8/VP8L data lies.
     private let fragments: [Range<Int>]
@@ -28,6 +30,7 @@ struct WebPContainer: ImageContainer {
             var alpha: [Bool] = []
             var exif: [UInt8]?
             var icc: [UInt8]?
+            var xmp: [UInt8]?
         }
         let parsed: Parsed? = bytes.withUnsafeBufferPointer { buffer -> Parsed? in
             var data = WebPData(bytes: buffer.baseAddress, size: buffer.count)
@@ -59,6 +62,10 @@ struct WebPContainer: ImageContainer {
                 result.exif = Array(UnsafeBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size))
                 WebPDemuxReleaseChunkIterator(&chunk)
             }
+            if WebPDemuxGetChunk(demux, "XMP ", 1, &chunk) != 0 {
+                result.xmp = Array(UnsafeBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size))
+                WebPDemuxReleaseChunkIterator(&chunk)
+            }
             if WebPDemuxGetChunk(demux, "ICCP", 1, &chunk) != 0 {
                 result.icc = Array(UnsafeBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size))
                 WebPDemuxReleaseChunkIterator(&chunk)
@@ -83,6 +90,8 @@ struct WebPContainer: ImageContainer {
         self.alphaFlags = parsed.alpha
         self.orientation = parsed.exif.map { EXIF.orientation(inTIFF: $0) } ?? .up
         self.colorProfile = parsed.icc
+        self.exif = parsed.exif
+        self.xmp = parsed.xmp
         self.bytes = bytes
     }
 

@@ -4,8 +4,8 @@ internal import CWebP
 /// (which picks sub-rectangles, blending and key frames itself).
 enum WebPWriter {
     /// A still image; `quality` 0...100 (ignored, except as effort, when lossless), `method`
-    /// libwebp's 0 (fast) ... 6 (small); with an ICCP chunk when `iccProfile` is given.
-    static func still(_ bitmap: Bitmap, quality: Double, lossless: Bool, method: Int = 4, iccProfile: [UInt8]? = nil) throws(ImageError) -> [UInt8] {
+    /// libwebp's 0 (fast) ... 6 (small).
+    static func still(_ bitmap: Bitmap, quality: Double, lossless: Bool, method: Int = 4) throws(ImageError) -> [UInt8] {
         try checkSize(width: bitmap.width, height: bitmap.height)
         var config = WebPConfig()
         guard WebPConfigInit(&config) != 0 else { throw .codec(.webp, "libwebp version mismatch") }
@@ -30,30 +30,34 @@ enum WebPWriter {
                 throw .codec(.webp, "WebPEncode failed for a \(bitmap.width)x\(bitmap.height) image (error \(picture.error_code.rawValue))")
             }
         }
-        let bytes = Array(UnsafeBufferPointer(start: writer.mem, count: writer.size))
-        return try iccProfile.map { profile throws(ImageError) in try withColorProfile(profile, bytes) } ?? bytes
-    }
-
-    /// `webp` with an ICCP chunk, through libwebp's muxer (which also writes the VP8X header).
-    static func withColorProfile(_ profile: [UInt8], _ webp: [UInt8]) throws(ImageError) -> [UInt8] {
-        try withChunk("ICCP", profile, webp)
+        return Array(UnsafeBufferPointer(start: writer.mem, count: writer.size))
     }
 
     /// `webp` with a metadata chunk (`ICCP`, `EXIF` or `XMP `) set to `payload`.
     static func withChunk(_ fourCC: String, _ payload: [UInt8], _ webp: [UInt8]) throws(ImageError) -> [UInt8] {
-        try webp.withUnsafeBufferPointer { (input: UnsafeBufferPointer<UInt8>) throws(ImageError) -> [UInt8] in
+        try withChunks([(fourCC, payload)], webp)
+    }
+
+    /// `webp` with metadata chunks (`ICCP`, `EXIF`, `XMP `) set, through libwebp's muxer (which
+    /// also writes the VP8X header that announces them); `webp` itself when there are none.
+    static func withChunks(_ chunks: [(fourCC: String, payload: [UInt8])], _ webp: [UInt8]) throws(ImageError) -> [UInt8] {
+        guard !chunks.isEmpty else { return webp }
+        return try webp.withUnsafeBufferPointer { (input: UnsafeBufferPointer<UInt8>) throws(ImageError) -> [UInt8] in
             var data = WebPData(bytes: input.baseAddress, size: input.count)
             guard let mux = WebPMuxCreateInternal(&data, 0, WEBP_MUX_ABI_VERSION) else { throw .codec(.webp, "the muxer rejected our own file") }
             defer { WebPMuxDelete(mux) }
-            let status = payload.withUnsafeBufferPointer { payloadBytes -> WebPMuxError in
-                var chunk = WebPData(bytes: payloadBytes.baseAddress, size: payloadBytes.count)
-                return WebPMuxSetChunk(mux, fourCC, &chunk, 1)
+            for (fourCC, payload) in chunks {
+                let status = payload.withUnsafeBufferPointer { payloadBytes -> WebPMuxError in
+                    var chunk = WebPData(bytes: payloadBytes.baseAddress, size: payloadBytes.count)
+                    return WebPMuxSetChunk(mux, fourCC, &chunk, 1)
+                }
+                guard status == WEBP_MUX_OK else { throw .codec(.webp, "could not add the \(fourCC) chunk") }
             }
             var assembled = WebPData()
             WebPDataInit(&assembled)
             defer { WebPDataClear(&assembled) }
-            guard status == WEBP_MUX_OK, WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK, let bytes = assembled.bytes else {
-                throw .codec(.webp, "could not add the \(fourCC) chunk")
+            guard WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK, let bytes = assembled.bytes else {
+                throw .codec(.webp, "could not assemble the metadata chunks")
             }
             return Array(UnsafeBufferPointer(start: bytes, count: assembled.size))
         }
@@ -76,7 +80,7 @@ enum WebPWriter {
     /// (0 = forever). `method` is libwebp's 0...6 per frame; `minimizeSize` tries both disposal
     /// methods for every frame (about twice the time, smaller files).
     static func animation(_ frames: [(pixels: Bitmap, duration: Double)], quality: Double, lossless: Bool, plays: Int,
-                          method: Int = 0, minimizeSize: Bool = false, iccProfile: [UInt8]? = nil) throws(ImageError) -> [UInt8] {
+                          method: Int = 0, minimizeSize: Bool = false) throws(ImageError) -> [UInt8] {
         guard let first = frames.first?.pixels else { throw .invalidInput("no frames") }
         try checkSize(width: first.width, height: first.height)
         var options = WebPAnimEncoderOptions()
@@ -121,7 +125,6 @@ enum WebPWriter {
         guard WebPAnimEncoderAssemble(encoder, &data) != 0, let bytes = data.bytes else {
             throw .codec(.webp, String(cString: WebPAnimEncoderGetError(encoder)))
         }
-        let animation = Array(UnsafeBufferPointer(start: bytes, count: data.size))
-        return try iccProfile.map { profile throws(ImageError) in try withColorProfile(profile, animation) } ?? animation
+        return Array(UnsafeBufferPointer(start: bytes, count: data.size))
     }
 }

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import YYImage
+
+@Suite struct MetadataTests {
+    static let xmp = Data(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF/></x:xmpmeta>"#.utf8)
+    static let profile = Data((0..<300).map { UInt8($0 & 0xFF) })
+
+    @Test(arguments: [ImageType.jpeg, .png, .webp])
+    func exifXMPAndTheColourProfileRoundTrip(_ type: ImageType) throws {
+        let exif = Data(DecoderOptionsTests.exif(orientation: 6))
+        var encoder = ImageEncoder(type: type)
+        encoder.exif = exif
+        encoder.xmp = Self.xmp
+        encoder.colorProfile = Self.profile
+        encoder.addFrame(DecoderOptionsTests.quadrants)
+        let decoder = try ImageDecoder(data: encoder.encode())
+        #expect(decoder.exif == exif)
+        #expect(decoder.xmp == Self.xmp)
+        #expect(decoder.colorProfile == Self.profile)
+        #expect(decoder.orientation == .right)
+        // Turned upright while decoding, so the EXIF to write again says upright.
+        let upright = try #require(decoder.exifForUprightPixels)
+        #expect(EXIF.orientation(inTIFF: [UInt8](upright)) == .up)
+        var raw = ImageDecoder.Options()
+        raw.appliesOrientation = false
+        #expect(try ImageDecoder(data: encoder.encode(), options: raw).exifForUprightPixels == exif)
+    }
+
+    @Test func aJPEGProfileLongerThanOneSegmentIsSplitAndReassembled() throws {
+        let long = Data((0..<150_000).map { UInt8(($0 * 7) & 0xFF) })
+        var encoder = ImageEncoder(type: .jpeg)
+        encoder.colorProfile = long
+        encoder.addFrame(DecoderOptionsTests.quadrants)
+        #expect(try ImageDecoder(data: encoder.encode()).colorProfile == long)
+    }
+}
