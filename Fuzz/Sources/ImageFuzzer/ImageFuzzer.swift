@@ -1,5 +1,5 @@
 // libFuzzer entry for YYImage's decoders: type sniffing, every container (PNG/APNG, GIF, JPEG,
-// WebP, BMP, ICO) and the frame compositor. Every input must decode or throw `ImageError`, within
+// WebP, BMP, ICO), the frame compositor and colour profiles (Little CMS). Every input must decode or throw `ImageError`, within
 // the limits below; the first byte of the input picks how it is fed (at once, or in two parts as
 // a download would) and whether frames are downsampled.
 import Foundation
@@ -22,7 +22,9 @@ private func fuzzImage(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     options.maxTotalFrameBytes = 64 << 20
     if mode & 0b10 != 0 { options.maxPixelSize = Int(mode >> 4) + 1 }
     if mode & 0b100 != 0 { options.alphaMode = .premultiplied }
-    if mode & 0b1000 != 0 { options.appliesOrientation = true }
+    options.appliesOrientation = mode & 0b1000 != 0
+    // Embedded ICC profiles go through Little CMS.
+    options.convertsToSRGB = mode & 0b1000_0000 != 0
     let decoder = ImageDecoder(options: options)
     do {
         if mode & 1 != 0 {
