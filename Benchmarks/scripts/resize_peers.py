@@ -4,22 +4,8 @@ Usage: resize_peers.py pillow|pyvips ROUNDS ROW... where a row is
 NAME:PATH:WIDTH:HEIGHT:BANDS:OUTWIDTH:OUTHEIGHT."""
 import json
 import sys
-import time
 
-
-def best_of(rounds, body):
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.perf_counter()
-        calls = 0
-        while True:
-            body()
-            calls += 1
-            elapsed = time.perf_counter() - start
-            if elapsed >= 0.2:
-                break
-        best = min(best, elapsed / calls)
-    return best
+from peer_timing import best_of
 
 
 def main():

@@ -6,22 +6,8 @@ Usage: thumbnail_peers.py pillow|pyvips ROUNDS FILE WIDTH"""
 import io
 import json
 import sys
-import time
 
-
-def best_of(rounds, body):
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.perf_counter()
-        calls = 0
-        while True:
-            body()
-            calls += 1
-            elapsed = time.perf_counter() - start
-            if elapsed >= 0.5:
-                break
-        best = min(best, elapsed / calls)
-    return best
+from peer_timing import best_of
 
 
 library, rounds, path, width = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
@@ -43,5 +29,5 @@ for kind in ("jpeg", "webp"):
         def body():
             image = pyvips.Image.thumbnail(path, width)
             image.jpegsave_buffer(Q=90) if kind == "jpeg" else image.webpsave_buffer(Q=80)
-    results[kind] = best_of(rounds, body)
+    results[kind] = best_of(rounds, body, seconds=0.5)
 print(json.dumps(results))

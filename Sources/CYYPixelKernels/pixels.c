@@ -59,14 +59,6 @@ static void sum_rows_avx2(const uint8_t *src, size_t stride, int32_t rows, size_
     }
 }
 
-static int box_uses_avx2(void) {
-    static int cached = -1;  // benign race: every thread computes the same answer
-    if (cached < 0) {
-        __builtin_cpu_init();
-        cached = __builtin_cpu_supports("avx2") ? 1 : 0;
-    }
-    return cached;
-}
 #else
 #define YY_BOX_AVX2 0
 #endif
@@ -82,7 +74,7 @@ void yy_box_shrink(const uint8_t *src, size_t src_stride, int32_t src_width, int
         uint8_t *out = dst + (size_t)(y - out_first) * dst_stride;
         // The block's rows summed sample by sample first, then each output pixel's columns.
 #if YY_BOX_AVX2
-        if (rows <= 257 && box_uses_avx2()) {
+        if (rows <= 257 && yy_pixel_kernels_use_avx2()) {
             uint16_t *sums = (uint16_t *)(void *)scratch;
             sum_rows_avx2(in, src_stride, rows, row_samples, sums);
             average_columns_uint16_t(sums, src_width, factor_x, rows, out);
@@ -152,21 +144,13 @@ static void premultiply_avx2(uint8_t *p, int32_t width) {
     premultiply_portable(p + x * 4, width - x);
 }
 
-static int premultiply_uses_avx2(void) {
-    static int cached = -1;  // benign race: every thread computes the same answer
-    if (cached < 0) {
-        __builtin_cpu_init();
-        cached = __builtin_cpu_supports("avx2") ? 1 : 0;
-    }
-    return cached;
-}
 #endif
 
 void yy_premultiply(uint8_t *pixels, size_t stride, int32_t width, int32_t rows) {
     for (int32_t y = 0; y < rows; y++) {
         uint8_t *p = pixels + (size_t)y * stride;
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-        if (premultiply_uses_avx2()) {
+        if (yy_pixel_kernels_use_avx2()) {
             premultiply_avx2(p, width);
             continue;
         }

@@ -47,7 +47,7 @@ void yy_premultiply(uint8_t *pixels, size_t stride, int32_t width, int32_t rows)
 /// Divides colour by alpha in place (rounded, clamped; colour under alpha 0 becomes 0).
 void yy_unpremultiply(uint8_t *pixels, size_t stride, int32_t width, int32_t rows);
 
-/// Whether the AVX2 kernels run on this processor (for the benchmarks' report).
+/// Whether the AVX2 kernels run on this processor (checked once; every kernel asks it).
 int yy_pixel_kernels_use_avx2(void);
 
 #endif

@@ -66,17 +66,8 @@ public final class Image: AnimatedImage {
     ///   - bitmap: the pixels.
     ///   - type: the format the pixels came from (reported as ``type``).
     ///   - scale: pixels per point (values ≤ 0 mean 1).
-    public init(bitmap: Bitmap, type: ImageType = .png, scale: Double = 1) {
-        self.decoder = nil
-        self.type = type
-        self.scale = scale > 0 ? scale : 1
-        self.firstFrame = bitmap
-        self.pixelWidth = bitmap.width
-        self.pixelHeight = bitmap.height
-        self.frameCount = 1
-        self.loopCount = 0
-        self.durationRule = .default
-        self.durations = [0]
+    public convenience init(bitmap: Bitmap, type: ImageType = .png, scale: Double = 1) {
+        self.init(decodedFrames: [bitmap], durations: [0], loopCount: 0, type: type, scale: scale)
     }
 
     /// An image of decoded frames, such as a processed animation: every frame is kept.
@@ -88,7 +79,7 @@ public final class Image: AnimatedImage {
     ///   - scale: pixels per point (values ≤ 0 mean 1).
     /// - Throws: `ImageError.invalidInput` for no frames, frames of different sizes, or a
     ///   duration count that differs from the frame count.
-    public init(frames: [Bitmap], durations: [Double], loopCount: Int = 0, type: ImageType = .png, scale: Double = 1) throws(ImageError) {
+    public convenience init(frames: [Bitmap], durations: [Double], loopCount: Int = 0, type: ImageType = .png, scale: Double = 1) throws(ImageError) {
         guard let first = frames.first else { throw .invalidInput("an image needs at least one frame") }
         guard frames.allSatisfy({ $0.width == first.width && $0.height == first.height }) else {
             throw .invalidInput("the frames of an image must have one size")
@@ -96,17 +87,23 @@ public final class Image: AnimatedImage {
         guard durations.count == frames.count else {
             throw .invalidInput("\(durations.count) durations for \(frames.count) frames")
         }
+        self.init(decodedFrames: frames, durations: durations, loopCount: loopCount, type: type, scale: scale)
+    }
+
+    /// An image of frames in memory (checked by the caller: at least one, all of one size, a
+    /// duration each), with no decoder behind it.
+    private init(decodedFrames frames: [Bitmap], durations: [Double], loopCount: Int, type: ImageType, scale: Double) {
         self.decoder = nil
         self.type = type
         self.scale = scale > 0 ? scale : 1
-        self.firstFrame = first
-        self.pixelWidth = first.width
-        self.pixelHeight = first.height
+        self.firstFrame = frames[0]
+        self.pixelWidth = frames[0].width
+        self.pixelHeight = frames[0].height
         self.frameCount = frames.count
         self.loopCount = max(0, loopCount)
         self.durationRule = .default
         self.durations = durations.map { max(0, $0) }
-        self.preloaded.withLock { $0 = frames }
+        if frames.count > 1 { self.preloaded.withLock { $0 = frames } }
     }
 
     /// Decodes a file; the scale comes from its name (`icon@2x.png` → 2, `icon.png` → 1).

@@ -62,13 +62,7 @@ struct ResampleAxis: Sendable {
             first[i] = Int32(low)
             count[i] = Int32(n)
         }
-        self.inputSize = inputSize
-        self.outputSize = outputSize
-        self.taps = taps
-        self.first = first
-        self.count = count
-        self.weights = weights
-        (self.coefficients, self.precision) = Self.fixedPoint(weights, taps: taps, count: count)
+        self.init(inputSize: inputSize, outputSize: outputSize, taps: taps, first: first, count: count, weights: weights)
     }
 
     /// Taps that convolve an axis of `size` samples with a symmetric `kernel` (odd length, centre
@@ -88,8 +82,13 @@ struct ResampleAxis: Sendable {
             first[i] = Int32(low)
             count[i] = Int32(high - low)
         }
-        self.inputSize = size
-        self.outputSize = size
+        self.init(inputSize: size, outputSize: size, taps: taps, first: first, count: count, weights: weights)
+    }
+
+    /// Taps from their parts, with the fixed-point coefficients worked out.
+    private init(inputSize: Int, outputSize: Int, taps: Int, first: [Int32], count: [Int32], weights: [Double]) {
+        self.inputSize = inputSize
+        self.outputSize = outputSize
         self.taps = taps
         self.first = first
         self.count = count
