@@ -153,3 +153,26 @@ import TestSupport
         #expect(a.identifier == "resize(w=400,h=300,fit=cover,g=attention,k=lanczos3,gap=2.0)|sharpen(0.5)")
     }
 }
+
+@Suite struct AnimationProcessingTests {
+    @Test func everyFrameIsProcessedAndTheTimingAndLoopCountStay() throws {
+        var encoder = ImageEncoder(type: .webp)
+        encoder.lossless = true
+        encoder.loopCount = 3
+        let colours = [RGBA(255, 0, 0), RGBA(0, 255, 0), RGBA(0, 0, 255)]
+        for (index, colour) in colours.enumerated() {
+            encoder.addFrame(Bitmap(filledWith: colour, width: 60, height: 30), duration: 0.1 * Double(index + 1))
+        }
+        let image = try Image(data: encoder.encode())
+        let chain = ProcessingChain().resized(Resize(width: 20, height: 20, fit: .cover)).rotated(.clockwise90)
+        let processed = try chain.apply(to: image)
+        #expect(processed.frameCount == 3 && processed.loopCount == 3)
+        #expect((processed.pixelWidth, processed.pixelHeight) == (20, 20))
+        for (index, colour) in colours.enumerated() {
+            #expect(try processed.frame(at: index)[10, 10] == colour)
+            #expect(abs(processed.duration(at: index) - image.duration(at: index)) < 1e-9)
+        }
+        processed.unloadFrames()  // frames made in memory have nothing to be decoded again from
+        #expect(try processed.frame(at: 2)[10, 10] == colours[2])
+    }
+}
