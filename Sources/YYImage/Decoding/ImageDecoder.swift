@@ -31,9 +31,10 @@ public final class ImageDecoder: Sendable {
         public var maxPixelSize: Int? {
             didSet { if let size = maxPixelSize, size < 1 { maxPixelSize = 1 } }
         }
-        /// The longest side the caller needs, at least: codecs that decode smaller for free (JPEG's
-        /// DCT scaling, in steps of 1/8) decode to the smallest such size whose longest side is
-        /// still at least this; nothing is resampled. `nil` (the default) decodes at full size.
+        /// The longest side the caller needs, at least: codecs that decode smaller cheaply do so
+        /// (JPEG through DCT scaling, in steps of 1/8, to the smallest size whose longest side is
+        /// still at least this; a WebP still through libwebp's scaler, to exactly this); others
+        /// decode at full size. `nil` (the default) decodes at full size.
         public var shrinkOnLoad: Int?
         /// Whether colour is converted from the embedded ICC profile (RGB or gray) to sRGB with
         /// Little CMS, as output for the web wants (default false: the stored values, as most

@@ -157,3 +157,19 @@ struct DecoderOptionsTests {
         }
     }
 }
+
+@Suite struct ShrinkOnLoadTests {
+    @Test(arguments: [ImageType.jpeg, .webp])
+    func aStillDecodesNoSmallerThanAskedAndCloseToAFullDecodeResized(_ type: ImageType) throws {
+        let source = TestImages.bitmap(400, 200) { x, y in RGBA(UInt8(x * 255 / 399), UInt8(y * 255 / 199), 128) }
+        let data = try ImageEncoder.encode(source, as: type, quality: 0.95)
+        var options = ImageDecoder.Options()
+        options.shrinkOnLoad = 100
+        let small = try ImageDecoder(data: data, options: options).frame(at: 0)
+        #expect(max(small.width, small.height) >= 100 && max(small.width, small.height) < 400, "\(type): \(small.width)x\(small.height)")
+        #expect(small.width == small.height * 2)
+        let full = try ImageDecoder(data: data).frame(at: 0)
+        let reference = try ProcessingChain().resized(Resize(width: small.width, height: small.height, fit: .fill)).apply(to: full)
+        #expect(maxChannelDifference(small, reference) <= 12, "\(type)")
+    }
+}

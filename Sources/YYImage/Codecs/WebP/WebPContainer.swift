@@ -100,12 +100,43 @@ struct WebPContainer: ImageContainer {
     func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
         let frame = frames[index]
         let fragment = fragments[index]
+        if let hint = sizeHint, frames.count == 1, max(frame.width, frame.height) > hint {
+            // A still shrinks while decoding, through libwebp's own rescaler: the full-size
+            // pixels are never held.
+            let scale = Double(hint) / Double(max(frame.width, frame.height))
+            let width = max(1, Int((Double(frame.width) * scale).rounded()))
+            let height = max(1, Int((Double(frame.height) * scale).rounded()))
+            return try decodeScaled(fragment, width: width, height: height)
+        }
         // WebPDecodeRGBAInto writes the whole frame or fails.
         return try Bitmap(uninitializedWidth: frame.width, height: frame.height) { (output, stride) throws(ImageError) in
             let decoded = bytes.withUnsafeBufferPointer { input in
                 WebPDecodeRGBAInto(input.baseAddress! + fragment.lowerBound, fragment.count, output.baseAddress, output.count, Int32(stride))
             }
             guard decoded != nil else { throw .malformed(.webp, "frame \(index) does not decode") }
+        }
+    }
+
+    /// The frame at `fragment` decoded straight to `width` × `height`.
+    private func decodeScaled(_ fragment: Range<Int>, width: Int, height: Int) throws(ImageError) -> Bitmap {
+        try Bitmap(uninitializedWidth: width, height: height) { (output, stride) throws(ImageError) in
+            var config = WebPDecoderConfig()
+            guard WebPInitDecoderConfigInternal(&config, WEBP_DECODER_ABI_VERSION) != 0 else {
+                throw .codec(.webp, "libwebp version mismatch")
+            }
+            config.options.use_scaling = 1
+            config.options.scaled_width = Int32(width)
+            config.options.scaled_height = Int32(height)
+            config.output.colorspace = MODE_RGBA
+            config.output.is_external_memory = 1
+            config.output.u.RGBA.rgba = output.baseAddress
+            config.output.u.RGBA.stride = Int32(stride)
+            config.output.u.RGBA.size = output.count
+            let status = bytes.withUnsafeBufferPointer { input in
+                WebPDecode(input.baseAddress! + fragment.lowerBound, fragment.count, &config)
+            }
+            WebPFreeDecBuffer(&config.output)
+            guard status == VP8_STATUS_OK else { throw .malformed(.webp, "the image does not decode (status \(status.rawValue))") }
         }
     }
 }
