@@ -37,13 +37,13 @@ private struct Reader {
 }
 
 private func fuzzProcess(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
-    var reader = Reader(bytes: UnsafeBufferPointer(start: start, count: count)[...])
+    var reader = Reader(bytes: Array(UnsafeBufferPointer(start: start, count: count))[...])
     let width = Int(reader.byte() % 48) + 1, height = Int(reader.byte() % 48) + 1
     let alpha: Bitmap.AlphaMode = reader.byte() & 1 == 0 ? .straight : .premultiplied
     var pixels = [UInt8](repeating: 0, count: width * height * 4)
     for i in pixels.indices { pixels[i] = reader.byte() }
     guard var bitmap = Bitmap(width: width, height: height, alphaMode: alpha, pixels: pixels) else { return 0 }
-    if alpha == .premultiplied { bitmap = bitmap.converted(to: .straight).premultiplied() }
+    if alpha == .premultiplied { bitmap = bitmap.converted(to: Bitmap.AlphaMode.straight).premultiplied() }
     var steps: [ProcessingStep] = []
     for _ in 0..<(reader.byte() % 5) {
         let colour = RGBA(reader.byte(), reader.byte(), reader.byte(), reader.byte())
