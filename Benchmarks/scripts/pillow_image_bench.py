@@ -51,6 +51,14 @@ def task_body(task):
         return lambda: save(format="GIF", save_all=True, append_images=frames[1:], duration=70, loop=0)
     if kind == "encode-png":
         return lambda: save(format="PNG")
+    if kind == "encode-jpeg":
+        rgb = frames[0].convert("RGB")
+
+        def save_jpeg():
+            buffer = io.BytesIO()
+            rgb.save(buffer, format="JPEG", quality=90)
+            return buffer.tell()
+        return save_jpeg
     raise SystemExit("unknown kind " + kind)
 
 

@@ -195,12 +195,14 @@ func encoded(_ type: ImageType, _ frames: [(Bitmap, Double)], quality: Double? =
 let encodePillow = pillow([("webp", "encode-webp", sample("demo/mew_baseline.png")),
                            ("webp-anim", "encode-webp-anim", sample("compare/ermilio.gif")),
                            ("gif", "encode-gif", sample("demo/cube@2x.png")),
-                           ("png", "encode-png", sample("demo/mew_baseline.png"))])
+                           ("png", "encode-png", sample("demo/mew_baseline.png")),
+                           ("jpeg", "encode-jpeg", sample("demo/mew_baseline.png"))])
 let encodeRows: [(String, String, ImageType, [(Bitmap, Double)], Double?, String?, [String])] = [
     ("WebP q80, mew 600x600", "webp", .webp, [(mew, 0)], 0.8, "/usr/bin/cwebp", ["-q", "80", sample("demo/mew_baseline.png"), "-o", scratch + "/cwebp.webp"]),
     ("animated WebP q80, ermilio 28 frames", "webp-anim", .webp, ermilioFrames, 0.8, "/usr/bin/gif2webp", ["-lossy", "-q", "80", sample("compare/ermilio.gif"), "-o", scratch + "/gif2webp.webp"]),
     ("GIF, cube 100 frames", "gif", .gif, cubeFrames, nil, nil, []),
     ("PNG, mew 600x600", "png", .png, [(mew, 0)], nil, nil, []),
+    ("JPEG q90, mew 600x600", "jpeg", .jpeg, [(mew, 0)], 0.9, nil, []),
 ]
 print("| task | YYImage ms | YYImage bytes | tool ms | tool bytes | Pillow ms | Pillow bytes |")
 print("|---|---:|---:|---:|---:|---:|---:|")
