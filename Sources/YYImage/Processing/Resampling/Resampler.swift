@@ -53,7 +53,7 @@ enum Resampler {
     static func convolve(_ source: Bitmap, horizontal: ResampleAxis?, vertical: ResampleAxis?, usesAllCores: Bool) -> Bitmap {
         let width = horizontal?.outputSize ?? source.width, height = vertical?.outputSize ?? source.height
         var out = Bitmap(width: width, height: height, alphaMode: source.alphaMode)
-        let bands = bandCount(sourcePixels: source.width * source.height, outputRows: height, usesAllCores: usesAllCores)
+        let bands = bandCount(pixels: max(source.width * source.height, width * height), outputRows: height, usesAllCores: usesAllCores)
         let (outStride, inStride) = (out.bytesPerRow, source.bytesPerRow)
         let verticalFirst = horizontal.flatMap { h in vertical.map { v in Self.filtersColumnsFirst(h, v) } } ?? false
         source.pixels.withUnsafeBufferPointer { src in
@@ -123,7 +123,7 @@ enum Resampler {
         var out = bitmap
         out.alphaMode = .premultiplied
         let (width, stride) = (out.width, out.bytesPerRow)
-        let bands = bandCount(sourcePixels: out.width * out.height, outputRows: out.height, usesAllCores: usesAllCores)
+        let bands = bandCount(pixels: out.width * out.height, outputRows: out.height, usesAllCores: usesAllCores)
         out.pixels.withUnsafeMutableBufferPointer { pixels in
             let base = SendableMutablePointer(pixels.baseAddress!)
             forEachBand(of: bitmap.height, bands: bands) { rows in
@@ -136,7 +136,7 @@ enum Resampler {
     /// Divides colour by alpha in place, in bands on large images.
     static func unpremultiply(_ bitmap: inout Bitmap, usesAllCores: Bool) {
         let (width, height, stride) = (bitmap.width, bitmap.height, bitmap.bytesPerRow)
-        let bands = bandCount(sourcePixels: width * height, outputRows: height, usesAllCores: usesAllCores)
+        let bands = bandCount(pixels: width * height, outputRows: height, usesAllCores: usesAllCores)
         bitmap.pixels.withUnsafeMutableBufferPointer { pixels in
             let base = SendableMutablePointer(pixels.baseAddress!)
             forEachBand(of: height, bands: bands) { rows in
@@ -149,7 +149,7 @@ enum Resampler {
     static func boxShrink(_ source: Bitmap, factorX: Int, factorY: Int, options: ResizeOptions) -> Bitmap {
         let width = (source.width + factorX - 1) / factorX, height = (source.height + factorY - 1) / factorY
         var out = Bitmap(width: width, height: height, alphaMode: source.alphaMode)
-        let bands = bandCount(sourcePixels: source.width * source.height, outputRows: height, usesAllCores: options.usesAllCores)
+        let bands = bandCount(pixels: source.width * source.height, outputRows: height, usesAllCores: options.usesAllCores)
         let outStride = out.bytesPerRow
         source.pixels.withUnsafeBufferPointer { src in
             out.pixels.withUnsafeMutableBufferPointer { dst in
@@ -170,9 +170,10 @@ enum Resampler {
     /// The cores this process may keep busy (its cgroup's quota included), read once.
     private static let processorCount = SystemProcessors.count()
 
-    /// One band on small images (or when told), else one per core.
-    static func bandCount(sourcePixels: Int, outputRows: Int, usesAllCores: Bool) -> Int {
-        guard usesAllCores, sourcePixels >= ResizeOptions.parallelThreshold else { return 1 }
+    /// One band for work on fewer than ``ResizeOptions/parallelThreshold`` `pixels` (or when told),
+    /// else one per core.
+    static func bandCount(pixels: Int, outputRows: Int, usesAllCores: Bool) -> Int {
+        guard usesAllCores, pixels >= ResizeOptions.parallelThreshold else { return 1 }
         return max(1, min(outputRows, processorCount))
     }
 

@@ -11,12 +11,15 @@ public struct ResizeOptions: Sendable, Hashable, Codable {
     /// darker fine detail survives shrinking as it should, at several times the cost. Default off,
     /// as in Pillow and libvips.
     public var linearLight = false
-    /// Split large images across the processor's cores (default on; images under
-    /// ``ResizeOptions/parallelThreshold`` source pixels always run on the calling thread).
+    /// Split large images across the processor's cores (default on; a resize whose source and
+    /// output both have fewer than ``ResizeOptions/parallelThreshold`` pixels always runs on the
+    /// calling thread).
     public var usesAllCores = true
 
-    /// The source pixel count from which a resize splits across cores.
-    public static let parallelThreshold = 1 << 20
+    /// The pixel count (of the source or the output, whichever is larger) from which a resize
+    /// splits across cores: below it, starting the threads costs what they save (measured in
+    /// `Benchmarks/README.md`).
+    public static let parallelThreshold = 1 << 18
 
     /// The defaults: Lanczos 3, reducing gap 2, gamma-encoded, all cores.
     public init() {}
