@@ -60,8 +60,17 @@ public final class RedisServer: @unchecked Sendable {
         defer { lock.unlock() }
         guard let process else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        Self.waitForKilledChild(process)
         self.process = nil
+    }
+
+    /// Returns once a child sent SIGKILL is gone. `Process.waitUntilExit` alone can wait forever:
+    /// Foundation reaps its children on Linux when SIGCHLD arrives, and a signal that coalesces with
+    /// another child's can leave this one a zombie that nobody reaps. `waitpid` on the child itself
+    /// returns when it has died, reaping it, or at once when Foundation reaped it first.
+    static func waitForKilledChild(_ process: Process) {
+        var status: Int32 = 0
+        while waitpid(process.processIdentifier, &status, 0) == -1 && errno == EINTR {}
     }
 
     /// Starts the server again on the same port (after ``kill()``), empty.
@@ -104,7 +113,7 @@ public final class RedisServer: @unchecked Sendable {
         let text = log.text
         guard signalled, text.contains("Ready to accept connections"), process.isRunning else {
             Foundation.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            Self.waitForKilledChild(process)
             throw StartFailure(description: "redis-server on port \(port) did not start: \(text)")
         }
         // Keep draining the log so the server never blocks on a full pipe.

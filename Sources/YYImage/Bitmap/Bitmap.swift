@@ -102,7 +102,16 @@ public struct Bitmap: Sendable, Equatable {
     /// Whether every pixel has alpha 255.
     public var isOpaque: Bool {
         guard width > 0, height > 0 else { return true }
-        return pixels.withUnsafeBufferPointer { yy_is_opaque($0.baseAddress, bytesPerRow, Int32(width), Int32(height)) != 0 }
+        return pixels.withUnsafeBufferPointer { buffer in
+            // The C loop takes 32-bit sizes; a bitmap past them (gigabytes a row) is scanned here.
+            guard let columns = Int32(exactly: width), let rows = Int32(exactly: height) else {
+                for y in 0..<height {
+                    for x in 0..<width where buffer[y * bytesPerRow + x * 4 + 3] != 255 { return false }
+                }
+                return true
+            }
+            return yy_is_opaque(buffer.baseAddress, bytesPerRow, columns, rows) != 0
+        }
     }
 
     /// The pixels packed tightly (`width * 4` bytes a row), whatever the stride.

@@ -125,6 +125,14 @@ public final class ImageDecoder: Sendable {
         }
     }
 
+    /// The ICC profile the decoded frames are in, for an encoder to embed with them: the embedded
+    /// profile, or `nil` when there is none or the frames were converted to sRGB (with
+    /// `convertsToSRGB`, and always for CMYK JPEGs, which are rendered to sRGB).
+    public var decodedColorProfile: Data? {
+        guard !options.convertsToSRGB, !isCMYKJPEG else { return nil }
+        return colorProfile
+    }
+
     /// Whether the colour profile describes CMYK (whose pixels the JPEG decoder already rendered).
     private var isCMYKJPEG: Bool {
         state.withLock { $0.container?.colorProfile.map { ColorTransform.space(of: $0) == .cmyk } ?? false }

@@ -178,7 +178,7 @@ struct ImageConvertCommand: ParsableCommand {
         encoder.lossless = lossless
         encoder.effort = effort
         encoder.loopCount = loop ?? decoder.loopCount
-        encoder.colorProfile = keepICC && !strip ? decoder.colorProfile : nil
+        encoder.colorProfile = keepICC && !strip ? decoder.decodedColorProfile : nil
         if !strip {
             encoder.exif = decoder.exifForUprightPixels
             encoder.xmp = decoder.xmp

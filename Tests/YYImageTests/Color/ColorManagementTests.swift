@@ -67,6 +67,9 @@ struct ColorManagementTests {
         options.convertsToSRGB = true
         let decoder = try ImageDecoder(data: Data(contentsOf: URL(fileURLWithPath: png)), options: options)
         #expect(decoder.colorProfile == Data(profile))
+        #expect(decoder.decodedColorProfile == nil)
+        options.convertsToSRGB = false
+        #expect(try ImageDecoder(data: Data(contentsOf: URL(fileURLWithPath: png)), options: options).decodedColorProfile == Data(profile))
         let ours = try decoder.frame(at: 0)
         let expected = try raw(reference)
         var worst = 0, changed = 0
@@ -85,7 +88,9 @@ struct ColorManagementTests {
         let jpeg = folder.appending("cmyk.jpg"), reference = folder.appending("cmyk.raw")
         try PillowReference.colour(["cmyk-jpeg", Self.ghostscriptProfiles + "/default_cmyk.icc", jpeg])
         try PillowReference.colour(["cms", jpeg, reference])
-        let ours = try ImageDecoder(data: Data(contentsOf: URL(fileURLWithPath: jpeg))).frame(at: 0)
+        let decoder = try ImageDecoder(data: Data(contentsOf: URL(fileURLWithPath: jpeg)))
+        let ours = try decoder.frame(at: 0)
+        #expect(decoder.colorProfile != nil && decoder.decodedColorProfile == nil)  // the pixels are sRGB now
         let expected = try raw(reference)
         var worst = 0
         for y in 0..<48 {

@@ -3,8 +3,9 @@ import Dispatch
 internal import YYDispatch
 
 /// Resizes RGBA8 bitmaps: premultiply, optional integer box pre-shrink, separable convolution in
-/// the C kernels (horizontal into a band buffer, then vertical), unpremultiply. Output rows are cut
-/// into bands that run on separate cores; each band filters just the source rows it reads.
+/// the C kernels (one pass into a band buffer, then the other, in the cheaper order), unpremultiply.
+/// Output rows are cut into bands that run on separate cores; each band filters just the source
+/// rows it reads.
 enum Resampler {
     /// `bitmap` at `width` × `height`, filtered from `region` of it (the whole bitmap by default;
     /// fractional regions are sampled where they lie). The result has the bitmap's alpha mode.
@@ -72,7 +73,7 @@ enum Resampler {
                                                  Int32(rows.lowerBound), Int32(rows.count), width * 4, $0)
                         }
                     case (let horizontal?, let vertical?) where verticalFirst:
-                        // Rows first: the band's output rows at the source's width, then across.
+                        // Columns first: the band's output rows at the source's width, then along each row.
                         var band = [UInt8](repeating: 0, count: rows.count * inStride)
                         band.withUnsafeMutableBufferPointer { band in
                             vertical.withKernelAxis {
