@@ -1,18 +1,14 @@
 extension Bitmap {
-    /// This bitmap with colour multiplied by alpha (a no-op when it already is).
+    /// This bitmap with colour multiplied by alpha (a no-op when it already is), rounded:
+    /// c · a / 255. Large bitmaps are split across cores (the resampler's C kernel).
     public func premultiplied() -> Bitmap {
         guard alphaMode == .straight else { return self }
-        var copy = self
-        copy.alphaMode = .premultiplied
-        copy.mapPixels { r, g, b, a in
-            guard a != 255 else { return }
-            let alpha = UInt32(a)
-            // Rounded division by 255: (x * a + 127) / 255.
-            r = UInt8((UInt32(r) * alpha + 127) / 255)
-            g = UInt8((UInt32(g) * alpha + 127) / 255)
-            b = UInt8((UInt32(b) * alpha + 127) / 255)
+        guard width > 0, height > 0 else {
+            var copy = self
+            copy.alphaMode = .premultiplied
+            return copy
         }
-        return copy
+        return Resampler.premultiplied(self, usesAllCores: true)
     }
 
     /// This bitmap with colour divided by alpha again (a no-op when it already is straight).
@@ -20,18 +16,8 @@ extension Bitmap {
     public func straightened() -> Bitmap {
         guard alphaMode == .premultiplied else { return self }
         var copy = self
+        if width > 0, height > 0 { Resampler.unpremultiply(&copy, usesAllCores: true) }
         copy.alphaMode = .straight
-        copy.mapPixels { r, g, b, a in
-            guard a != 255 else { return }
-            guard a != 0 else {
-                r = 0; g = 0; b = 0
-                return
-            }
-            let alpha = UInt32(a)
-            r = UInt8(min(255, (UInt32(r) * 255 + alpha / 2) / alpha))
-            g = UInt8(min(255, (UInt32(g) * 255 + alpha / 2) / alpha))
-            b = UInt8(min(255, (UInt32(b) * 255 + alpha / 2) / alpha))
-        }
         return copy
     }
 

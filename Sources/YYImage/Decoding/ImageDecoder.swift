@@ -60,6 +60,9 @@ public final class ImageDecoder: Sendable {
         var type: ImageType?
         var isFinal = false
         var container: (any ImageContainer)?
+        /// The embedded profile unless it is CMYK (whose JPEG pixels come out already sRGB),
+        /// read once per parse: the profile the decoded frames are in.
+        var profileOfPixels: [UInt8]?
         var frameCount = 0
         var compositor: FrameCompositor?
     }
@@ -103,6 +106,7 @@ public final class ImageDecoder: Sendable {
             // Each parser checks what it allocates; the canvas is checked here once for all.
             try limits.check(width: container.canvasWidth, height: container.canvasHeight)
             state.container = container
+            state.profileOfPixels = container.colorProfile.flatMap { ColorTransform.space(of: $0) == .cmyk ? nil : $0 }
             let canvasBytes = max(1, container.canvasWidth * container.canvasHeight * 4)
             state.frameCount = min(container.frames.count, max(1, options.maxTotalFrameBytes / canvasBytes))
             state.compositor = FrameCompositor(
@@ -129,13 +133,8 @@ public final class ImageDecoder: Sendable {
     /// profile, or `nil` when there is none or the frames were converted to sRGB (with
     /// `convertsToSRGB`, and always for CMYK JPEGs, which are rendered to sRGB).
     public var decodedColorProfile: Data? {
-        guard !options.convertsToSRGB, !isCMYKJPEG else { return nil }
-        return colorProfile
-    }
-
-    /// Whether the colour profile describes CMYK (whose pixels the JPEG decoder already rendered).
-    private var isCMYKJPEG: Bool {
-        state.withLock { $0.container?.colorProfile.map { ColorTransform.space(of: $0) == .cmyk } ?? false }
+        guard !options.convertsToSRGB else { return nil }
+        return state.withLock { $0.profileOfPixels.map { Data($0) } }
     }
 
     /// The bytes received so far.
@@ -214,7 +213,7 @@ public final class ImageDecoder: Sendable {
             }
         }
         var out = bitmap
-        if options.convertsToSRGB, let profile = state.withLock({ $0.container?.colorProfile }), !isCMYKJPEG {
+        if options.convertsToSRGB, let profile = state.withLock({ $0.profileOfPixels }) {
             out = ColorTransform.toSRGB(out, from: profile)
         }
         if options.appliesOrientation { out = out.oriented(orientation) }
