@@ -27,7 +27,14 @@ let package = Package(
             description: "rediss:// in YYCacheRedis, on swift-nio-ssl (which compiles BoringSSL: minutes of build time). "
                 + "On by default; a package that never needs TLS to Redis depends on YYKit with `traits: []`."
         ),
-        .default(enabledTraits: ["RedisTLS"]),
+        // Each codec of YYImage on a C library can be left out with its library: a package that
+        // lists its own traits leaves out every one it does not name.
+        .trait(name: "OpenJPEG", description: "JPEG 2000 in YYImage (and ICNS entries that hold JPEG 2000), on libopenjp2."),
+        .trait(name: "LibTIFF", description: "TIFF in YYImage, on libtiff."),
+        .trait(name: "LibAVIF", description: "AVIF in YYImage, on libavif (dav1d, aom, rav1e, SVT-AV1 as Debian builds it)."),
+        .trait(name: "LibHEIF", description: "HEIC decoding in YYImage, on libheif (LGPL, linked dynamically)."),
+        .trait(name: "LibJXL", description: "JPEG XL in YYImage, on libjxl."),
+        .default(enabledTraits: ["RedisTLS", "OpenJPEG", "LibTIFF", "LibAVIF", "LibHEIF", "LibJXL"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -84,6 +91,38 @@ let package = Package(
             path: "Sources/CLCMS2",
             pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
+        ),
+        .systemLibrary(
+            name: "COpenJPEG",
+            path: "Sources/COpenJPEG",
+            pkgConfig: "libopenjp2",
+            providers: [.apt(["libopenjp2-7-dev"]), .brew(["openjpeg"])]
+        ),
+        .systemLibrary(
+            name: "CTIFF",
+            path: "Sources/CTIFF",
+            pkgConfig: "libtiff-4",
+            providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]
+        ),
+        .systemLibrary(
+            name: "CAVIF",
+            path: "Sources/CAVIF",
+            // No pkgConfig: its Cflags carry -D flags that SwiftPM refuses (with a warning on
+            // every build), and the headers and library sit on the default paths.
+            providers: [.apt(["libavif-dev"]), .brew(["libavif"])]
+        ),
+        .systemLibrary(
+            name: "CHEIF",
+            path: "Sources/CHEIF",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"]), .brew(["libheif"])]
+        ),
+        .systemLibrary(
+            name: "CJXL",
+            path: "Sources/CJXL",
+            // No pkgConfig: its Cflags carry -D flags that SwiftPM refuses (with a warning on
+            // every build), and the headers and library sit on the default paths.
+            providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
         ),
         // The one place that needs C: libpng reports errors with longjmp, which Swift cannot catch.
         .target(
@@ -158,7 +197,14 @@ let package = Package(
         ),
         .target(
             name: "YYImage",
-            dependencies: ["YYDispatch", "CPNG", "CTurboJPEG", "CWebP", "CYYImageShims", "CYYPixelKernels", "CDeflate", "CLCMS2"],
+            dependencies: [
+                "YYDispatch", "CPNG", "CTurboJPEG", "CWebP", "CYYImageShims", "CYYPixelKernels", "CDeflate", "CLCMS2",
+                .target(name: "COpenJPEG", condition: .when(traits: ["OpenJPEG"])),
+                .target(name: "CTIFF", condition: .when(traits: ["LibTIFF"])),
+                .target(name: "CAVIF", condition: .when(traits: ["LibAVIF"])),
+                .target(name: "CHEIF", condition: .when(traits: ["LibHEIF"])),
+                .target(name: "CJXL", condition: .when(traits: ["LibJXL"])),
+            ],
             swiftSettings: strictSettings
         ),
         // The image pipeline: memory cache → disk cache → network → decode, coalesced at every stage.

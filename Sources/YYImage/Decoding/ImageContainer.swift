@@ -23,6 +23,13 @@ protocol ImageContainer: Sendable {
     /// (the entries of an ICO file).
     var compositesFrames: Bool { get }
 
+    /// The pages of a multi-page file (TIFF directories, ICNS representations), which are not
+    /// frames of an animation: frame 0 is page 0. 1 for every other file.
+    var pageCount: Int { get }
+
+    /// The pixels of page `index` at its own size, straight alpha.
+    func decodePage(at index: Int) throws(ImageError) -> Bitmap
+
     /// The pixels of frame `index` at the frame's own size, straight alpha. `sizeHint` is the
     /// largest side the caller will keep, so codecs that can decode smaller (JPEG) may.
     func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap
@@ -39,6 +46,11 @@ extension ImageContainer {
     var exif: [UInt8]? { nil }
     var xmp: [UInt8]? { nil }
     func frameMayHaveAlpha(at index: Int) -> Bool { true }
+    var pageCount: Int { 1 }
+    func decodePage(at index: Int) throws(ImageError) -> Bitmap {
+        guard index == 0 else { throw .frameOutOfRange(index: index, count: 1) }
+        return try decodeFrame(at: 0, sizeHint: nil)
+    }
 }
 
 /// The limits every container parser checks before it allocates.

@@ -94,7 +94,7 @@ public final class ImageDecoder: Sendable {
             guard data.count >= state.bytes.count else { throw .invalidUpdate("data is shorter than before (\(data.count) < \(state.bytes.count) bytes)") }
             state.bytes = [UInt8](data)
             state.isFinal = final
-            if data.count >= 16 || final {
+            if data.count >= 32 || final {
                 guard let type = ImageType(sniffing: state.bytes) else { throw .unknownFormat }
                 if let known = state.type, known != type { throw .invalidUpdate("the type changed from \(known) to \(type)") }
                 guard type.isDecodable else { throw .unsupportedType(type) }
@@ -125,7 +125,32 @@ public final class ImageDecoder: Sendable {
         case .webp: try WebPContainer(bytes: bytes, isFinal: final, limits: limits)
         case .bmp: try BMPContainer(bytes: bytes, isFinal: final, limits: limits)
         case .ico: try ICOContainer(bytes: bytes, isFinal: final, limits: limits)
-        case .jpeg2000, .tiff, .icns: throw .unsupportedType(type)
+        case .icns: try ICNSContainer(bytes: bytes, isFinal: final, limits: limits)
+        #if OpenJPEG
+        case .jpeg2000: try JPEG2000Container(bytes: bytes, isFinal: final, limits: limits)
+        #else
+        case .jpeg2000: throw .unsupportedType(type)
+        #endif
+        #if LibTIFF
+        case .tiff: try TIFFContainer(bytes: bytes, isFinal: final, limits: limits)
+        #else
+        case .tiff: throw .unsupportedType(type)
+        #endif
+        #if LibAVIF
+        case .avif: try AVIFContainer(bytes: bytes, isFinal: final, limits: limits)
+        #else
+        case .avif: throw .unsupportedType(type)
+        #endif
+        #if LibHEIF
+        case .heic: try HEICContainer(bytes: bytes, isFinal: final, limits: limits)
+        #else
+        case .heic: throw .unsupportedType(type)
+        #endif
+        #if LibJXL
+        case .jpegXL: try JPEGXLContainer(bytes: bytes, isFinal: final, limits: limits)
+        #else
+        case .jpegXL: throw .unsupportedType(type)
+        #endif
         }
     }
 
@@ -140,7 +165,7 @@ public final class ImageDecoder: Sendable {
     /// The bytes received so far.
     var originalBytes: Data { state.withLock { Data($0.bytes) } }
 
-    /// The format, once 16 bytes (or the final data) have arrived.
+    /// The format, once 32 bytes (or the final data) have arrived.
     public var type: ImageType? { state.withLock { $0.type } }
     /// Whether the data is complete.
     public var isFinal: Bool { state.withLock { $0.isFinal } }
@@ -212,6 +237,28 @@ public final class ImageDecoder: Sendable {
                 try container.decodeFrame(at: i, sizeHint: nil)
             }
         }
+        return finish(bitmap)
+    }
+
+    /// Pages of a multi-page file: the directories of a TIFF, the representations of an ICNS
+    /// icon (largest first); 1 for other files. Pages are separate images, not an animation:
+    /// `frameCount` stays 1.
+    public var pageCount: Int { state.withLock { $0.container?.pageCount ?? 0 } }
+
+    /// Page `index` at its own size, turned upright, shrunk and premultiplied as the options
+    /// say. Page 0 is frame 0.
+    public func page(at index: Int) throws(ImageError) -> Bitmap {
+        let bitmap = try state.withLock { (state: inout State) throws(ImageError) -> Bitmap in
+            guard let container = state.container else { throw .frameOutOfRange(index: index, count: 0) }
+            guard index >= 0, index < container.pageCount else { throw .frameOutOfRange(index: index, count: container.pageCount) }
+            return try container.decodePage(at: index)
+        }
+        return finish(bitmap)
+    }
+
+    /// A decoded frame or page as the options ask: in sRGB, upright, shrunk, premultiplied.
+    private func finish(_ bitmap: Bitmap) -> Bitmap {
+        let options = self.options
         var out = bitmap
         if options.convertsToSRGB, let profile = state.withLock({ $0.profileOfPixels }) {
             out = ColorTransform.toSRGB(out, from: profile)

@@ -1,7 +1,7 @@
 public import Foundation
 
-/// Encodes stills and animations as PNG/APNG, GIF, JPEG, WebP (lossy, lossless, animated), BMP
-/// or ICO.
+/// Encodes stills and animations as PNG/APNG, GIF, JPEG, WebP (lossy, lossless, animated), BMP,
+/// ICO, ICNS, TIFF (pages), JPEG 2000, AVIF (still or animated) or JPEG XL (still or animated).
 ///
 /// ```swift
 /// var encoder = ImageEncoder(type: .webp)
@@ -11,15 +11,20 @@ public import Foundation
 /// ```
 ///
 /// Frames of different sizes are placed at the top-left of a canvas as large as the largest.
-/// Formats without animation (JPEG, BMP) take the first frame; ICO stores each frame as an
-/// icon entry. JPEG drops alpha (the colour under it is kept as is).
+/// Formats without animation (JPEG, BMP, JPEG 2000) take the first frame; ICO and ICNS store
+/// each frame as an icon entry and TIFF as a page, each at its own size. JPEG drops alpha (the colour under it is kept as is).
 public struct ImageEncoder: Sendable {
     /// The format written.
     public let type: ImageType
-    /// 0...1; defaults: JPEG 0.9, WebP 0.8, others 1 (unused by lossless formats).
+    /// 0...1; defaults: JPEG, JPEG 2000 and JPEG XL 0.9, WebP 0.8, AVIF 0.75, others 1 (unused by
+    /// lossless formats).
     public var quality: Double
-    /// WebP only: lossless compression. Default false.
+    /// Lossless compression in WebP, JPEG 2000, AVIF (4:4:4, quantizer 0) and JPEG XL. Default
+    /// false. Formats that are always lossless (PNG, GIF's palette aside, TIFF, BMP, ICO, ICNS)
+    /// and JPEG ignore it.
     public var lossless = false
+    /// TIFF's compression: LZW (the default, read everywhere) or Deflate (smaller, slower).
+    public var tiffCompression = TIFFCompression.lzw
     /// Plays of an animation, 0 = forever (the default). GIF stores plays - 1 repeats. More plays
     /// than a format holds are written as the most it holds (65,536 in GIF, 65,535 in WebP,
     /// 2^32 - 1 in APNG); a negative count is `ImageError.invalidInput` at `encode()`.
@@ -31,7 +36,8 @@ public struct ImageEncoder: Sendable {
     public var alwaysWritesAlpha = false
     /// Speed against size, 0...9 (clamped): PNG's deflate level (default 6), WebP's method
     /// (default 4 for stills and 0 for animations, Pillow's defaults; 9 is method 6 with the
-    /// smallest-file animation search). `nil` keeps the defaults.
+    /// smallest-file animation search), AVIF's speed (10 - effort; default speed 6), JPEG XL's
+    /// effort (1...9; default 7). `nil` keeps the defaults.
     public var effort: Int?
     /// An ICC profile to embed (PNG iCCP, JPEG APP2, WebP ICCP); `nil` writes none, which viewers
     /// read as sRGB.
@@ -45,12 +51,21 @@ public struct ImageEncoder: Sendable {
     /// The frames added so far, with their durations in seconds.
     public private(set) var frames: [(bitmap: Bitmap, duration: Double)] = []
 
+    /// The compressions a TIFF is written with.
+    public enum TIFFCompression: String, Sendable, CaseIterable {
+        /// Lempel–Ziv–Welch, with the horizontal predictor.
+        case lzw
+        /// Deflate (zlib), with the horizontal predictor.
+        case deflate
+    }
+
     /// An encoder for `type`.
     public init(type: ImageType) {
         self.type = type
         self.quality = switch type {
-        case .jpeg, .jpeg2000: 0.9
+        case .jpeg, .jpeg2000, .jpegXL: 0.9
         case .webp: 0.8
+        case .avif: 0.75
         default: 1
         }
     }
@@ -119,7 +134,37 @@ public struct ImageEncoder: Sendable {
             bytes = BMPWriter.bmp(canvases[0].0)
         case .ico:
             bytes = try BMPWriter.ico(frames.map { $0.bitmap.downsampled(toFit: 256) })
-        case .jpeg2000, .tiff, .icns:
+        case .icns:
+            bytes = try ICNSWriter.write(frames.map(\.bitmap))
+        #if LibTIFF
+        case .tiff:
+            // Pages keep their own sizes: a TIFF's pages are separate images.
+            bytes = try TIFFWriter.write(frames.map(\.bitmap), compression: tiffCompression, alwaysWritesAlpha: alwaysWritesAlpha)
+        #else
+        case .tiff: throw .unsupportedType(type)
+        #endif
+        #if OpenJPEG
+        case .jpeg2000:
+            let canvas = canvases[0].0
+            bytes = try JPEG2000Writer.write(canvas, quality: quality, lossless: lossless, withAlpha: alwaysWritesAlpha || !canvas.isOpaque)
+        #else
+        case .jpeg2000: throw .unsupportedType(type)
+        #endif
+        #if LibAVIF
+        case .avif:
+            bytes = try AVIFWriter.write(canvases, quality: quality, lossless: lossless,
+                                         speed: effort.map { 10 - min(9, max(0, $0)) } ?? AVIFWriter.defaultSpeed)
+        #else
+        case .avif: throw .unsupportedType(type)
+        #endif
+        #if LibJXL
+        case .jpegXL:
+            bytes = try JPEGXLWriter.write(canvases, quality: quality, lossless: lossless,
+                                           effort: effort.map { max(1, min(9, $0)) } ?? JPEGXLWriter.defaultEffort, plays: loopCount)
+        #else
+        case .jpegXL: throw .unsupportedType(type)
+        #endif
+        case .heic:
             throw .unsupportedType(type)
         }
         return Data(bytes)

@@ -2,15 +2,15 @@
 public enum ImageType: String, Sendable, CaseIterable, Codable {
     /// JPEG (JFIF/Exif), baseline or progressive.
     case jpeg
-    /// JPEG 2000 (JP2 container or raw codestream): recognised only.
+    /// JPEG 2000, the JP2 container or a raw codestream (OpenJPEG).
     case jpeg2000
-    /// TIFF: recognised only.
+    /// TIFF, one page or several (libtiff).
     case tiff
     /// Windows bitmap.
     case bmp
     /// Windows icon or cursor.
     case ico
-    /// Apple icon: recognised only.
+    /// Apple icon: every representation (PNG, JPEG 2000, RLE RGB with masks) as a page.
     case icns
     /// GIF87a / GIF89a, still or animated.
     case gif
@@ -18,6 +18,12 @@ public enum ImageType: String, Sendable, CaseIterable, Codable {
     case png
     /// WebP, lossy or lossless, still or animated.
     case webp
+    /// AVIF, still or animated (libavif).
+    case avif
+    /// HEIC/HEIF stills (libheif): decoded only, as no HEVC encoder here may be linked.
+    case heic
+    /// JPEG XL, bare codestream or container, still or animated (libjxl).
+    case jpegXL = "jpegxl"
 
     /// The usual file-name extension (without the dot).
     public var fileExtension: String {
@@ -25,20 +31,52 @@ public enum ImageType: String, Sendable, CaseIterable, Codable {
         case .jpeg: "jpg"
         case .jpeg2000: "jp2"
         case .tiff: "tiff"
+        case .jpegXL: "jxl"
         default: rawValue
         }
     }
 
-    /// Whether `ImageDecoder` decodes this type (TIFF, JPEG 2000 and ICNS are recognised only).
+    /// Whether `ImageDecoder` decodes this type: always, but for the types whose C library the
+    /// package was built without (its traits `OpenJPEG`, `LibTIFF`, `LibAVIF`, `LibHEIF`, `LibJXL`).
     public var isDecodable: Bool {
         switch self {
-        case .jpeg, .bmp, .ico, .gif, .png, .webp: true
-        case .jpeg2000, .tiff, .icns: false
+        case .jpeg, .bmp, .ico, .icns, .gif, .png, .webp: true
+        case .jpeg2000:
+            #if OpenJPEG
+            true
+            #else
+            false
+            #endif
+        case .tiff:
+            #if LibTIFF
+            true
+            #else
+            false
+            #endif
+        case .avif:
+            #if LibAVIF
+            true
+            #else
+            false
+            #endif
+        case .heic:
+            #if LibHEIF
+            true
+            #else
+            false
+            #endif
+        case .jpegXL:
+            #if LibJXL
+            true
+            #else
+            false
+            #endif
         }
     }
 
-    /// Whether `ImageEncoder` writes this type.
-    public var isEncodable: Bool { isDecodable }
+    /// Whether `ImageEncoder` writes this type: every decodable type but HEIC, whose HEVC
+    /// encoders (x265) are GPL and cannot be linked into an MIT library.
+    public var isEncodable: Bool { isDecodable && self != .heic }
 
     /// Whether files of this type keep transparency (JPEG does not: transparent pixels are
     /// flattened onto a background before writing one).
@@ -56,14 +94,18 @@ public enum ImageType: String, Sendable, CaseIterable, Codable {
         case "gif": self = .gif
         case "png", "apng": self = .png
         case "webp": self = .webp
+        case "avif", "avifs": self = .avif
+        case "heic", "heif", "heics", "hif": self = .heic
+        case "jxl": self = .jpegXL
         default: return nil
         }
     }
 
-    /// Recognises a type from the first bytes of a file (16 are enough; fewer may not be).
-    /// Returns `nil` for anything else.
+    /// Recognises a type from the first bytes of a file (16 are enough for most; AVIF and HEIC
+    /// files whose major brand is the generic `mif1` or `msf1` need their `ftyp` box, 32 bytes or
+    /// more). Returns `nil` for anything else.
     public init?(sniffing bytes: some Collection<UInt8>) {
-        let b = Array(bytes.prefix(16))
+        let b = Array(bytes.prefix(64))
         func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
             b.count >= offset + prefix.count && Array(b[offset..<(offset + prefix.count)]) == prefix
         }
@@ -81,6 +123,10 @@ public enum ImageType: String, Sendable, CaseIterable, Codable {
             self = .webp
         } else if starts([0xFF, 0x4F, 0xFF, 0x51]) || starts([0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A]) {
             self = .jpeg2000  // raw codestream, or the JP2 signature box
+        } else if starts([0xFF, 0x0A]) || starts([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) {
+            self = .jpegXL  // bare codestream, or the container's signature box
+        } else if starts(Array("ftyp".utf8), at: 4), let type = Self.isoMediaType(brandsIn: b) {
+            self = type
         } else if starts([0xFF, 0xD8, 0xFF]) {
             self = .jpeg
         } else if b.count >= 2, ["BM", "BA", "IC", "PI", "CI", "CP"].contains(String(decoding: b[0..<2], as: UTF8.self)) {
@@ -88,5 +134,24 @@ public enum ImageType: String, Sendable, CaseIterable, Codable {
         } else {
             return nil
         }
+    }
+
+    /// AVIF or HEIC from the brands of an ISO media file's `ftyp` box (major brand, then the
+    /// compatible ones that fit in `b`).
+    private static func isoMediaType(brandsIn b: [UInt8]) -> ImageType? {
+        let boxSize = Int(b[0]) << 24 | Int(b[1]) << 16 | Int(b[2]) << 8 | Int(b[3])
+        guard boxSize >= 16 else { return nil }
+        var brands = [String(decoding: b[8..<12], as: UTF8.self)]
+        for offset in stride(from: 16, to: min(boxSize, b.count) - 3, by: 4) {
+            brands.append(String(decoding: b[offset..<(offset + 4)], as: UTF8.self))
+        }
+        for brand in brands {
+            switch brand {
+            case "avif", "avis": return .avif
+            case "heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs": return .heic
+            default: continue
+            }
+        }
+        return nil
     }
 }

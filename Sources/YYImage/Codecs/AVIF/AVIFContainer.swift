@@ -1,0 +1,157 @@
+#if LibAVIF
+internal import CAVIF
+internal import Foundation
+
+/// An AVIF file, a still or an image sequence, read with libavif (which picks dav1d).
+///
+/// The clean aperture (`clap`) crops each frame here; rotation and mirroring (`irot`, `imir`)
+/// become the container's orientation, applied by the decoder like EXIF's (or kept with
+/// `appliesOrientation = false`). Depths above 8 bits come out rounded to 8. Sequence frames
+/// each cover the canvas.
+struct AVIFContainer: ImageContainer {
+    let type = ImageType.avif
+    let canvasWidth: Int
+    let canvasHeight: Int
+    /// libavif 0.11 reads no loop count from a sequence; 0, "forever", is what browsers play.
+    let loopCount = 0
+    let frames: [ImageFrameInfo]
+    let orientation: ImageOrientation
+    let colorProfile: [UInt8]?
+    let exif: [UInt8]?
+    let xmp: [UInt8]?
+    private let session: Session
+    private let crop: PixelRect?
+    private let hasAlpha: Bool
+
+    /// One libavif decoder over the file, kept for the container's life so that a sequence is
+    /// decoded frame after frame rather than parsed again for each; calls are serialised.
+    final class Session: @unchecked Sendable {
+        let decoder: UnsafeMutablePointer<avifDecoder>
+        private let input: PinnedBytes
+        let lock = NSLock()
+
+        init(_ bytes: [UInt8], limits: DecodeLimits) throws(ImageError) {
+            guard let decoder = avifDecoderCreate() else { throw .codec(.avif, "libavif could not start") }
+            self.decoder = decoder
+            self.input = PinnedBytes(bytes)
+            decoder.pointee.maxThreads = Int32(min(8, ProcessInfo.processInfo.activeProcessorCount))
+            decoder.pointee.imageSizeLimit = UInt32(clamping: limits.maxPixelCount)
+            decoder.pointee.imageCountLimit = 65_536
+            // Real files break the letter of the spec (a missing `pixi`, odd `clap`s) and every
+            // browser shows them: only the checks that keep memory safe stay on.
+            decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_DISABLED.rawValue)
+            decoder.pointee.ignoreXMP = 0
+            try check(avifDecoderSetIOMemory(decoder, input.buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), input.buffer.count),
+                      "the input was refused")
+            try check(avifDecoderParse(decoder), "the file does not parse")
+        }
+
+        deinit {
+            avifDecoderDestroy(decoder)
+        }
+
+        /// Throws a typed error for a libavif failure.
+        func check(_ result: avifResult, _ what: String) throws(ImageError) {
+            guard result != AVIF_RESULT_OK else { return }
+            let reason = String(cString: avifResultToString(result))
+            let detail = withUnsafeBytes(of: decoder.pointee.diag.error) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            let text = "\(what): \(reason)\(detail.isEmpty ? "" : " (\(detail))")"
+            switch result {
+            case AVIF_RESULT_TRUNCATED_DATA: throw .truncated(.avif)
+            case AVIF_RESULT_NOT_IMPLEMENTED, AVIF_RESULT_NO_CODEC_AVAILABLE: throw .unsupportedFeature(.avif, text)
+            default: throw .malformed(.avif, text)
+            }
+        }
+    }
+
+    /// Parses the file once the data is final.
+    init?(bytes: [UInt8], isFinal: Bool, limits: DecodeLimits) throws(ImageError) {
+        guard isFinal else { return nil }
+        guard bytes.count >= 16 else { throw .truncated(.avif) }
+        let session = try Session(bytes, limits: limits)
+        let decoder = session.decoder.pointee
+        guard let image = decoder.image?.pointee else { throw .malformed(.avif, "no image") }
+        let width = Int(image.width), height = Int(image.height)
+        guard width > 0, height > 0 else { throw .malformed(.avif, "an image of \(width)x\(height) pixels") }
+        try limits.check(width: width, height: height)
+        let crop = image.transformFlags & UInt32(AVIF_TRANSFORM_CLAP.rawValue) != 0 ? Self.cleanAperture(of: image) : nil
+        self.crop = crop
+        canvasWidth = crop?.width ?? width
+        canvasHeight = crop?.height ?? height
+        var frames: [ImageFrameInfo] = []
+        for index in 0..<Int(max(1, decoder.imageCount)) {
+            var timing = avifImageTiming()
+            let duration = avifDecoderNthImageTiming(session.decoder, UInt32(index), &timing) == AVIF_RESULT_OK ? timing.duration : 0
+            frames.append(ImageFrameInfo(width: canvasWidth, height: canvasHeight, duration: duration))
+        }
+        self.frames = frames
+        orientation = Self.orientation(of: image)
+        colorProfile = Self.bytes(of: image.icc)
+        exif = Self.bytes(of: image.exif)
+        xmp = Self.bytes(of: image.xmp)
+        hasAlpha = decoder.alphaPresent != 0
+        self.session = session
+    }
+
+    /// The EXIF orientation that `irot` (anticlockwise quarter turns) then `imir` describe.
+    static func orientation(of image: avifImage) -> ImageOrientation {
+        let turns = image.transformFlags & UInt32(AVIF_TRANSFORM_IROT.rawValue) != 0 ? Int(image.irot.angle & 3) : 0
+        let mirrored = image.transformFlags & UInt32(AVIF_TRANSFORM_IMIR.rawValue) != 0
+        // Rows: no mirror, left-right mirror (mode 1), top-bottom mirror (mode 0); columns: turns.
+        let table: [[ImageOrientation]] = [
+            [.up, .left, .down, .right],
+            [.upMirrored, .rightMirrored, .downMirrored, .leftMirrored],
+            [.downMirrored, .leftMirrored, .upMirrored, .rightMirrored],
+        ]
+        return table[mirrored ? (image.imir.mode == 1 ? 1 : 2) : 0][turns]
+    }
+
+    /// The rectangle a clean-aperture box keeps, by the HEIF rule (its centre offset from the
+    /// image's centre, all as fractions), whole pixels; `nil` for a box that is empty, does not
+    /// fit or keeps everything. libavif's own conversion refuses odd offsets on subsampled
+    /// images, which real files have and browsers crop.
+    static func cleanAperture(of image: avifImage) -> PixelRect? {
+        let box = image.clap
+        guard box.widthD > 0, box.heightD > 0, box.horizOffD > 0, box.vertOffD > 0 else { return nil }
+        let width = Double(box.widthN) / Double(box.widthD), height = Double(box.heightN) / Double(box.heightD)
+        let x = Double(Int32(bitPattern: box.horizOffN)) / Double(box.horizOffD) + (Double(image.width) - width) / 2
+        let y = Double(Int32(bitPattern: box.vertOffN)) / Double(box.vertOffD) + (Double(image.height) - height) / 2
+        let rect = PixelRect(x: Int(x.rounded(.down)), y: Int(y.rounded(.down)), width: Int(width.rounded(.down)), height: Int(height.rounded(.down)))
+        guard rect.width > 0, rect.height > 0, rect.x >= 0, rect.y >= 0,
+              rect.x + rect.width <= Int(image.width), rect.y + rect.height <= Int(image.height),
+              rect.width < Int(image.width) || rect.height < Int(image.height)
+        else { return nil }
+        return rect
+    }
+
+    private static func bytes(of data: avifRWData) -> [UInt8]? {
+        guard data.size > 0, let pointer = data.data else { return nil }
+        return Array(UnsafeBufferPointer(start: pointer, count: data.size))
+    }
+
+    func frameMayHaveAlpha(at index: Int) -> Bool { hasAlpha }
+
+    func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
+        session.lock.lock()
+        defer { session.lock.unlock() }
+        try session.check(avifDecoderNthImage(session.decoder, UInt32(index)), "frame \(index) does not decode")
+        guard let image = session.decoder.pointee.image else { throw .malformed(.avif, "frame \(index) has no image") }
+        let width = Int(image.pointee.width), height = Int(image.pointee.height)
+        var bitmap = try Bitmap(uninitializedWidth: width, height: height) { (pixels, stride) throws(ImageError) in
+            var rgb = avifRGBImage()
+            avifRGBImageSetDefaults(&rgb, image)
+            rgb.format = AVIF_RGB_FORMAT_RGBA
+            rgb.depth = 8
+            rgb.pixels = pixels.baseAddress
+            rgb.rowBytes = UInt32(stride)
+            try session.check(avifImageYUVToRGB(image, &rgb), "frame \(index) does not convert to RGB")
+        }
+        if let crop, crop.x + crop.width <= width, crop.y + crop.height <= height {
+            bitmap = bitmap.cropped(to: crop)
+        }
+        return bitmap
+    }
+}
+#endif

@@ -1,0 +1,157 @@
+#if OpenJPEG
+internal import COpenJPEG
+internal import Foundation
+
+/// A JPEG 2000 file (JP2 or a bare codestream) read with OpenJPEG.
+///
+/// OpenJPEG applies the JP2 palette, component-mapping and channel-definition boxes; this type
+/// turns what it gives into RGBA8: sYCC to RGB, any depth to 8 bits with rounding, gray and
+/// alpha channels placed. A size hint decodes fewer resolution levels (each halves both sides),
+/// JPEG 2000's own shrink-on-load.
+struct JPEG2000Container: ImageContainer {
+    let type = ImageType.jpeg2000
+    let canvasWidth: Int
+    let canvasHeight: Int
+    let loopCount = 0
+    let frames: [ImageFrameInfo]
+    let colorProfile: [UInt8]?
+    private let bytes: [UInt8]
+    /// Resolution levels in the codestream: the most halvings a decode may skip is one less.
+    private let resolutionLevels: Int
+    private let limits: DecodeLimits
+
+    /// Parses the header once the data is final.
+    init?(bytes: [UInt8], isFinal: Bool, limits: DecodeLimits) throws(ImageError) {
+        guard isFinal else { return nil }
+        let header = try Self.readHeader(bytes)
+        defer { opj_image_destroy(header.image) }
+        let image = header.image.pointee
+        let width = Int(image.x1) - Int(image.x0), height = Int(image.y1) - Int(image.y0)
+        guard width > 0, height > 0, image.numcomps > 0 else { throw .malformed(.jpeg2000, "an image of \(width)x\(height) pixels") }
+        try limits.check(width: width, height: height)
+        canvasWidth = width
+        canvasHeight = height
+        frames = [ImageFrameInfo(width: width, height: height)]
+        colorProfile = image.icc_profile_len > 0 && image.icc_profile_buf != nil
+            ? Array(UnsafeBufferPointer(start: image.icc_profile_buf, count: Int(image.icc_profile_len))) : nil
+        resolutionLevels = header.resolutionLevels
+        self.bytes = bytes
+        self.limits = limits
+    }
+
+    /// A codec positioned after the header, the header's image and its resolution levels.
+    private static func readHeader(_ bytes: [UInt8]) throws(ImageError) -> (codec: OpenJPEG, image: UnsafeMutablePointer<opj_image_t>, resolutionLevels: Int) {
+        guard bytes.count >= 16 else { throw .truncated(.jpeg2000) }
+        let codec = try OpenJPEG(OpenJPEG.Format(of: bytes), decoding: bytes)
+        var parameters = opj_dparameters_t()
+        opj_set_default_decoder_parameters(&parameters)
+        guard opj_setup_decoder(codec.codec, &parameters) != 0 else { throw .codec(.jpeg2000, codec.error("decoder setup failed")) }
+        opj_codec_set_threads(codec.codec, Int32(min(8, ProcessInfo.processInfo.activeProcessorCount)))
+        var image: UnsafeMutablePointer<opj_image_t>?
+        guard opj_read_header(codec.stream, codec.codec, &image) != 0, let image else {
+            throw .malformed(.jpeg2000, codec.error("the header does not read"))
+        }
+        var levels = 1
+        if let info = opj_get_cstr_info(codec.codec) {
+            levels = max(1, Int(info.pointee.m_default_tile_info.tccp_info?.pointee.numresolutions ?? 1))
+            var pointer: UnsafeMutablePointer<opj_codestream_info_v2_t>? = info
+            opj_destroy_cstr_info(&pointer)
+        }
+        return (codec, image, levels)
+    }
+
+    func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
+        let header = try Self.readHeader(bytes)
+        defer { opj_image_destroy(header.image) }
+        let codec = header.codec
+        var reduction = 0
+        if let hint = sizeHint {
+            // Each level halves both sides (rounding up); stop at the last one still >= hint.
+            let longest = max(canvasWidth, canvasHeight)
+            while reduction + 1 < resolutionLevels, (longest + (1 << (reduction + 1)) - 1) >> (reduction + 1) >= max(1, hint) {
+                reduction += 1
+            }
+            if reduction > 0, opj_set_decoded_resolution_factor(codec.codec, OPJ_UINT32(reduction)) == 0 {
+                reduction = 0
+            }
+        }
+        guard opj_decode(codec.codec, codec.stream, header.image) != 0 else {
+            throw .malformed(.jpeg2000, codec.error("the codestream does not decode"))
+        }
+        return try Self.bitmap(from: header.image.pointee, limits: limits)
+    }
+
+    /// RGBA8 from OpenJPEG's decoded components.
+    private static func bitmap(from image: opj_image_t, limits: DecodeLimits) throws(ImageError) -> Bitmap {
+        let components = UnsafeBufferPointer(start: image.comps, count: Int(image.numcomps))
+        guard let first = components.first, first.data != nil else { throw .malformed(.jpeg2000, "no decoded component") }
+        let width = Int(first.w), height = Int(first.h)
+        try limits.check(width: width, height: height)
+        guard components.allSatisfy({ $0.data != nil && $0.w > 0 && $0.h > 0 && $0.prec >= 1 && $0.prec <= 31 }) else {
+            throw .malformed(.jpeg2000, "a component without samples")
+        }
+        let alphaIndex = components.firstIndex { $0.alpha != 0 }
+            ?? (components.count == 2 || components.count >= 4 ? (components.count == 2 ? 1 : 3) : nil)
+        let colorIndices = Array(components.indices.filter { $0 != alphaIndex }.prefix(3))
+        let isYCC = colorIndices.count == 3
+            && (image.color_space == OPJ_CLRSPC_SYCC
+                || (image.color_space != OPJ_CLRSPC_SRGB && components[colorIndices[1]].dx > 1 && components[colorIndices[0]].dx == 1))
+        return try Bitmap(uninitializedWidth: width, height: height) { (pixels, _) throws(ImageError) in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let out = (y * width + x) * 4
+                    var rgb: (Int, Int, Int)
+                    if colorIndices.count == 3 {
+                        let a = Self.sample(components[colorIndices[0]], x, y, width, height)
+                        let b = Self.sample(components[colorIndices[1]], x, y, width, height)
+                        let c = Self.sample(components[colorIndices[2]], x, y, width, height)
+                        if isYCC {
+                            rgb = Self.rgb(y: a, cb: b, cr: c, precision: Int(components[colorIndices[0]].prec))
+                        } else {
+                            rgb = (a, b, c)
+                        }
+                        rgb = (Self.to8(rgb.0, components[colorIndices[0]].prec), Self.to8(rgb.1, components[colorIndices[1]].prec),
+                               Self.to8(rgb.2, components[colorIndices[2]].prec))
+                    } else {
+                        let gray = Self.to8(Self.sample(components[colorIndices[0]], x, y, width, height), components[colorIndices[0]].prec)
+                        rgb = (gray, gray, gray)
+                    }
+                    pixels[out] = UInt8(rgb.0)
+                    pixels[out + 1] = UInt8(rgb.1)
+                    pixels[out + 2] = UInt8(rgb.2)
+                    pixels[out + 3] = alphaIndex.map { UInt8(Self.to8(Self.sample(components[$0], x, y, width, height), components[$0].prec)) } ?? 255
+                }
+            }
+        }
+    }
+
+    /// The sample of `component` under canvas pixel (`x`, `y`), unsigned (signed samples are
+    /// offset by half their range); subsampled components repeat their samples.
+    @inline(__always)
+    private static func sample(_ component: opj_image_comp_t, _ x: Int, _ y: Int, _ width: Int, _ height: Int) -> Int {
+        let w = Int(component.w), h = Int(component.h)
+        let cx = w == width ? x : min(w - 1, x * w / width)
+        let cy = h == height ? y : min(h - 1, y * h / height)
+        let value = Int(component.data[cy * w + cx])
+        return component.sgnd != 0 ? value + (1 << (Int(component.prec) - 1)) : value
+    }
+
+    /// `value` of `precision` bits as 8 bits, rounded to nearest and clamped.
+    @inline(__always)
+    private static func to8(_ value: Int, _ precision: UInt32) -> Int {
+        let maximum = (1 << Int(precision)) - 1
+        let clamped = min(maximum, max(0, value))
+        return precision == 8 ? clamped : (clamped * 255 + maximum / 2) / maximum
+    }
+
+    /// sYCC (ITU-R BT.601 full range, as OpenJPEG's own tools convert it) to RGB at the same
+    /// precision.
+    @inline(__always)
+    private static func rgb(y: Int, cb: Int, cr: Int, precision: Int) -> (Int, Int, Int) {
+        let offset = 1 << (precision - 1), maximum = (1 << precision) - 1
+        let cb = Double(cb - offset), cr = Double(cr - offset), luma = Double(y)
+        func clamp(_ v: Double) -> Int { min(maximum, max(0, Int(v.rounded()))) }
+        return (clamp(luma + 1.402 * cr), clamp(luma - 0.344 * cb - 0.714 * cr), clamp(luma + 1.772 * cb))
+    }
+}
+#endif
