@@ -282,7 +282,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [.product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
-            exclude: ["Reference/pillow_frames.py", "Reference/pillow_colour.py", "Reference/resize_reference.py"],
+            exclude: ["Reference/pillow_frames.py", "Reference/pillow_colour.py", "Reference/resize_reference.py", "Reference/format_reference.py"],
             swiftSettings: strictSettings
         ),
         // Swift Testing traits shared by the test targets (kept apart from TestSupport, which the

@@ -27,7 +27,8 @@ protocol ImageContainer: Sendable {
     /// frames of an animation: frame 0 is page 0. 1 for every other file.
     var pageCount: Int { get }
 
-    /// The pixels of page `index` at its own size, straight alpha.
+    /// The pixels of page `index` at its own size, straight alpha (or premultiplied where the
+    /// bitmap says so: TIFF, whose library premultiplies).
     func decodePage(at index: Int) throws(ImageError) -> Bitmap
 
     /// The pixels of frame `index` at the frame's own size, straight alpha. `sizeHint` is the

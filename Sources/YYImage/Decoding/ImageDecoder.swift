@@ -261,7 +261,7 @@ public final class ImageDecoder: Sendable {
         let options = self.options
         var out = bitmap
         if options.convertsToSRGB, let profile = state.withLock({ $0.profileOfPixels }) {
-            out = ColorTransform.toSRGB(out, from: profile)
+            out = ColorTransform.toSRGB(out.converted(to: .straight), from: profile)
         }
         if options.appliesOrientation { out = out.oriented(orientation) }
         if let maxPixelSize = options.maxPixelSize { out = out.downsampled(toFit: maxPixelSize) }

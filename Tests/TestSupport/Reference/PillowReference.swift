@@ -108,3 +108,28 @@ public struct ReferenceFrame: Sendable {
         self.rgba = rgba
     }
 }
+
+extension PillowReference {
+    /// Runs `format_reference.py` with `arguments` (see the script for its commands).
+    public static func formats(_ arguments: [String]) throws {
+        guard let python else { throw CocoaError(.fileNoSuchFile) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("format_reference.py").path
+        let output = try ChildProcess.run(python, [script] + arguments)
+        guard output.status == 0 else {
+            throw NSError(domain: "PillowReference", code: Int(output.status), userInfo: [NSLocalizedDescriptionKey: output.standardError])
+        }
+    }
+
+    /// The first frame of `path` as Pillow reads it, and whether its samples are premultiplied
+    /// (Pillow's "RGBa", which it keeps as stored).
+    public static func raw(_ path: String) throws -> (frame: ReferenceFrame, premultiplied: Bool) {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("raw-\(UUID().uuidString).rgba").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try formats(["raw", path, out])
+        let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+        func u32(_ offset: Int) -> Int {
+            Int(data[offset]) | Int(data[offset + 1]) << 8 | Int(data[offset + 2]) << 16 | Int(data[offset + 3]) << 24
+        }
+        return (ReferenceFrame(width: u32(0), height: u32(4), rgba: Array(data[12...])), u32(8) == 1)
+    }
+}

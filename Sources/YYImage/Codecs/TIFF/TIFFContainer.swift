@@ -6,8 +6,8 @@ internal import CTIFF
 ///
 /// Pixels come through libtiff's RGBA interface, which reads strips and tiles of every
 /// photometric interpretation (gray, palette, RGB, CMYK, YCbCr), 1 to 16 bits a sample, and
-/// every compression libtiff was built with; alpha comes from it associated (premultiplied) and
-/// leaves here straight. The orientation tag is reported, not applied, like EXIF's.
+/// every compression libtiff was built with; alpha comes from it associated (premultiplied), and
+/// the bitmap says so. The orientation tag is reported, not applied, like EXIF's.
 struct TIFFContainer: ImageContainer {
     let type = ImageType.tiff
     let canvasWidth: Int
@@ -97,9 +97,10 @@ struct TIFFContainer: ImageContainer {
         #if _endian(big)
         bitmap.swapRGBAWords()
         #endif
-        guard hasAlpha else { return bitmap }
-        bitmap.alphaMode = .premultiplied
-        return bitmap.converted(to: .straight)
+        // libtiff premultiplies alpha (associated or not); the decoder converts to the mode its
+        // caller asked for, so premultiplied output keeps libtiff's values exactly.
+        if hasAlpha { bitmap.alphaMode = .premultiplied }
+        return bitmap
     }
 }
 
