@@ -5,7 +5,8 @@ usage:
   format_reference.py tiffs SOURCE.png OUTDIR
       Writes SOURCE as TIFFs of every colour type Pillow writes (1-bit, 8- and 16-bit gray,
       palette, RGB, RGBA with unassociated and with associated alpha, CMYK), uncompressed, named
-      <kind>.tif; the tests vary compression and layout from them with libtiff's tiffcp.
+      <kind>.tif; the tests vary compression and layout from them with libtiff's tiffcp. The
+      8- and 16-bit grays also as gray8.pgm and gray16.pgm.
   format_reference.py raw IMAGE OUT
       Writes IMAGE's first frame to OUT as u32 width, u32 height, u32 premultiplied (1 when the
       pixels are Pillow's associated-alpha "RGBa", as tiff2rgba writes them), then RGBA bytes
@@ -26,6 +27,9 @@ def tiffs(source, outdir):
     # 16-bit gray whose low byte varies, so that rounding to 8 bits is tested.
     samples = b"".join(struct.pack("<H", min(65535, v * 257 + (i % 200))) for i, v in enumerate(rgb.convert("L").tobytes()))
     Image.frombytes("I;16", rgb.size, samples).save(f"{outdir}/gray16.tif")
+    # The same grays as PGM, which OpenJPEG's opj_compress reads (it refuses Pillow's TIFFs).
+    Image.frombytes("I;16", rgb.size, samples).save(f"{outdir}/gray16.pgm")
+    rgb.convert("L").save(f"{outdir}/gray8.pgm")
     rgb.quantize(colors=200).save(f"{outdir}/palette.tif")
     rgb.save(f"{outdir}/rgb.tif")
     rgba.save(f"{outdir}/rgba.tif")
