@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import YYImage
+
+enum HEICReference {
+    static var isAvailable: Bool { ImageType.heic.isDecodable && FormatReference.has("heif-enc", "heif-convert") }
+}
+
+/// HEIC against libheif's own `heif-enc` and `heif-convert`.
+@Suite(.enabled(if: HEICReference.isAvailable, "needs heif-enc, heif-convert (libheif-examples) and Pillow: run scripts/setup --reference"))
+struct HEICCodecTests {
+    let folder = TemporaryDirectory("heic")
+
+    func reference(_ path: String) throws -> ReferenceFrame {
+        let png = folder.appending("reference-\(UUID().uuidString).png")
+        try FormatReference.run("heif-convert", [path, png])
+        return try FormatReference.pillow(png).frame
+    }
+
+    @Test(arguments: [(false, false), (true, false), (false, true), (true, true)])
+    func filesMatchHeifConvert(alpha: Bool, lossless: Bool) throws {
+        let picture = FormatReference.picture(alpha: alpha)
+        let png = folder.appending("source-\(alpha).png")
+        try FormatReference.writePNG(picture, to: png)
+        let path = folder.appending("picture-\(alpha)-\(lossless).heic")
+        try FormatReference.run("heif-enc", (lossless ? ["-L"] : ["-q", "60"]) + [png, "-o", path])
+        let decoder = try ImageDecoder(data: Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(decoder.type == .heic)
+        let ours = try decoder.frame(at: 0)
+        #expect(maxChannelDifference(ours, try reference(path)) == 0)
+        #expect(FormatReference.meanDifference(ours, picture) < (lossless ? 1.5 : 6))
+    }
+
+    @Test func heicIsNeverEncoded() {
+        #expect(!ImageType.heic.isEncodable)
+        #expect(throws: ImageError.unsupportedType(.heic)) {
+            try ImageEncoder.encode(FormatReference.picture(), as: .heic)
+        }
+    }
+}
