@@ -139,6 +139,7 @@ public enum ImageType: String, Sendable, CaseIterable, Codable {
     /// AVIF or HEIC from the brands of an ISO media file's `ftyp` box (major brand, then the
     /// compatible ones that fit in `b`).
     private static func isoMediaType(brandsIn b: [UInt8]) -> ImageType? {
+        guard b.count >= 12 else { return nil }
         let boxSize = Int(b[0]) << 24 | Int(b[1]) << 16 | Int(b[2]) << 8 | Int(b[3])
         guard boxSize >= 16 else { return nil }
         var brands = [String(decoding: b[8..<12], as: UTF8.self)]

@@ -9,8 +9,10 @@ struct ImageConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Convert an image or animation to another type, resizing and filtering it on the way.",
         discussion: """
-            The output type comes from --type or OUT's extension (png/apng, gif, jpg, webp, bmp, ico). Animations keep \
-            their frames, durations and loop count; JPEG and BMP take the first frame; ICO stores each frame as an icon. \
+            The output type comes from --type or OUT's extension (png/apng, gif, jpg, webp, bmp, ico, icns, tiff, jp2, \
+            avif, jxl). Animations keep their frames, durations and loop count (APNG, GIF, WebP, AVIF, JPEG XL); JPEG, \
+            JPEG 2000 and BMP take the first frame; ICO and ICNS store each frame as an icon. A multi-page input (TIFF, \
+            ICNS) written as TIFF or ICNS keeps its pages. HEIC is read only. \
             Steps run in this order: EXIF orientation, --crop, --rotate, --flip, --flop, the resize (--width/--height \
             with --fit), --blur, --sharpen, --grayscale, then flattening onto --background when OUT has no alpha.
             """
@@ -22,13 +24,13 @@ struct ImageConvertCommand: ParsableCommand {
     @Argument(help: "The output file.")
     var output: String
 
-    @Option(help: "Output type: png, apng, gif, jpg, webp, bmp or ico (default: from OUT's extension).")
+    @Option(help: "Output type: png, apng, gif, jpg, webp, bmp, ico, icns, tiff, jp2, avif or jxl (default: from OUT's extension).")
     var type: String?
 
-    @Option(help: "Quality 0...1 for JPEG and lossy WebP (defaults: 0.9 JPEG, 0.8 WebP).")
+    @Option(help: "Quality 0...1 for the lossy types (defaults: 0.9 JPEG, JPEG 2000 and JPEG XL, 0.8 WebP, 0.75 AVIF).")
     var quality: Double?
 
-    @Flag(help: "Lossless WebP.")
+    @Flag(help: "Lossless WebP, JPEG 2000, AVIF or JPEG XL.")
     var lossless = false
 
     @Option(help: "Plays of the animation, 0 = forever (default: the input's).")
@@ -85,6 +87,9 @@ struct ImageConvertCommand: ParsableCommand {
     @Flag(help: "Write no metadata (EXIF, XMP, colour profile); by default EXIF (its orientation reset when the image was turned upright) and XMP are kept for JPEG, PNG and WebP.")
     var strip = false
 
+    @Option(help: "TIFF compression: lzw or deflate (default lzw).")
+    var compression: String?
+
     @Option(help: "Encoder effort 0...9: more is smaller and slower (default: Pillow's speed).")
     var effort: Int?
 
@@ -101,6 +106,7 @@ struct ImageConvertCommand: ParsableCommand {
             }
         }
         _ = try outputType()
+        _ = try tiffCompression()
         _ = try chain()
         _ = try backgroundColour()
     }
@@ -108,10 +114,18 @@ struct ImageConvertCommand: ParsableCommand {
     private func outputType() throws -> ImageType {
         let name = type ?? URL(fileURLWithPath: output).pathExtension
         guard let type = ImageType(fileExtension: name) else {
-            throw ValidationError("unknown output type '\(name)': use --type png, apng, gif, jpg, webp, bmp or ico")
+            throw ValidationError("unknown output type '\(name)': use --type png, apng, gif, jpg, webp, bmp, ico, icns, tiff, jp2, avif or jxl")
         }
         guard type.isEncodable else { throw ValidationError("\(type.rawValue) cannot be written") }
         return type
+    }
+
+    private func tiffCompression() throws -> ImageEncoder.TIFFCompression {
+        guard let compression else { return .lzw }
+        guard let value = ImageEncoder.TIFFCompression(rawValue: compression) else {
+            throw ValidationError("--compression must be lzw or deflate")
+        }
+        return value
     }
 
     private func backgroundColour() throws -> RGBA {
@@ -177,21 +191,24 @@ struct ImageConvertCommand: ParsableCommand {
         if let quality { encoder.quality = quality }
         encoder.lossless = lossless
         encoder.effort = effort
+        encoder.tiffCompression = try tiffCompression()
         encoder.loopCount = loop ?? decoder.loopCount
         encoder.colorProfile = keepICC && !strip ? decoder.decodedColorProfile : nil
         if !strip {
             encoder.exif = decoder.exifForUprightPixels
             encoder.xmp = decoder.xmp
         }
-        for index in 0..<decoder.frameCount {
-            let frame = try decoder.frameForTool(index, file: input)
+        // Pages survive only into the types that hold pages.
+        let usesPages = decoder.frameCount == 1 && decoder.pageCount > 1 && (type == .tiff || type == .icns)
+        for index in 0..<(usesPages ? decoder.pageCount : decoder.frameCount) {
+            let frame = usesPages ? try decoder.pageForTool(index, file: input) : try decoder.frameForTool(index, file: input)
             let processed: Bitmap
             do {
                 processed = try chain.apply(to: frame)
             } catch {
                 throw ToolFailure.usage("\(input): \(error)")
             }
-            encoder.addFrame(processed, duration: decoder.frameInfos[index].duration)
+            encoder.addFrame(processed, duration: usesPages ? 0 : decoder.frameInfos[index].duration)
         }
         do {
             try encoder.encode(to: URL(fileURLWithPath: output))

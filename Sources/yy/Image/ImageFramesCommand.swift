@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import YYImage
 
-/// `yy image frames IN OUTDIR`: every composited frame as frame-0000.png, frame-0001.png, ...
+/// `yy image frames IN OUTDIR`: every composited frame (or every page of a TIFF or ICNS file) as
+/// frame-0000.png, frame-0001.png, ...
 struct ImageFramesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "frames",
         abstract: "Write every frame, composited at canvas size, as OUTDIR/frame-0000.png, frame-0001.png, ... (RGBA, straight alpha).",
-        discussion: "OUTDIR is created when missing."
+        discussion: "OUTDIR is created when missing. A multi-page file (TIFF pages, ICNS icon sizes, largest first) writes each page, at its own size."
     )
 
     @OptionGroup var input: ImageInput
@@ -26,9 +27,12 @@ struct ImageFramesCommand: ParsableCommand {
         } catch {
             throw ToolFailure.failure("\(outputDirectory): \(error.localizedDescription)")
         }
-        let progress = decoder.frameCount > 20 ? ProgressBar(title: "frames") : nil
-        for index in 0..<decoder.frameCount {
-            let frame = try decoder.frameForTool(index, file: input.file)
+        // A still with several pages writes its pages; an animation its frames.
+        let usesPages = decoder.frameCount == 1 && decoder.pageCount > 1
+        let count = usesPages ? decoder.pageCount : decoder.frameCount
+        let progress = count > 20 ? ProgressBar(title: usesPages ? "pages" : "frames") : nil
+        for index in 0..<count {
+            let frame = usesPages ? try decoder.pageForTool(index, file: input.file) : try decoder.frameForTool(index, file: input.file)
             let name = String(format: "frame-%04d.png", index)
             do {
                 var encoder = ImageEncoder(type: .png)
@@ -38,7 +42,7 @@ struct ImageFramesCommand: ParsableCommand {
             } catch {
                 throw ToolFailure.failure(ToolFailure.message(about: "\(outputDirectory)/\(name)", error))
             }
-            progress?.update(index + 1, of: decoder.frameCount)
+            progress?.update(index + 1, of: count)
         }
         progress?.finish()
     }

@@ -12,7 +12,7 @@ struct ImageInfoCommand: ParsableCommand {
 
     @OptionGroup var input: ImageInput
 
-    @Flag(help: "Print JSON: type, width, height, frameCount, loopCount, frames[{x, y, width, height, duration, disposal, blend}].")
+    @Flag(help: "Print JSON: type, width, height, frameCount, loopCount, orientation, pageCount, frames[{x, y, width, height, duration, disposal, blend}].")
     var json = false
 
     /// What `--json` prints.
@@ -23,6 +23,7 @@ struct ImageInfoCommand: ParsableCommand {
         var frameCount: Int
         var loopCount: Int
         var orientation: Int
+        var pageCount: Int
         var frames: [ImageFrameInfo]
     }
 
@@ -31,7 +32,7 @@ struct ImageInfoCommand: ParsableCommand {
         let report = Report(
             type: decoder.type?.rawValue ?? "unknown", width: decoder.canvasWidth, height: decoder.canvasHeight,
             frameCount: decoder.frameCount, loopCount: decoder.loopCount, orientation: decoder.orientation.rawValue,
-            frames: decoder.frameInfos)
+            pageCount: decoder.pageCount, frames: decoder.frameInfos)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -46,6 +47,7 @@ struct ImageInfoCommand: ParsableCommand {
             "loop: \(report.loopCount == 0 ? "forever" : "\(report.loopCount) play\(report.loopCount == 1 ? "" : "s")")",
         ]
         if report.orientation != 1 { lines.append("orientation: \(report.orientation)") }
+        if report.pageCount > 1 { lines.append("pages: \(report.pageCount)") }
         if report.frameCount > 1 {
             let durations = report.frames.map { String(format: "%g", $0.duration) }
             lines.append("durations: \(durations.joined(separator: " "))")

@@ -10,7 +10,14 @@ struct ImageTypeTests {
         (Array("icns".utf8), .icns), (Array("GIF87a".utf8), .gif), (Array("GIF89a".utf8), .gif), (PNGChunk.signature, .png),
         (Array("RIFF\u{1}\0\0\0WEBPVP8 ".utf8), .webp), ([0xFF, 0x4F, 0xFF, 0x51], .jpeg2000),
         ([0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A], .jpeg2000), ([0xFF, 0xD8, 0xFF, 0xE0], .jpeg),
-        (Array("BM".utf8) + [0, 0], .bmp),
+        (Array("BM".utf8) + [0, 0], .bmp), ([0xFF, 0x0A, 0xFA], .jpegXL),
+        ([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A], .jpegXL),
+        ([0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0] + Array("avifmif1miaf".utf8), .avif),
+        ([0, 0, 0, 0x18] + Array("ftypavis".utf8) + [0, 0, 0, 0] + Array("avismsf1".utf8), .avif),
+        ([0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8), .heic),
+        // A generic major brand: the compatible brands decide.
+        ([0, 0, 0, 0x1C] + Array("ftypmif1".utf8) + [0, 0, 0, 0] + Array("mif1miafheic".utf8), .heic),
+        ([0, 0, 0, 0x1C] + Array("ftypmif1".utf8) + [0, 0, 0, 0] + Array("mif1miafavif".utf8), .avif),
     ] as [([UInt8], ImageType)])
     func typesAreRecognisedFromTheirFirstBytes(_ bytes: [UInt8], _ type: ImageType) {
         #expect(ImageType(sniffing: bytes + [UInt8](repeating: 0, count: 16)) == type)
@@ -19,8 +26,12 @@ struct ImageTypeTests {
     @Test func unknownAndTooShortDataIsNoType() {
         #expect(ImageType(sniffing: Array("not an image at all".utf8)) == nil)
         #expect(ImageType(sniffing: [0xFF, 0xD8]) == nil)
+        #expect(ImageType(sniffing: [0, 0, 0, 0x18] + Array("ftyp".utf8)) == nil)
+        #expect(ImageType(sniffing: [0, 0, 0, 0x18] + Array("ftypav".utf8)) == nil)
         #expect(ImageType(sniffing: [UInt8]()) == nil)
         #expect(ImageType(sniffing: Array("RIFF\0\0\0\0WAVE".utf8)) == nil)
+        // An ISO media file that is no image (an MP4 video).
+        #expect(ImageType(sniffing: [0, 0, 0, 0x18] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8)) == nil)
     }
 
     @Test(.needsSharedTestData)
@@ -37,6 +48,8 @@ struct ImageTypeTests {
         #expect(ImageType(fileExtension: "apng") == .png)
         #expect(ImageType(fileExtension: "cur") == .ico)
         #expect(ImageType(fileExtension: "txt") == nil)
+        #expect(ImageType(fileExtension: "HEIF") == .heic)
+        #expect(ImageType(fileExtension: "tif") == .tiff)
         for type in ImageType.allCases { #expect(ImageType(fileExtension: type.fileExtension) == type) }
     }
 }

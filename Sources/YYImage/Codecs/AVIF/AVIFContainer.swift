@@ -35,7 +35,9 @@ struct AVIFContainer: ImageContainer {
             self.decoder = decoder
             self.input = PinnedBytes(bytes)
             decoder.pointee.maxThreads = Int32(min(8, ProcessInfo.processInfo.activeProcessorCount))
-            decoder.pointee.imageSizeLimit = UInt32(clamping: limits.maxPixelCount)
+            // libavif's own ceiling stays at least its default: parsing allocates no pixels, so
+            // the decoder's check after it can report the size (a typed `tooManyPixels`).
+            decoder.pointee.imageSizeLimit = UInt32(clamping: max(limits.maxPixelCount, 16384 * 16384))
             decoder.pointee.imageCountLimit = 65_536
             // Real files break the letter of the spec (a missing `pixi`, odd `clap`s) and every
             // browser shows them: only the checks that keep memory safe stay on.
