@@ -354,7 +354,7 @@ let package = Package(
         .testTarget(
             name: "YYImageTests",
             dependencies: [
-                "YYImage", "YYDispatch", "CPNG", "CLCMS2", "TestSupport", "TestTraits",
+                "YYImage", "YYDispatch", "CPNG", "CLCMS2", "TestSupport", "TestTraits", "YYCache", "YYModelCore",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictSettings

@@ -55,7 +55,7 @@ public struct ImageFrameInfo: Sendable, Equatable, Codable {
 /// The rule that lengthens frames too short to be meant: browsers show a frame of under 11 ms
 /// for 100 ms, and so does YYImage. Applied by `Image`, `FrameImage` and `SpriteSheetImage` to
 /// every format; `ImageDecoder` reports the stored durations untouched.
-public struct FrameDurationRule: Sendable, Equatable {
+public struct FrameDurationRule: Sendable, Equatable, Codable {
     /// Durations below this (seconds) are replaced.
     public var threshold: Double
     /// What they are replaced with (seconds).

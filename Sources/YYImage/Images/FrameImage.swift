@@ -19,8 +19,9 @@ public final class FrameImage: AnimatedImage {
     public let bytesPerFrame: Int
     /// The rule lengthening too-short frame durations.
     public let durationRule: FrameDurationRule
-    private let sources: [Source]
-    private let durations: [Double]
+    let sources: [Source]
+    /// Seconds each frame shows, as given (never negative); the rule applies when read.
+    let frameDurations: [Double]
     private let options: ImageDecoder.Options
 
     /// Frames with one duration each.
@@ -36,7 +37,7 @@ public final class FrameImage: AnimatedImage {
         self.frameCount = sources.count
         self.loopCount = max(0, loopCount)
         self.durationRule = durationRule
-        self.durations = frameDurations.map { durationRule.apply(to: max(0, $0)) }
+        self.frameDurations = frameDurations.map { max(0, $0) }
         self.options = options
         let first = try Self.decode(sources[0], options: options)
         self.bytesPerFrame = first.width * first.height * 4
@@ -58,7 +59,7 @@ public final class FrameImage: AnimatedImage {
 
     /// How long frame `index` shows, in seconds, with `durationRule` applied.
     public func duration(at index: Int) -> Double {
-        durations.indices.contains(index) ? durations[index] : 0
+        frameDurations.indices.contains(index) ? durationRule.apply(to: frameDurations[index]) : 0
     }
 
     private static func decode(_ source: Source, options: ImageDecoder.Options) throws(ImageError) -> Bitmap {

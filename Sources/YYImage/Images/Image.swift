@@ -25,9 +25,10 @@ public final class Image: AnimatedImage {
     /// decoding frames on demand; this copies them out only when asked.
     public var animatedImageData: Data? { frameCount > 1 ? decoder?.originalBytes : nil }
     /// `nil` for an image made from a bitmap.
-    private let decoder: ImageDecoder?
+    let decoder: ImageDecoder?
     private let firstFrame: Bitmap
-    private let durations: [Double]
+    /// Seconds each frame shows, the rule applied.
+    let durations: [Double]
     private let preloaded = Locked<[Bitmap]?>(nil)
 
     /// Decodes `data`.
@@ -92,7 +93,7 @@ public final class Image: AnimatedImage {
 
     /// An image of frames in memory (checked by the caller: at least one, all of one size, a
     /// duration each), with no decoder behind it.
-    private init(decodedFrames frames: [Bitmap], durations: [Double], loopCount: Int, type: ImageType, scale: Double) {
+    init(decodedFrames frames: [Bitmap], durations: [Double], loopCount: Int, type: ImageType, scale: Double) {
         self.decoder = nil
         self.type = type
         self.scale = scale > 0 ? scale : 1

@@ -11,7 +11,8 @@ public final class SpriteSheetImage: AnimatedImage {
     public let loopCount: Int
     /// The rule lengthening too-short frame durations.
     public let durationRule: FrameDurationRule
-    private let durations: [Double]
+    /// Seconds each frame shows, as given (never negative); the rule applies when read.
+    let frameDurations: [Double]
 
     /// The most pixels a content rectangle may cover: what ``ImageDecoder`` decodes by default.
     public static let maximumSpritePixelCount = ImageDecoder.Options().maxPixelCount
@@ -42,7 +43,7 @@ public final class SpriteSheetImage: AnimatedImage {
         self.contentRects = contentRects
         self.loopCount = max(0, loopCount)
         self.durationRule = durationRule
-        self.durations = frameDurations.map { durationRule.apply(to: max(0, $0)) }
+        self.frameDurations = frameDurations.map { max(0, $0) }
     }
 
     /// The number of frames: one per content rectangle.
@@ -68,7 +69,7 @@ public final class SpriteSheetImage: AnimatedImage {
 
     /// How long frame `index` shows, in seconds, with `durationRule` applied.
     public func duration(at index: Int) -> Double {
-        durations.indices.contains(index) ? durations[index] : 0
+        frameDurations.indices.contains(index) ? durationRule.apply(to: frameDurations[index]) : 0
     }
 
     /// The frame's rectangle in unit coordinates of the sheet, clipped to 0...1.
