@@ -1,5 +1,6 @@
 // libFuzzer entry for YYImage's decoders: type sniffing, every container (PNG/APNG, GIF, JPEG,
-// WebP, BMP, ICO), the frame compositor and colour profiles (Little CMS). Every input must decode or throw `ImageError`, within
+// WebP, BMP, ICO, ICNS, and on their C libraries TIFF, JPEG 2000, AVIF, HEIC, JPEG XL), pages,
+// shrink-on-load, the frame compositor and colour profiles (Little CMS). Every input must decode or throw `ImageError`, within
 // the limits below; the first byte of the input picks how it is fed (at once, or in two parts as
 // a download would) and whether frames are downsampled.
 import Foundation
@@ -21,6 +22,8 @@ private func fuzzImage(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     options.maxPixelCount = 1 << 22
     options.maxTotalFrameBytes = 64 << 20
     if mode & 0b10 != 0 { options.maxPixelSize = Int(mode >> 4) + 1 }
+    // Shrink-on-load (JPEG, WebP, JPEG 2000 resolution levels) when downsampling is off.
+    if mode & 0b10 == 0, mode & 0b0111_0000 != 0 { options.shrinkOnLoad = Int(mode >> 4 & 0b111) * 8 }
     if mode & 0b100 != 0 { options.alphaMode = .premultiplied }
     options.appliesOrientation = mode & 0b1000 != 0
     // Embedded ICC profiles go through Little CMS.
@@ -38,6 +41,9 @@ private func fuzzImage(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         for index in 0..<min(decoder.frameCount, 64) {
             _ = try decoder.frameInfo(at: index)
             _ = try decoder.frame(at: index)
+        }
+        for index in 1..<max(1, min(decoder.pageCount, 16)) {
+            _ = try decoder.page(at: index)
         }
     } catch {
         // A typed error is the right answer to bad bytes.

@@ -1,8 +1,8 @@
 public import Foundation
 internal import YYDispatch
 
-/// Decodes PNG (and APNG), GIF, JPEG, WebP (still and animated), BMP and ICO, all at once or as
-/// the bytes arrive.
+/// Decodes PNG (and APNG), GIF, JPEG, WebP (still and animated), BMP, ICO, ICNS, TIFF, JPEG 2000,
+/// AVIF, HEIC and JPEG XL, all at once or (PNG, GIF, JPEG, WebP) as the bytes arrive.
 ///
 /// ```swift
 /// let decoder = try ImageDecoder(data: data)

@@ -5,7 +5,8 @@ import YYDispatch
 public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The bytes are no image type YYImage decodes.
     case unknownFormat
-    /// The type is recognised but has no decoder or encoder here (TIFF, JPEG 2000, ICNS).
+    /// The type is recognised but has no decoder or encoder here: HEIC is never encoded, and a
+    /// package built without a codec's trait has neither.
     case unsupportedType(ImageType)
     /// The data ended before the image did (and was said to be final).
     case truncated(ImageType)

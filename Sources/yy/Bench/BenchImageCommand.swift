@@ -8,7 +8,7 @@ struct BenchImageCommand: ParsableCommand {
         commandName: "image",
         abstract: "Decode images, every frame composited at canvas size, and the first frame alone.",
         discussion: """
-            A round decodes every FILE from its bytes (PNG/APNG, GIF, JPEG, WebP, BMP, ICO); MB/s \
+            A round decodes every FILE from its bytes (any type `yy image` reads); MB/s \
             counts the files' bytes. \
             There is no peer in the same process on every platform, so these rows have no ratio; \
             Benchmarks/ in the source tree measures the codecs against libpng, giflib, \
