@@ -44,6 +44,10 @@ let package = Package(
             dependencies: [.product(name: "YYImage", package: "YYKit"), "BenchmarkSupport", "CTurboJPEGRaw"]
         ),
         .executableTarget(
+            name: "FormatBenchmarks",
+            dependencies: [.product(name: "YYImage", package: "YYKit"), "BenchmarkSupport"]
+        ),
+        .executableTarget(
             name: "PlayerBenchmarks",
             dependencies: [.product(name: "YYImage", package: "YYKit"), "CMallocInfo", "BenchmarkSupport"]
         ),

@@ -22,7 +22,9 @@ enum AVIFWriter {
         guard let encoder = avifEncoderCreate() else { throw .codec(.avif, "libavif could not start") }
         defer { avifEncoderDestroy(encoder) }
         encoder.pointee.maxThreads = Int32(min(8, ProcessInfo.processInfo.activeProcessorCount))
-        encoder.pointee.speed = Int32(min(10, max(0, speed)))
+        // libaom (3.6) asserts in its rate control when asked for lossless at speed 10: lossless
+        // encodes stop at 9.
+        encoder.pointee.speed = Int32(min(lossless ? 9 : 10, max(0, speed)))
         encoder.pointee.timescale = 1000
         let q = lossless ? 0 : quantizer(quality: quality)
         encoder.pointee.minQuantizer = q

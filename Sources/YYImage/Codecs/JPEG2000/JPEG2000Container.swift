@@ -97,30 +97,56 @@ struct JPEG2000Container: ImageContainer {
             && (image.color_space == OPJ_CLRSPC_SYCC
                 || (image.color_space != OPJ_CLRSPC_SRGB && components[colorIndices[1]].dx > 1 && components[colorIndices[0]].dx == 1))
         return try Bitmap(uninitializedWidth: width, height: height) { (pixels, _) throws(ImageError) in
-            for y in 0..<height {
-                for x in 0..<width {
-                    let out = (y * width + x) * 4
-                    var rgb: (Int, Int, Int)
-                    if colorIndices.count == 3 {
-                        let a = Self.sample(components[colorIndices[0]], x, y, width, height)
-                        let b = Self.sample(components[colorIndices[1]], x, y, width, height)
-                        let c = Self.sample(components[colorIndices[2]], x, y, width, height)
-                        if isYCC {
-                            rgb = Self.rgb(y: a, cb: b, cr: c, precision: Int(components[colorIndices[0]].prec))
-                        } else {
-                            rgb = (a, b, c)
-                        }
-                        rgb = (Self.to8(rgb.0, components[colorIndices[0]].prec), Self.to8(rgb.1, components[colorIndices[1]].prec),
-                               Self.to8(rgb.2, components[colorIndices[2]].prec))
-                    } else {
-                        let gray = Self.to8(Self.sample(components[colorIndices[0]], x, y, width, height), components[colorIndices[0]].prec)
-                        rgb = (gray, gray, gray)
-                    }
-                    pixels[out] = UInt8(rgb.0)
-                    pixels[out + 1] = UInt8(rgb.1)
-                    pixels[out + 2] = UInt8(rgb.2)
-                    pixels[out + 3] = alphaIndex.map { UInt8(Self.to8(Self.sample(components[$0], x, y, width, height), components[$0].prec)) } ?? 255
+            if isYCC {
+                Self.fillFromYCC(pixels, components: colorIndices.map { components[$0] }, width: width, height: height)
+            } else {
+                for channel in 0..<3 {
+                    Self.fill(pixels, channel: channel, from: components[colorIndices[colorIndices.count == 3 ? channel : 0]], width: width, height: height)
                 }
+            }
+            if let alphaIndex {
+                Self.fill(pixels, channel: 3, from: components[alphaIndex], width: width, height: height)
+            } else {
+                for offset in stride(from: 3, to: pixels.count, by: 4) { pixels[offset] = 255 }
+            }
+        }
+    }
+
+    /// Writes `channel` (0...3) of every pixel from `component`, scaled to 8 bits through a table
+    /// (at most 2^16 entries; deeper samples keep their top 16 bits first).
+    private static func fill(_ pixels: UnsafeMutableBufferPointer<UInt8>, channel: Int, from component: opj_image_comp_t, width: Int, height: Int) {
+        let w = Int(component.w), h = Int(component.h), precision = Int(component.prec)
+        let shift = max(0, precision - 16), bits = precision - shift
+        let offset = component.sgnd != 0 ? 1 << (precision - 1) : 0
+        let maximum = (1 << bits) - 1
+        let table = (0...maximum).map { UInt8(to8($0, UInt32(bits))) }
+        let columns = (0..<width).map { w == width ? $0 : min(w - 1, $0 * w / width) }
+        table.withUnsafeBufferPointer { table in
+            columns.withUnsafeBufferPointer { columns in
+                for y in 0..<height {
+                    let row = component.data + (h == height ? y : min(h - 1, y * h / height)) * w
+                    var out = y * width * 4 + channel
+                    for x in 0..<width {
+                        let value = (Int(row[columns[x]]) + offset) >> shift
+                        pixels[out] = table[min(maximum, max(0, value))]
+                        out += 4
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes R, G and B of every pixel from sYCC components (subsampled chroma repeated).
+    private static func fillFromYCC(_ pixels: UnsafeMutableBufferPointer<UInt8>, components: [opj_image_comp_t], width: Int, height: Int) {
+        let precision = components[0].prec
+        for y in 0..<height {
+            for x in 0..<width {
+                let (r, g, b) = rgb(y: sample(components[0], x, y, width, height), cb: sample(components[1], x, y, width, height),
+                                    cr: sample(components[2], x, y, width, height), precision: Int(precision))
+                let out = (y * width + x) * 4
+                pixels[out] = UInt8(to8(r, precision))
+                pixels[out + 1] = UInt8(to8(g, precision))
+                pixels[out + 2] = UInt8(to8(b, precision))
             }
         }
     }

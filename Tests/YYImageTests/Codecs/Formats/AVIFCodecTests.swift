@@ -117,6 +117,14 @@ struct AVIFCodecTests {
         }
     }
 
+    @Test func losslessAtTheHighestEffortSettingDoesNotReachLibaomsAssertion() throws {
+        var encoder = ImageEncoder(type: .avif)
+        encoder.lossless = true
+        encoder.effort = 0  // speed 10, which libaom refuses for lossless with an assertion
+        encoder.addFrame(FormatReference.picture(alpha: false))
+        #expect(maxChannelDifference(try ImageDecoder(data: try encoder.encode()).frame(at: 0), FormatReference.picture(alpha: false)) == 0)
+    }
+
     @Test func ourSequencesKeepFramesAndDurations() throws {
         let frames = (0..<3).map { FormatReference.picture(width: 30, height: 20 + $0, alpha: true) }
         var encoder = ImageEncoder(type: .avif)
