@@ -9,7 +9,8 @@ internal import Foundation
 /// quality; lossless files are 4:4:4 with the identity matrix and quantizer 0, so RGB comes
 /// back exactly.
 enum AVIFWriter {
-    /// libavif's speed when `ImageEncoder.effort` is not set: 6, the speed avifenc uses.
+    /// libavif's speed when `ImageEncoder.effort` is not set: 6, the speed avifenc uses (and the
+    /// fastest a lossless encode runs at).
     static let defaultSpeed = 6
 
     /// The AV1 quantizer (0 best … 63 worst) for `quality` 0...1.
@@ -22,9 +23,9 @@ enum AVIFWriter {
         guard let encoder = avifEncoderCreate() else { throw .codec(.avif, "libavif could not start") }
         defer { avifEncoderDestroy(encoder) }
         encoder.pointee.maxThreads = Int32(min(8, ProcessInfo.processInfo.activeProcessorCount))
-        // libaom (3.6) asserts in its rate control when asked for lossless at speed 10: lossless
-        // encodes stop at 9.
-        encoder.pointee.speed = Int32(min(lossless ? 9 : 10, max(0, speed)))
+        // libaom (3.6) asserts in its rate control on lossless encodes at the speeds libavif runs
+        // in real-time mode (a still at 10, a sequence from 7): lossless encodes stop at 6.
+        encoder.pointee.speed = Int32(min(lossless ? 6 : 10, max(0, speed)))
         encoder.pointee.timescale = 1000
         let q = lossless ? 0 : quantizer(quality: quality)
         encoder.pointee.minQuantizer = q

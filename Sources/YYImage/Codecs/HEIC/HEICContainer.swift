@@ -32,8 +32,10 @@ struct HEICContainer: ImageContainer {
             var handle: OpaquePointer?
             let primary = read.code == heif_error_Ok ? heif_context_get_primary_image_handle(context, &handle) : read
             guard primary.code == heif_error_Ok, let handle else {
+                // The message lives in the context: read it before the context goes.
+                let error = Self.error(primary, "the file does not parse")
                 heif_context_free(context)
-                throw Self.error(primary, "the file does not parse")
+                throw error
             }
             self.context = context
             self.handle = handle

@@ -98,6 +98,19 @@ struct FormatHostileInputTests {
         }
     }
 
+    @Test(.enabled(if: ImageType.heic.isDecodable))
+    func heicThatDoesNotParseGivesLibheifsReason() {
+        // An ftyp box and a meta box with nothing valid in it: libheif's message, read before
+        // its context is freed (the fuzzer found the message read after).
+        let meta: [UInt8] = [0, 0, 0, 0x20] + Array("meta".utf8) + [0, 0, 0, 0] + [0, 0, 0, 0x14] + Array("hdlr".utf8) + [UInt8](repeating: 0, count: 12)
+        let file = [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8) + meta
+        guard case .malformed(.heic, let text)? = Self.decodeError(file) else {
+            Issue.record("\(String(describing: Self.decodeError(file)))")
+            return
+        }
+        #expect(text.hasPrefix("the file does not parse: ") && text.count > 26, "\(text)")
+    }
+
     @Test(.enabled(if: AVIFReference.isAvailable))
     func avifGridOverThePixelLimitIsRefused() throws {
         let folder = TemporaryDirectory("avif-grid")
