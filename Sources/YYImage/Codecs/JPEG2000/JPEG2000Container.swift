@@ -42,7 +42,9 @@ struct JPEG2000Container: ImageContainer {
     /// A codec positioned after the header, the header's image and its resolution levels.
     private static func readHeader(_ bytes: [UInt8]) throws(ImageError) -> (codec: OpenJPEG, image: UnsafeMutablePointer<opj_image_t>, resolutionLevels: Int) {
         guard bytes.count >= 16 else { throw .truncated(.jpeg2000) }
-        let codec = try OpenJPEG(OpenJPEG.Format(of: bytes), decoding: bytes)
+        let format = OpenJPEG.Format(of: bytes)
+        if format == .jp2 { try checkBoxes(bytes) }
+        let codec = try OpenJPEG(format, decoding: bytes)
         var parameters = opj_dparameters_t()
         opj_set_default_decoder_parameters(&parameters)
         guard opj_setup_decoder(codec.codec, &parameters) != 0 else { throw .codec(.jpeg2000, codec.error("decoder setup failed")) }
@@ -58,6 +60,33 @@ struct JPEG2000Container: ImageContainer {
             opj_destroy_cstr_info(&pointer)
         }
         return (codec, image, levels)
+    }
+
+    /// Checks the JP2 file's top-level boxes before OpenJPEG reads them: each must fit in the
+    /// file, and only the codestream (`jp2c`) may run to its end (length 0) or be cut short.
+    /// OpenJPEG 2.5 aborts the process on an assertion for some boxes that claim more bytes than
+    /// the file has (found by the fuzzer), where a typed error belongs.
+    static func checkBoxes(_ bytes: [UInt8]) throws(ImageError) {
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            var length = Int(bytes.u32BE(offset)!), header = 8
+            if length == 1 {
+                guard offset + 16 <= bytes.count, let high = bytes.u32BE(offset + 8), let low = bytes.u32BE(offset + 12), high == 0 else {
+                    throw .malformed(.jpeg2000, "box '\(type)' at byte \(offset) has a length no file here reaches")
+                }
+                length = Int(low)
+                header = 16
+            }
+            if type == "jp2c" { return }  // the codestream: OpenJPEG reads what there is of it
+            guard length != 0 else { throw .malformed(.jpeg2000, "box '\(type)' at byte \(offset) runs to the end of the file") }
+            guard length >= header else { throw .malformed(.jpeg2000, "box '\(type)' at byte \(offset) claims \(length) bytes") }
+            guard offset + length <= bytes.count else {
+                throw .malformed(.jpeg2000, "box '\(type)' at byte \(offset) runs \(offset + length - bytes.count) bytes past the end of the file")
+            }
+            offset += length
+        }
+        throw .malformed(.jpeg2000, "no codestream box")
     }
 
     func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {

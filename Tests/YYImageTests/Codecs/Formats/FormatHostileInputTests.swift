@@ -111,6 +111,18 @@ struct FormatHostileInputTests {
         #expect(text.hasPrefix("the file does not parse: ") && text.count > 26, "\(text)")
     }
 
+    @Test(.enabled(if: ImageType.jpeg2000.isDecodable))
+    func jp2BoxesThatRunPastTheFileAreTypedErrors() {
+        let signature: [UInt8] = [0, 0, 0, 0x0C] + Array("jP  ".utf8) + [0x0D, 0x0A, 0x87, 0x0A]
+        let ftyp: [UInt8] = [0, 0, 0, 0x14] + Array("ftypjp2 ".utf8) + [0, 0, 0, 0] + Array("jp2 ".utf8)
+        // A box of length 0 that is not the codestream (the fuzzer's input that made OpenJPEG
+        // abort on an assertion), and a header box longer than the file.
+        let zero = signature + ftyp + [0, 0, 0, 0] + Array("jp2 ".utf8) + [0, 0, 0, 0x2D] + Array("jp2h".utf8) + [UInt8](repeating: 7, count: 40)
+        #expect(Self.decodeError(zero) == .malformed(.jpeg2000, "box 'jp2 ' at byte 32 runs to the end of the file"))
+        let long = signature + ftyp + [0, 0, 0x10, 0] + Array("jp2h".utf8) + [UInt8](repeating: 7, count: 40)
+        #expect(Self.decodeError(long) == .malformed(.jpeg2000, "box 'jp2h' at byte 32 runs \(4096 - 48) bytes past the end of the file"))
+    }
+
     @Test(.enabled(if: AVIFReference.isAvailable))
     func avifGridOverThePixelLimitIsRefused() throws {
         let folder = TemporaryDirectory("avif-grid")
