@@ -43,7 +43,7 @@ struct JPEG2000Container: ImageContainer {
     private static func readHeader(_ bytes: [UInt8]) throws(ImageError) -> (codec: OpenJPEG, image: UnsafeMutablePointer<opj_image_t>, resolutionLevels: Int) {
         guard bytes.count >= 16 else { throw .truncated(.jpeg2000) }
         let format = OpenJPEG.Format(of: bytes)
-        if format == .jp2 { try checkBoxes(bytes) }
+        try checkMainHeader(bytes, at: format == .jp2 ? try checkBoxes(bytes) : 0)
         let codec = try OpenJPEG(format, decoding: bytes)
         var parameters = opj_dparameters_t()
         opj_set_default_decoder_parameters(&parameters)
@@ -62,11 +62,11 @@ struct JPEG2000Container: ImageContainer {
         return (codec, image, levels)
     }
 
-    /// Checks the JP2 file's top-level boxes before OpenJPEG reads them: each must fit in the
-    /// file, and only the codestream (`jp2c`) may run to its end (length 0) or be cut short.
-    /// OpenJPEG 2.5 aborts the process on an assertion for some boxes that claim more bytes than
-    /// the file has (found by the fuzzer), where a typed error belongs.
-    static func checkBoxes(_ bytes: [UInt8]) throws(ImageError) {
+    /// Checks the JP2 file's top-level boxes before OpenJPEG reads them, and returns where the
+    /// codestream starts: each box must fit in the file, and only the codestream (`jp2c`) may run
+    /// to its end (length 0) or be cut short. OpenJPEG 2.5 aborts the process on an assertion for
+    /// some boxes that claim more bytes than the file has (found by the fuzzer).
+    static func checkBoxes(_ bytes: [UInt8]) throws(ImageError) -> Int {
         var offset = 0
         while offset + 8 <= bytes.count {
             let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
@@ -78,7 +78,7 @@ struct JPEG2000Container: ImageContainer {
                 length = Int(low)
                 header = 16
             }
-            if type == "jp2c" { return }  // the codestream: OpenJPEG reads what there is of it
+            if type == "jp2c" { return offset + header }  // the codestream: OpenJPEG reads what there is of it
             guard length != 0 else { throw .malformed(.jpeg2000, "box '\(type)' at byte \(offset) runs to the end of the file") }
             guard length >= header else { throw .malformed(.jpeg2000, "box '\(type)' at byte \(offset) claims \(length) bytes") }
             guard offset + length <= bytes.count else {
@@ -87,6 +87,23 @@ struct JPEG2000Container: ImageContainer {
             offset += length
         }
         throw .malformed(.jpeg2000, "no codestream box")
+    }
+
+    /// Checks the main header of the codestream at `start` (SOC up to the first tile's SOT):
+    /// every marker segment must fit in the file. On a segment that claims more bytes than are
+    /// left, OpenJPEG 2.5 reads past the end of its own stream buffer (found by the fuzzer under
+    /// AddressSanitizer).
+    static func checkMainHeader(_ bytes: [UInt8], at start: Int) throws(ImageError) {
+        guard bytes.u16BE(start) == 0xFF4F else { throw .malformed(.jpeg2000, "the codestream does not start with SOC") }
+        var offset = start + 2
+        while let marker = bytes.u16BE(offset) {
+            guard marker >= 0xFF00 else { throw .malformed(.jpeg2000, "no marker at byte \(offset) of the main header") }
+            if marker == 0xFF90 || marker == 0xFFD9 { return }  // SOT (the first tile) or EOC
+            guard let length = bytes.u16BE(offset + 2).map(Int.init), length >= 2 else { throw .truncated(.jpeg2000) }
+            guard offset + 2 + length <= bytes.count else { throw .truncated(.jpeg2000) }
+            offset += 2 + length
+        }
+        throw .truncated(.jpeg2000)
     }
 
     func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {

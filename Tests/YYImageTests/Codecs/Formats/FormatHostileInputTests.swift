@@ -121,6 +121,10 @@ struct FormatHostileInputTests {
         #expect(Self.decodeError(zero) == .malformed(.jpeg2000, "box 'jp2 ' at byte 32 runs to the end of the file"))
         let long = signature + ftyp + [0, 0, 0x10, 0] + Array("jp2h".utf8) + [UInt8](repeating: 7, count: 40)
         #expect(Self.decodeError(long) == .malformed(.jpeg2000, "box 'jp2h' at byte 32 runs \(4096 - 48) bytes past the end of the file"))
+        // A codestream whose SIZ segment claims more bytes than follow (OpenJPEG then read past
+        // its own buffer).
+        let codestream: [UInt8] = [0xFF, 0x4F, 0xFF, 0x51, 0, 0x2F] + [UInt8](repeating: 0, count: 30)
+        #expect(Self.decodeError(codestream) == .truncated(.jpeg2000))
     }
 
     @Test(.enabled(if: AVIFReference.isAvailable))
