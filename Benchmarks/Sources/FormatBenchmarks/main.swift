@@ -52,7 +52,7 @@ struct Row {
 }
 
 var rows: [Row] = []
-func decodeRow(_ name: String, _ type: ImageType, _ data: Data, peer: String) throws {
+@MainActor func decodeRow(_ name: String, _ type: ImageType, _ data: Data, peer: String) throws {
     let path = try write(data, "photo-\(peer).\(type.fileExtension)")
     rows.append(Row(name: name, peer: "decode-\(peer):\(path)", ours: { _ = try ImageDecoder(data: data).frame(at: 0) }))
 }
@@ -80,7 +80,7 @@ rows += [
 ]
 
 /// The peer's seconds by row name; empty without the Python.
-func peerTimes() throws -> [String: Double] {
+@MainActor func peerTimes() throws -> [String: Double] {
     guard let python else { return [:] }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: python)
