@@ -79,22 +79,9 @@ rows += [
     Row(name: "ICNS from 1024 px (standard set) encode", peer: "encode-icns:0", ours: { _ = try encoded(encoder(.icns), icon) }),
 ]
 
-/// The peer's seconds by row name; empty without the Python.
-@MainActor func peerTimes() throws -> [String: Double] {
-    guard let python else { return [:] }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [benchmarksFolder.appendingPathComponent("scripts/format_peers.py").path, String(rounds), rawPath,
-                         String(picture.width), String(picture.height), iconPath] + rows.map { "\($0.name)=\($0.peer)" }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (try JSONSerialization.jsonObject(with: data) as? [String: Double]) ?? [:]
-}
-
-let peers = try peerTimes()
+let peers = try runPeerScript(python, script: "format_peers.py",
+                              [String(rounds), rawPath, String(picture.width), String(picture.height), iconPath]
+                                  + rows.map { "\($0.name)=\($0.peer)" })
 print("A \(picture.width)×\(picture.height) photo (\(String(format: "%.1f", megapixels)) MP), milliseconds (lower is better), best of \(rounds); \(ProcessInfo.processInfo.activeProcessorCount) cores, each side with the threads its library uses by default.")
 print()
 print("| row | ours | peer (same C library) | peer / ours (goal ≥ 1.0) |")

@@ -52,25 +52,9 @@ let peerRows: [String] = try rows.enumerated().map { index, row in
     return "r\(index):\(path):\(row.source.width):\(row.source.height):\(bands):\(row.width):\(row.height)"
 }
 
-/// What a peer script printed as JSON, seconds by row; empty without that Python.
-@MainActor func runPeer(_ python: String?, script: String, _ arguments: [String], oneThread: Bool) throws -> [String: Double] {
-    guard let python else { return [:] }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [benchmarksFolder.appendingPathComponent("scripts/" + script).path] + arguments
-    var environment = ProcessInfo.processInfo.environment
-    if oneThread { environment["VIPS_CONCURRENCY"] = "1" }
-    process.environment = environment
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (try JSONSerialization.jsonObject(with: data) as? [String: Double]) ?? [:]
-}
-
 @MainActor func peer(_ python: String?, _ library: String, oneThread: Bool) throws -> [String: Double] {
-    try runPeer(python, script: "resize_peers.py", [library, String(rounds)] + peerRows, oneThread: oneThread)
+    try runPeerScript(python, script: "resize_peers.py", [library, String(rounds)] + peerRows,
+                      environment: oneThread ? ["VIPS_CONCURRENCY": "1"] : [:])
 }
 
 print("Lanczos 3, megapixels of source per second (higher is better), best of \(rounds); \(ProcessInfo.processInfo.activeProcessorCount) cores.")
@@ -133,7 +117,8 @@ func floorDecode() {
 }
 
 @MainActor func thumbnailPeer(_ python: String?, _ library: String, oneThread: Bool) throws -> [String: Double] {
-    try runPeer(python, script: "thumbnail_peers.py", [library, String(rounds), jpegPath, "400"], oneThread: oneThread)
+    try runPeerScript(python, script: "thumbnail_peers.py", [library, String(rounds), jpegPath, "400"],
+                      environment: oneThread ? ["VIPS_CONCURRENCY": "1"] : [:])
 }
 
 print()
