@@ -23,7 +23,7 @@ struct JPEG2000Container: ImageContainer {
     /// Parses the header once the data is final.
     init?(bytes: [UInt8], isFinal: Bool, limits: DecodeLimits) throws(ImageError) {
         guard isFinal else { return nil }
-        let header = try Self.readHeader(bytes)
+        let header = try Self.readHeader(bytes, limits: limits)
         defer { opj_image_destroy(header.image) }
         let image = header.image.pointee
         let width = Int(image.x1) - Int(image.x0), height = Int(image.y1) - Int(image.y0)
@@ -40,10 +40,10 @@ struct JPEG2000Container: ImageContainer {
     }
 
     /// A codec positioned after the header, the header's image and its resolution levels.
-    private static func readHeader(_ bytes: [UInt8]) throws(ImageError) -> (codec: OpenJPEG, image: UnsafeMutablePointer<opj_image_t>, resolutionLevels: Int) {
+    private static func readHeader(_ bytes: [UInt8], limits: DecodeLimits) throws(ImageError) -> (codec: OpenJPEG, image: UnsafeMutablePointer<opj_image_t>, resolutionLevels: Int) {
         guard bytes.count >= 16 else { throw .truncated(.jpeg2000) }
         let format = OpenJPEG.Format(of: bytes)
-        try checkMainHeader(bytes, at: format == .jp2 ? try checkBoxes(bytes) : 0)
+        try checkMainHeader(bytes, at: format == .jp2 ? try checkBoxes(bytes) : 0, limits: limits)
         let codec = try OpenJPEG(format, decoding: bytes)
         var parameters = opj_dparameters_t()
         opj_set_default_decoder_parameters(&parameters)
@@ -89,11 +89,13 @@ struct JPEG2000Container: ImageContainer {
         throw .malformed(.jpeg2000, "no codestream box")
     }
 
-    /// Checks the main header of the codestream at `start` (SOC up to the first tile's SOT):
-    /// every marker segment must fit in the file. On a segment that claims more bytes than are
-    /// left, OpenJPEG 2.5 reads past the end of its own stream buffer (found by the fuzzer under
+    /// Checks the main header of the codestream at `start` (SOC up to the first tile's SOT)
+    /// before OpenJPEG reads it: every marker segment must fit in the file, and the image size in
+    /// SIZ must be within `limits` (OpenJPEG sizes its tile structures from it while reading the
+    /// header). On segments that claim more bytes than are left, and on huge claimed sizes,
+    /// OpenJPEG 2.5 read past the end of its own stream buffer (found by the fuzzer under
     /// AddressSanitizer).
-    static func checkMainHeader(_ bytes: [UInt8], at start: Int) throws(ImageError) {
+    static func checkMainHeader(_ bytes: [UInt8], at start: Int, limits: DecodeLimits) throws(ImageError) {
         guard bytes.u16BE(start) == 0xFF4F else { throw .malformed(.jpeg2000, "the codestream does not start with SOC") }
         var offset = start + 2
         while let marker = bytes.u16BE(offset) {
@@ -101,13 +103,18 @@ struct JPEG2000Container: ImageContainer {
             if marker == 0xFF90 || marker == 0xFFD9 { return }  // SOT (the first tile) or EOC
             guard let length = bytes.u16BE(offset + 2).map(Int.init), length >= 2 else { throw .truncated(.jpeg2000) }
             guard offset + 2 + length <= bytes.count else { throw .truncated(.jpeg2000) }
+            // SIZ: Lsiz, Rsiz, Xsiz, Ysiz, XOsiz, YOsiz (the image is Xsiz - XOsiz wide).
+            if marker == 0xFF51, length >= 18, let x = bytes.u32BE(offset + 6), let y = bytes.u32BE(offset + 10),
+               let x0 = bytes.u32BE(offset + 14), let y0 = bytes.u32BE(offset + 18) {
+                try limits.check(width: Int(x) - Int(x0), height: Int(y) - Int(y0))
+            }
             offset += 2 + length
         }
         throw .truncated(.jpeg2000)
     }
 
     func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
-        let header = try Self.readHeader(bytes)
+        let header = try Self.readHeader(bytes, limits: limits)
         defer { opj_image_destroy(header.image) }
         let codec = header.codec
         var reduction = 0
