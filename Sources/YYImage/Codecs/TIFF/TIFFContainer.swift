@@ -57,10 +57,12 @@ struct TIFFContainer: ImageContainer {
         return (Int(width), Int(height))
     }
 
-    /// The largest buffer libtiff may allocate for itself: a few rows or tiles of the largest
-    /// image the limits allow, at 16 bits and 8 samples a pixel, or 256 MiB when that is less.
+    /// The largest buffer libtiff may allocate for itself: a whole image of the largest size the
+    /// limits allow at 16-bit RGBA (some writers put the image in one strip), at least 64 MiB and
+    /// at most 1 GiB.
     private static func maxAllocation(_ limits: DecodeLimits) -> Int {
-        min(256 << 20, max(16 << 20, limits.maxPixelCount.multipliedReportingOverflow(by: 16).partialValue / 64))
+        let (wholeImage, overflow) = limits.maxPixelCount.multipliedReportingOverflow(by: 8)
+        return min(1 << 30, max(64 << 20, overflow ? Int.max : wholeImage))
     }
 
     func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {

@@ -64,6 +64,17 @@ struct TIFFCodecTests {
         }
     }
 
+    @Test func anImageInOneLargeStripDecodes() throws {
+        // 3000 × 2800 RGBA in a single 33.6 MB strip: a whole image in one buffer.
+        let picture = FormatReference.picture(width: 3000, height: 2800, alpha: false)
+        let png = folder.appending("large.png")
+        try FormatReference.writePNG(picture, to: png)
+        try PillowReference.formats(["tiffs", png, folder.path])
+        let path = folder.appending("one-strip.tif")
+        try FormatReference.run("tiffcp", ["-r", "2800", folder.appending("rgba.tif"), path])
+        #expect(maxChannelDifference(try FormatReference.ours(path), picture) == 0)
+    }
+
     @Test func sixteenBitGrayIsRoundedToEightBits() throws {
         _ = try sources()
         let ours = try FormatReference.ours(folder.appending("gray16.tif"))
