@@ -2,7 +2,8 @@ public import Foundation
 internal import YYDispatch
 
 /// Decodes PNG (and APNG), GIF, JPEG, WebP (still and animated), BMP, ICO, ICNS, TIFF, JPEG 2000,
-/// AVIF, HEIC and JPEG XL, all at once or (PNG, GIF, JPEG, WebP) as the bytes arrive.
+/// AVIF, HEIC and JPEG XL, all at once or (PNG, GIF, JPEG, WebP, AVIF, JPEG XL) as the bytes
+/// arrive.
 ///
 /// ```swift
 /// let decoder = try ImageDecoder(data: data)
@@ -14,7 +15,8 @@ internal import YYDispatch
 ///
 /// Incremental use: call `update(data:final:)` with all bytes received so far. Until the data is
 /// final only frame 0 is available, decoded from what has arrived (PNG rows or Adam7 passes,
-/// GIF rows, JPEG rows or progressive scans). Thread-safe: calls are serialised.
+/// GIF rows, JPEG rows or progressive scans, WebP once frame 0 is whole, AVIF grid cells, JPEG XL
+/// progressive passes, with what has not arrived transparent). Thread-safe: calls are serialised.
 public final class ImageDecoder: Sendable {
     /// Limits and output choices.
     public struct Options: Sendable {

@@ -8,6 +8,10 @@ internal import Foundation
 /// become the container's orientation, applied by the decoder like EXIF's (or kept with
 /// `appliesOrientation = false`). Depths above 8 bits come out rounded to 8. Sequence frames
 /// each cover the canvas.
+///
+/// Before the data is final the container exists once the header has arrived, and frame 0 is
+/// decoded incrementally: the grid cells (or, for a plain image, the whole frame) that have
+/// arrived, with the rest transparent. libavif decodes nothing smaller than a cell.
 struct AVIFContainer: ImageContainer {
     let type = ImageType.avif
     let canvasWidth: Int
@@ -27,13 +31,37 @@ struct AVIFContainer: ImageContainer {
     /// decoded frame after frame rather than parsed again for each; calls are serialised.
     final class Session: @unchecked Sendable {
         let decoder: UnsafeMutablePointer<avifDecoder>
+        let isFinal: Bool
         private let input: PinnedBytes
+        /// The reader libavif calls; `data` points at `source`.
+        private let io: UnsafeMutablePointer<avifIO>
+        private let source: UnsafeMutablePointer<Source>
         let lock = NSLock()
 
-        init(_ bytes: [UInt8], limits: DecodeLimits) throws(ImageError) {
+        /// What the reader serves: the bytes so far, and whether more may come.
+        struct Source {
+            var bytes: UnsafeRawBufferPointer
+            var isFinal: Bool
+        }
+
+        /// Starts a decoder on `bytes` and parses the header. With data that is not final, a
+        /// header that has not fully arrived returns `nil`.
+        init?(_ bytes: [UInt8], isFinal: Bool, limits: DecodeLimits) throws(ImageError) {
             guard let decoder = avifDecoderCreate() else { throw .codec(.avif, "libavif could not start") }
             self.decoder = decoder
-            self.input = PinnedBytes(bytes)
+            self.isFinal = isFinal
+            input = PinnedBytes(bytes)
+            source = .allocate(capacity: 1)
+            source.initialize(to: Source(bytes: input.buffer, isFinal: isFinal))
+            io = .allocate(capacity: 1)
+            io.initialize(to: avifIO())
+            io.pointee.read = Self.read
+            // libavif bounds what it allocates for items by the hint. A stream's final size is
+            // unknown: a partial file gets 64 MiB, and one that needs more waits for its end
+            // (a partial file that does not parse is not an error yet).
+            io.pointee.sizeHint = UInt64(isFinal ? bytes.count : max(bytes.count, 64 << 20))
+            io.pointee.persistent = 1
+            io.pointee.data = UnsafeMutableRawPointer(source)
             decoder.pointee.maxThreads = Int32(min(8, ProcessInfo.processInfo.activeProcessorCount))
             // libavif's own ceiling stays at least its default: parsing allocates no pixels, so
             // the decoder's check after it can report the size (a typed `tooManyPixels`).
@@ -42,14 +70,37 @@ struct AVIFContainer: ImageContainer {
             // Real files break the letter of the spec (a missing `pixi`, odd `clap`s) and every
             // browser shows them: only the checks that keep memory safe stay on.
             decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_DISABLED.rawValue)
-            decoder.pointee.ignoreXMP = 0
-            try check(avifDecoderSetIOMemory(decoder, input.buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), input.buffer.count),
-                      "the input was refused")
-            try check(avifDecoderParse(decoder), "the file does not parse")
+            // Encoders often put Exif and XMP at the end; a partial file's header need not wait.
+            decoder.pointee.ignoreExif = isFinal ? 0 : 1
+            decoder.pointee.ignoreXMP = isFinal ? 0 : 1
+            decoder.pointee.allowIncremental = isFinal ? 0 : 1
+            avifDecoderSetIO(decoder, io)
+            let parsed = avifDecoderParse(decoder)
+            // A partial file's errors wait for the final data, which tells truncation apart.
+            if !isFinal, parsed != AVIF_RESULT_OK { return nil }
+            try check(parsed, "the file does not parse")
+        }
+
+        /// libavif's reader over `Source`: what has arrived, "waiting" past it while more may
+        /// come, and the rules of `avifIOReadFunc` at the end of a final file.
+        private static let read: avifIOReadFunc = { io, _, offset, size, out in
+            guard let io, let out, let source = io.pointee.data?.assumingMemoryBound(to: Source.self).pointee else {
+                return AVIF_RESULT_IO_ERROR
+            }
+            let count = UInt64(source.bytes.count)
+            guard offset <= count else { return source.isFinal ? AVIF_RESULT_IO_ERROR : AVIF_RESULT_WAITING_ON_IO }
+            let available = Int(count - offset)
+            if !source.isFinal, size > available { return AVIF_RESULT_WAITING_ON_IO }
+            out.pointee.data = source.bytes.baseAddress.map { $0.advanced(by: Int(offset)).assumingMemoryBound(to: UInt8.self) }
+            out.pointee.size = min(size, available)
+            return AVIF_RESULT_OK
         }
 
         deinit {
+            // The decoder does not own the reader (no `destroy`), so it goes after.
             avifDecoderDestroy(decoder)
+            io.deallocate()
+            source.deallocate()
         }
 
         /// Throws a typed error for a libavif failure.
@@ -68,11 +119,13 @@ struct AVIFContainer: ImageContainer {
         }
     }
 
-    /// Parses the file once the data is final.
+    /// Parses the file; `nil` while a partial file's header has not arrived.
     init?(bytes: [UInt8], isFinal: Bool, limits: DecodeLimits) throws(ImageError) {
-        guard isFinal else { return nil }
-        guard bytes.count >= 16 else { throw .truncated(.avif) }
-        let session = try Session(bytes, limits: limits)
+        guard bytes.count >= 16 else {
+            if isFinal { throw .truncated(.avif) }
+            return nil
+        }
+        guard let session = try Session(bytes, isFinal: isFinal, limits: limits) else { return nil }
         let decoder = session.decoder.pointee
         guard let image = decoder.image?.pointee else { throw .malformed(.avif, "no image") }
         let width = Int(image.width), height = Int(image.height)
@@ -83,7 +136,7 @@ struct AVIFContainer: ImageContainer {
         canvasWidth = crop?.width ?? width
         canvasHeight = crop?.height ?? height
         var frames: [ImageFrameInfo] = []
-        for index in 0..<Int(max(1, decoder.imageCount)) {
+        for index in 0..<(isFinal ? Int(max(1, decoder.imageCount)) : 1) {
             var timing = avifImageTiming()
             let duration = avifDecoderNthImageTiming(session.decoder, UInt32(index), &timing) == AVIF_RESULT_OK ? timing.duration : 0
             frames.append(ImageFrameInfo(width: canvasWidth, height: canvasHeight, duration: duration))
@@ -138,22 +191,48 @@ struct AVIFContainer: ImageContainer {
     func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
         session.lock.lock()
         defer { session.lock.unlock() }
-        try session.check(avifDecoderNthImage(session.decoder, UInt32(index)), "frame \(index) does not decode")
+        let result = avifDecoderNthImage(session.decoder, UInt32(index))
+        let rows: Int
+        if result == AVIF_RESULT_WAITING_ON_IO, !session.isFinal {
+            rows = Int(avifDecoderDecodedRowCount(session.decoder))
+        } else {
+            try session.check(result, "frame \(index) does not decode")
+            rows = Int(session.decoder.pointee.image?.pointee.height ?? 0)
+        }
         guard let image = session.decoder.pointee.image else { throw .malformed(.avif, "frame \(index) has no image") }
         let width = Int(image.pointee.width), height = Int(image.pointee.height)
-        var bitmap = try Bitmap(uninitializedWidth: width, height: height) { (pixels, stride) throws(ImageError) in
-            var rgb = avifRGBImage()
-            avifRGBImageSetDefaults(&rgb, image)
-            rgb.format = AVIF_RGB_FORMAT_RGBA
-            rgb.depth = 8
-            rgb.pixels = pixels.baseAddress
-            rgb.rowBytes = UInt32(stride)
-            try session.check(avifImageYUVToRGB(image, &rgb), "frame \(index) does not convert to RGB")
+        var bitmap: Bitmap
+        if rows >= height {
+            bitmap = try Bitmap(uninitializedWidth: width, height: height) { (pixels, stride) throws(ImageError) in
+                try convert(image, into: pixels.baseAddress, stride: stride, frame: index)
+            }
+        } else {
+            bitmap = Bitmap(width: width, height: height)
+            if rows > 0 {
+                // The rows decoded so far, converted through a view of the image's top.
+                var top = avifImage()
+                var rect = avifCropRect(x: 0, y: 0, width: UInt32(width), height: UInt32(rows))
+                try session.check(avifImageSetViewRect(&top, image, &rect), "frame \(index)'s decoded rows")
+                try bitmap.pixels.withUnsafeMutableBufferPointer { (pixels: inout UnsafeMutableBufferPointer<UInt8>) throws(ImageError) in
+                    try convert(&top, into: pixels.baseAddress, stride: width * 4, frame: index)
+                }
+            }
         }
         if let crop, crop.x + crop.width <= width, crop.y + crop.height <= height {
             bitmap = bitmap.cropped(to: crop)
         }
         return bitmap
+    }
+
+    /// Converts `image` to 8-bit RGBA rows of `stride` bytes at `pixels`.
+    private func convert(_ image: UnsafeMutablePointer<avifImage>, into pixels: UnsafeMutablePointer<UInt8>?, stride: Int, frame index: Int) throws(ImageError) {
+        var rgb = avifRGBImage()
+        avifRGBImageSetDefaults(&rgb, image)
+        rgb.format = AVIF_RGB_FORMAT_RGBA
+        rgb.depth = 8
+        rgb.pixels = pixels
+        rgb.rowBytes = UInt32(stride)
+        try session.check(avifImageYUVToRGB(image, &rgb), "frame \(index) does not convert to RGB")
     }
 }
 #endif

@@ -23,7 +23,10 @@ struct JPEG2000Container: ImageContainer {
     /// Parses the header once the data is final.
     init?(bytes: [UInt8], isFinal: Bool, limits: DecodeLimits) throws(ImageError) {
         guard isFinal else { return nil }
-        let header = try Self.readHeader(bytes, limits: limits)
+        guard bytes.count >= 16 else { throw .truncated(.jpeg2000) }
+        // OpenJPEG sizes its structures from boxes and segments it trusts: check them first, once.
+        try Self.checkMainHeader(bytes, at: OpenJPEG.Format(of: bytes) == .jp2 ? try Self.checkBoxes(bytes) : 0, limits: limits)
+        let header = try Self.readHeader(bytes)
         defer { opj_image_destroy(header.image) }
         let image = header.image.pointee
         let width = Int(image.x1) - Int(image.x0), height = Int(image.y1) - Int(image.y0)
@@ -39,12 +42,10 @@ struct JPEG2000Container: ImageContainer {
         self.limits = limits
     }
 
-    /// A codec positioned after the header, the header's image and its resolution levels.
-    private static func readHeader(_ bytes: [UInt8], limits: DecodeLimits) throws(ImageError) -> (codec: OpenJPEG, image: UnsafeMutablePointer<opj_image_t>, resolutionLevels: Int) {
-        guard bytes.count >= 16 else { throw .truncated(.jpeg2000) }
-        let format = OpenJPEG.Format(of: bytes)
-        try checkMainHeader(bytes, at: format == .jp2 ? try checkBoxes(bytes) : 0, limits: limits)
-        let codec = try OpenJPEG(format, decoding: bytes)
+    /// A codec positioned after the header, the header's image and its resolution levels, for
+    /// bytes whose boxes and main header were checked.
+    private static func readHeader(_ bytes: [UInt8]) throws(ImageError) -> (codec: OpenJPEG, image: UnsafeMutablePointer<opj_image_t>, resolutionLevels: Int) {
+        let codec = try OpenJPEG(OpenJPEG.Format(of: bytes), decoding: bytes)
         var parameters = opj_dparameters_t()
         opj_set_default_decoder_parameters(&parameters)
         guard opj_setup_decoder(codec.codec, &parameters) != 0 else { throw .codec(.jpeg2000, codec.error("decoder setup failed")) }
@@ -114,7 +115,7 @@ struct JPEG2000Container: ImageContainer {
     }
 
     func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
-        let header = try Self.readHeader(bytes, limits: limits)
+        let header = try Self.readHeader(bytes)
         defer { opj_image_destroy(header.image) }
         let codec = header.codec
         var reduction = 0

@@ -7,6 +7,10 @@ internal import Foundation
 /// libjxl composites animation frames itself (coalescing), so every frame covers the canvas.
 /// The orientation is reported, not applied (libjxl is told to keep the stored orientation),
 /// like EXIF's in other formats.
+///
+/// Before the data is final the container exists once the basic header has arrived, and frame
+/// 0 is what libjxl can show of what arrived (its progressive first pass, an upsampled 1:8
+/// image, once the DC groups are in; the groups that arrived after that); transparent before.
 struct JPEGXLContainer: ImageContainer {
     let type = ImageType.jpegXL
     let canvasWidth: Int
@@ -24,13 +28,16 @@ struct JPEGXLContainer: ImageContainer {
         private let decoder: OpaquePointer
         private let input: PinnedBytes
         private let lock = NSLock()
+        /// Whether the input is the whole file; libjxl is told so, or shows what it has.
+        private let isFinal: Bool
         /// The frame the next full-image event delivers.
         private var nextFrame = 0
 
-        init(_ bytes: [UInt8]) throws(ImageError) {
+        init(_ bytes: [UInt8], isFinal: Bool) throws(ImageError) {
             guard let decoder = JxlDecoderCreate(nil) else { throw .codec(.jpegXL, "libjxl could not start") }
             self.decoder = decoder
             self.input = PinnedBytes(bytes)
+            self.isFinal = isFinal
             guard JxlDecoderSetParallelRunner(decoder, JxlThreadParallelRunner, LibJXL.runner) == JXL_DEC_SUCCESS,
                   JxlDecoderSetKeepOrientation(decoder, 1) == JXL_DEC_SUCCESS
             else { throw .codec(.jpegXL, "libjxl refused its settings") }
@@ -47,7 +54,7 @@ struct JPEGXLContainer: ImageContainer {
             guard JxlDecoderSubscribeEvents(decoder, events) == JXL_DEC_SUCCESS,
                   JxlDecoderSetInput(decoder, input.buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), input.buffer.count) == JXL_DEC_SUCCESS
             else { throw .codec(.jpegXL, "libjxl refused the input") }
-            JxlDecoderCloseInput(decoder)
+            if isFinal { JxlDecoderCloseInput(decoder) }
             nextFrame = 0
         }
 
@@ -59,8 +66,9 @@ struct JPEGXLContainer: ImageContainer {
         }
 
         /// Reads the header and walks the frames (libjxl skips their pixel data when no output
-        /// buffer is set).
-        func readHeader(limits: DecodeLimits) throws(ImageError) -> Header {
+        /// buffer is set); in a partial file, up to the first frame. `nil` while a partial
+        /// file's basic header has not arrived.
+        func readHeader(limits: DecodeLimits) throws(ImageError) -> Header? {
             lock.lock()
             defer { lock.unlock() }
             var header = Header()
@@ -76,20 +84,27 @@ struct JPEGXLContainer: ImageContainer {
                     var frame = JxlFrameHeader()
                     guard JxlDecoderGetFrameHeader(decoder, &frame) == JXL_DEC_SUCCESS else { throw .malformed(.jpegXL, "a frame header does not read") }
                     header.frameTicks.append(frame.duration)
+                    if !isFinal { return try rewound(header) }
                     guard header.frameTicks.count <= 65_536 else { throw .malformed(.jpegXL, "more than 65536 frames") }
                     JxlDecoderSkipCurrentFrame(decoder)
                 case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                     JxlDecoderSkipCurrentFrame(decoder)
                 case JXL_DEC_SUCCESS:
-                    JxlDecoderRewind(decoder)
-                    try start()
-                    return header
+                    return try rewound(header)
                 case JXL_DEC_NEED_MORE_INPUT:
-                    throw .truncated(.jpegXL)
+                    guard !isFinal else { throw .truncated(.jpegXL) }
+                    return header.info.xsize > 0 ? try rewound(header) : nil
                 default:
                     throw .malformed(.jpegXL, "the codestream does not decode (status \(status.rawValue))")
                 }
             }
+        }
+
+        /// `header`, once the decoder is back at the start for the frames.
+        private func rewound(_ header: Header) throws(ImageError) -> Header {
+            JxlDecoderRewind(decoder)
+            try start()
+            return header
         }
 
         /// The embedded ICC profile, when the colour is not one of JPEG XL's named encodings
@@ -107,7 +122,7 @@ struct JPEGXLContainer: ImageContainer {
             return profile
         }
 
-        /// Frame `index`, `width` × `height` RGBA.
+        /// Frame `index`, `width` × `height` RGBA; of a partial file, what has arrived of it.
         func decode(frame index: Int, width: Int, height: Int) throws(ImageError) -> Bitmap {
             lock.lock()
             defer { lock.unlock() }
@@ -115,48 +130,72 @@ struct JPEGXLContainer: ImageContainer {
                 JxlDecoderRewind(decoder)
                 try start()
             }
-            var format = LibJXL.format(channels: 4)
+            guard isFinal else {
+                // Zeroed: what libjxl cannot show yet stays transparent.
+                var bitmap = Bitmap(width: width, height: height)
+                try bitmap.pixels.withUnsafeMutableBufferPointer { (pixels: inout UnsafeMutableBufferPointer<UInt8>) throws(ImageError) in
+                    try decode(frame: index, into: pixels)
+                }
+                return bitmap
+            }
             return try Bitmap(uninitializedWidth: width, height: height) { (pixels, _) throws(ImageError) in
-                var skipped = index == nextFrame
-                while true {
-                    let status = JxlDecoderProcessInput(decoder)
-                    switch status {
-                    case JXL_DEC_BASIC_INFO, JXL_DEC_COLOR_ENCODING:
-                        if !skipped, status == JXL_DEC_BASIC_INFO {
-                            JxlDecoderSkipFrames(decoder, index)
-                            nextFrame = index
-                            skipped = true
-                        }
-                    case JXL_DEC_FRAME:
-                        continue
-                    case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
-                        var size = 0
-                        guard JxlDecoderImageOutBufferSize(decoder, &format, &size) == JXL_DEC_SUCCESS, size == pixels.count,
-                              JxlDecoderSetImageOutBuffer(decoder, &format, pixels.baseAddress, size) == JXL_DEC_SUCCESS
-                        else { throw .malformed(.jpegXL, "frame \(index) is not \(width)x\(height)") }
-                    case JXL_DEC_FULL_IMAGE:
-                        nextFrame += 1
-                        return
-                    case JXL_DEC_NEED_MORE_INPUT:
-                        throw .truncated(.jpegXL)
-                    case JXL_DEC_SUCCESS:
-                        throw .frameOutOfRange(index: index, count: nextFrame)
-                    default:
-                        nextFrame = -1  // rewind on the next call
-                        throw .malformed(.jpegXL, "frame \(index) does not decode (status \(status.rawValue))")
+                try decode(frame: index, into: pixels)
+            }
+        }
+
+        /// Runs the decoder until frame `index` is in `pixels` (RGBA rows without padding), or
+        /// in a partial file until the input runs out, then flushes what it has.
+        private func decode(frame index: Int, into pixels: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
+            var format = LibJXL.format(channels: 4)
+            var skipped = index == nextFrame
+            var hasBuffer = false
+            while true {
+                let status = JxlDecoderProcessInput(decoder)
+                switch status {
+                case JXL_DEC_BASIC_INFO, JXL_DEC_COLOR_ENCODING:
+                    if !skipped, status == JXL_DEC_BASIC_INFO {
+                        JxlDecoderSkipFrames(decoder, index)
+                        nextFrame = index
+                        skipped = true
                     }
+                case JXL_DEC_FRAME:
+                    continue
+                case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
+                    var size = 0
+                    guard JxlDecoderImageOutBufferSize(decoder, &format, &size) == JXL_DEC_SUCCESS, size == pixels.count,
+                          JxlDecoderSetImageOutBuffer(decoder, &format, pixels.baseAddress, size) == JXL_DEC_SUCCESS
+                    else { throw .malformed(.jpegXL, "frame \(index) is not the canvas' size") }
+                    hasBuffer = true
+                case JXL_DEC_FULL_IMAGE:
+                    nextFrame += 1
+                    return
+                case JXL_DEC_NEED_MORE_INPUT:
+                    guard !isFinal else { throw .truncated(.jpegXL) }
+                    // Fails harmlessly when nothing can be shown yet; the decoder is mid-frame.
+                    if hasBuffer { _ = JxlDecoderFlushImage(decoder) }
+                    nextFrame = -1
+                    return
+                case JXL_DEC_SUCCESS:
+                    throw .frameOutOfRange(index: index, count: nextFrame)
+                default:
+                    nextFrame = -1  // rewind on the next call
+                    throw .malformed(.jpegXL, "frame \(index) does not decode (status \(status.rawValue))")
                 }
             }
         }
     }
 
-    /// Parses the header and the frame list once the data is final.
+    /// Parses the header and the frame list; `nil` while a partial file's header has not
+    /// arrived. A partial file has one frame: the first.
     init?(bytes: [UInt8], isFinal: Bool, limits: DecodeLimits) throws(ImageError) {
-        guard isFinal else { return nil }
-        guard bytes.count >= 2 else { throw .truncated(.jpegXL) }
-        let session = try Session(bytes)
-        let header = try session.readHeader(limits: limits)
+        guard bytes.count >= 2 else {
+            if isFinal { throw .truncated(.jpegXL) }
+            return nil
+        }
+        let session = try Session(bytes, isFinal: isFinal)
+        guard var header = try session.readHeader(limits: limits) else { return nil }
         let info = header.info
+        if !isFinal, header.frameTicks.isEmpty { header.frameTicks = [0] }
         guard info.xsize > 0, info.ysize > 0, !header.frameTicks.isEmpty else { throw .malformed(.jpegXL, "no frame") }
         canvasWidth = Int(info.xsize)
         canvasHeight = Int(info.ysize)

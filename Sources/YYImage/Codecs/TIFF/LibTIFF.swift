@@ -107,9 +107,15 @@ final class LibTIFF {
         guard let format, let arguments else { return "unknown error" }
         var buffer = [CChar](repeating: 0, count: 512)
         _ = vsnprintf(&buffer, buffer.count, format, arguments)
-        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let text = string(buffer)
         guard let module else { return text }
         return "\(String(cString: module)): \(text)"
+    }
+
+    /// The text in a C character buffer libtiff wrote, up to its first NUL (or its end, should
+    /// libtiff have left none).
+    static func string(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 #endif

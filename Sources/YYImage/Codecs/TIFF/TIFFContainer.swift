@@ -69,6 +69,8 @@ struct TIFFContainer: ImageContainer {
         try decodePage(at: 0)
     }
 
+    /// Page `index`, through a libtiff handle of its own: no handle is shared between calls, so
+    /// pages decode on any thread without a lock, at the cost of reading the directories again.
     func decodePage(at index: Int) throws(ImageError) -> Bitmap {
         guard index >= 0, index < pageCount else { throw .frameOutOfRange(index: index, count: pageCount) }
         let file = try LibTIFF(MemoryStream(bytes), mode: "r", maxAllocation: Self.maxAllocation(limits))
@@ -77,13 +79,13 @@ struct TIFFContainer: ImageContainer {
         try limits.check(width: width, height: height)
         var message = [CChar](repeating: 0, count: 1024)
         guard TIFFRGBAImageOK(file.tiff, &message) == 1 else {
-            throw .unsupportedFeature(.tiff, String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw .unsupportedFeature(.tiff, LibTIFF.string(message))
         }
         var hasAlpha = false
         var bitmap = try Bitmap(uninitializedWidth: width, height: height) { (pixels, _) throws(ImageError) in
             var image = TIFFRGBAImage()
             guard TIFFRGBAImageBegin(&image, file.tiff, 1, &message) == 1 else {
-                throw .malformed(.tiff, String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+                throw .malformed(.tiff, LibTIFF.string(message))
             }
             defer { TIFFRGBAImageEnd(&image) }
             hasAlpha = image.alpha != 0

@@ -152,4 +152,48 @@ struct AVIFCodecTests {
             #expect(FormatReference.meanDifference(avifdec, expected) < 3, "frame \(index)")
         }
     }
+
+    @Test func partialGridFilesShowTheCellsThatArrived() throws {
+        let picture = FormatReference.picture(width: 128, height: 128, alpha: false)
+        let path = folder.appending("grid.avif")
+        try FormatReference.run("avifenc", ["--lossless", "-s", "9", "--grid", "2x2", try source(picture, "grid-source"), path])
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let complete = try ImageDecoder(data: data).frame(at: 0)
+        #expect(maxChannelDifference(complete, picture) == 0)
+        var rowsSeen: Set<Int> = []
+        var headerAt: Int?
+        for length in stride(from: 64, to: data.count, by: 97) {
+            let decoder = ImageDecoder()
+            guard try decoder.update(data: data.prefix(length), final: false) else { continue }
+            headerAt = headerAt ?? length
+            #expect(decoder.canvasWidth == 128 && decoder.canvasHeight == 128)
+            let frame = try decoder.frame(at: 0)
+            // Whole rows of cells arrive: each row is either the final row or still transparent.
+            var rows = 0
+            for y in 0..<128 {
+                let row = frame.pixels[(y * 512)..<((y + 1) * 512)]
+                if row == complete.pixels[(y * 512)..<((y + 1) * 512)] {
+                    #expect(rows == y, "row \(y) decoded after a missing one (\(length) bytes)")
+                    rows = y + 1
+                } else {
+                    #expect(row.allSatisfy { $0 == 0 }, "row \(y) is neither decoded nor empty (\(length) bytes)")
+                }
+            }
+            rowsSeen.insert(rows)
+        }
+        #expect(headerAt.map { $0 < data.count / 4 } == true, "header known at \(headerAt ?? -1) of \(data.count) bytes")
+        #expect(rowsSeen.contains(0) && rowsSeen.contains(64), "rows shown: \(rowsSeen.sorted())")
+    }
+
+    @Test func partialPlainFilesKnowTheirSizeBeforeThePixels() throws {
+        let path = folder.appending("plain.avif")
+        try FormatReference.run("avifenc", ["-s", "9", try source(FormatReference.picture(alpha: true), "plain-source"), path])
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let decoder = ImageDecoder()
+        #expect(try decoder.update(data: data.prefix(data.count - 1), final: false))
+        #expect(decoder.canvasWidth == 67 && decoder.canvasHeight == 45)
+        #expect(try decoder.frame(at: 0).pixels.allSatisfy { $0 == 0 })
+        try decoder.update(data: data, final: true)
+        #expect(try decoder.frame(at: 0) == (try ImageDecoder(data: data).frame(at: 0)))
+    }
 }

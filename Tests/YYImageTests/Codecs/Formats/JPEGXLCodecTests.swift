@@ -91,4 +91,34 @@ struct JPEGXLCodecTests {
         let decoder = try ImageDecoder(data: Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(decoder.loopCount == 4)
     }
+
+    @Test func partialProgressiveFilesShowTheFirstPass() throws {
+        let picture = FormatReference.picture(width: 512, height: 384, alpha: false)
+        let path = folder.appending("progressive.jxl")
+        try FormatReference.run("cjxl", ["-d", "1", "-p", try source(picture, "progressive-source"), path])
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let complete = try ImageDecoder(data: data).frame(at: 0)
+        var shown: [(length: Int, difference: Double)] = []
+        var headerAt: Int?
+        for tenth in 1...9 {
+            let length = data.count * tenth / 10
+            let decoder = ImageDecoder()
+            guard try decoder.update(data: data.prefix(length), final: false) else { continue }
+            headerAt = headerAt ?? length
+            #expect(decoder.frameCount == 1 && decoder.canvasWidth == 512 && decoder.canvasHeight == 384)
+            let frame = try decoder.frame(at: 0)
+            if frame.pixels.contains(where: { $0 != 0 }) {
+                shown.append((length, FormatReference.meanDifference(frame, complete)))
+            }
+        }
+        #expect(headerAt == data.count / 10)
+        // The first pass (1:8, so an 8-pixel checkerboard is a blur) appears before half the
+        // file has arrived, far closer to the final picture than a blank one, and each later
+        // pass is closer still.
+        let blank = FormatReference.meanDifference(Bitmap(width: 512, height: 384), complete)
+        let steps = shown.map { "\($0.length): \($0.difference)" }
+        #expect(shown.first.map { $0.length <= data.count / 2 && $0.difference < blank / 2 } == true, "\(steps), blank \(blank)")
+        #expect(zip(shown, shown.dropFirst()).allSatisfy { $0.difference >= $1.difference }, "\(steps)")
+        #expect(shown.last.map { $0.difference < 10 } == true, "\(steps)")
+    }
 }
