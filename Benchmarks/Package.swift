@@ -13,8 +13,9 @@ let package = Package(
     ],
     targets: [
         // The raw-SQLite baseline gets its own module name: `CSQLite` belongs to the main package.
-        .systemLibrary(name: "CSQLiteRaw", path: "Sources/CSQLiteRaw", pkgConfig: "sqlite3",
-                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CSQLiteRaw", path: "Sources/CSQLiteRaw", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
         // simdjson, the parse-speed peer: a C++ shim over Debian's libsimdjson-dev.
         .target(name: "CSimdjson", path: "Sources/CSimdjson", linkerSettings: [.linkedLibrary("simdjson")]),
         // The timing loop the benchmarks share.
@@ -37,7 +38,9 @@ let package = Package(
         .systemLibrary(name: "CMallocInfo", path: "Sources/CMallocInfo"),
         .executableTarget(
             name: "ImageBenchmarks",
-            dependencies: [.product(name: "YYImage", package: "YYKit"), "CPNGRaw", "CTurboJPEGRaw", "CWebPRaw", "CGIFRaw", "CMallocInfo", "BenchmarkSupport"]
+            dependencies: [
+                .product(name: "YYImage", package: "YYKit"), "CPNGRaw", "CTurboJPEGRaw", "CWebPRaw", "CGIFRaw", "CMallocInfo", "BenchmarkSupport",
+            ]
         ),
         .executableTarget(
             name: "ProcessingBenchmarks",

@@ -81,8 +81,9 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     ) throws(DiskCacheError) {
         let diskCache = try DiskCache(path: path, inlineThreshold: inlineThreshold, logger: logger)
         let name = URL(fileURLWithPath: diskCache.path).lastPathComponent
-        self.init(memoryCache: MemoryCache(name: name), diskCache: diskCache, memoryCost: memoryCost,
-                  sharedTier: sharedTier, logger: logger)
+        self.init(
+            memoryCache: MemoryCache(name: name), diskCache: diskCache, memoryCost: memoryCost,
+            sharedTier: sharedTier, logger: logger)
     }
 
     /// Joins the levels; tests give them clocks they move by hand.
@@ -210,13 +211,15 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// A fill's value (`lease` set) goes to the shared tier first, under its fill lock:
     /// when the tier says the key was removed or written on some machine while the fill ran, no
     /// level keeps it, as none keeps it after such a write in this process.
-    func store(_ value: Value, forKey key: String, expiresAfter: Duration?, write: LocalWrite,
-               lease: SharedTierLink.FillLease? = nil) async throws(DiskCacheError) {
+    func store(
+        _ value: Value, forKey key: String, expiresAfter: Duration?, write: LocalWrite,
+        lease: SharedTierLink.FillLease? = nil
+    ) async throws(DiskCacheError) {
         var stored = false
         defer { endLocalWrite(write, succeeded: stored) }
         let data = try diskCache.coder.encodeForCache(value, key: key)
         if let lease, let tierLink, await !tierLink.setFilledData(data, forKey: key, timeToLive: expiresAfter, lease: lease) {
-            stored = true   // nothing was written, so nothing is half-written
+            stored = true  // nothing was written, so nothing is half-written
             return
         }
         memoryCache.setValue(value, forKey: key, cost: memoryCost(value), expiresAfter: expiresAfter)
@@ -243,9 +246,9 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     }
 
     /// `data` from disk as a `Value`, or `nil` (a miss, logged) when the coder cannot read it: bytes
-    /// written for an older shape of `Value`, say. Thrown, that error failed every read of the key
-    /// until it expired, and ``value(forKey:expiresAfter:fillLockTimeToLive:orFill:)`` never ran the fill that would
-    /// replace it. The entry stays: another reader may know its shape, and a write replaces it.
+    /// written for an older shape of `Value`, say. A miss, not an error, so that reads of the key
+    /// go on and ``value(forKey:expiresAfter:fillLockTimeToLive:orFill:)`` runs the fill that
+    /// replaces it. The entry stays: another reader may know its shape, and a write replaces it.
     private func decoded(_ data: Data, forKey key: String) -> Value? {
         do {
             return try diskCache.coder.decodeFromCache(Value.self, from: data, key: key)
@@ -294,8 +297,10 @@ public final class Cache<Value: Codable & Sendable>: Sendable {
     /// or the hit stored) wins: the hit is then returned to this caller but not kept, or taken out
     /// again if it was stored meanwhile (it may have landed after the newer value; a miss is safe,
     /// a stale value is not).
-    func promoteFromSharedTier(_ entry: SharedCacheEntry, forKey key: String, lookup: WriteOverlapTracker<String>.Lookup,
-                               link: SharedTierLink) async throws(DiskCacheError) -> Value? {
+    func promoteFromSharedTier(
+        _ entry: SharedCacheEntry, forKey key: String, lookup: WriteOverlapTracker<String>.Lookup,
+        link: SharedTierLink
+    ) async throws(DiskCacheError) -> Value? {
         let value: Value
         do {
             value = try diskCache.coder.decodeFromCache(Value.self, from: entry.data, key: key)

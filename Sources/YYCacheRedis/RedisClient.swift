@@ -74,9 +74,10 @@ public final class RedisClient: Sendable {
             }
             routing = .ring(nodes, HashRing(names: configuration.nodes.map(\.description)))
         case .cluster:
-            routing = .cluster(ClusterRouter(seeds: configuration.nodes, now: now) { address in
-                RedisNode(address: address, configuration: configuration, tls: tls, group: group, home: home, now: now)
-            })
+            routing = .cluster(
+                ClusterRouter(seeds: configuration.nodes, now: now) { address in
+                    RedisNode(address: address, configuration: configuration, tls: tls, group: group, home: home, now: now)
+                })
         }
         loopExecutor = EventLoopTaskExecutor(eventLoop: home)
     }

@@ -50,7 +50,7 @@ public struct RedisConfiguration: Sendable {
     /// The largest bulk reply accepted; a server announcing a larger one is treated as broken.
     /// Default 64 MB.
     public var maximumReplySize = 64 << 20
-#if RedisTLS
+    #if RedisTLS
     /// TLS for the nodes whose addresses say so (`rediss://`, ``RedisNodeAddress/usesTLS``). By
     /// default the system's trust roots and full verification: the certificate must name the host
     /// of the URL (or, for an IP address, that address). A private CA goes in `trustRoots`
@@ -59,7 +59,7 @@ public struct RedisConfiguration: Sendable {
     /// loaded (a missing file) makes every TLS connection fail, which the client reports as
     /// ``RedisError/connectionFailed(node:message:)``.
     public var tls: TLSConfiguration = .makeClientConfiguration()
-#endif
+    #endif
 
     /// A configuration for `nodes`.
     public init(nodes: [RedisNodeAddress]) {

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// A thread-safe counter used to cancel work that has been superseded.
+/// A thread-safe counter that cancels work that has been superseded.
 ///
 /// Capture ``value`` when work starts; anyone who wants the work abandoned calls ``increase()``;
 /// the work checks `sentinel.value == captured` at convenient points and stops when it differs

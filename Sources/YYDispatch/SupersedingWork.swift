@@ -35,8 +35,10 @@ public final class SupersedingWork<Result: Sendable>: Sendable {
     ///   - work: makes the result; `nil` publishes nothing. It should check `isCancelled` where
     ///     stopping early saves time.
     ///   - publish: receives the result on ``delivery`` unless newer work started by then.
-    public func start(_ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) -> Result?,
-                      publish: @escaping @Sendable (Result) -> Void) {
+    public func start(
+        _ work: @escaping @Sendable (_ isCancelled: @escaping @Sendable () -> Bool) -> Result?,
+        publish: @escaping @Sendable (Result) -> Void
+    ) {
         let sentinel = self.sentinel
         let ticket = sentinel.increase()
         let isCancelled: @Sendable () -> Bool = { sentinel.value != ticket }

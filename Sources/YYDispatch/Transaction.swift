@@ -45,8 +45,10 @@ public final class Transaction: Sendable {
 
     /// Commits `action` for `target` under the name `action`: the (target, selector) pair of
     /// YYTransaction. The target is kept alive until the action ran.
-    public func commit<Target: AnyObject & Sendable>(target object: Target, action name: String,
-                                                     _ action: @escaping @Sendable (Target) -> Void) {
+    public func commit<Target: AnyObject & Sendable>(
+        target object: Target, action name: String,
+        _ action: @escaping @Sendable (Target) -> Void
+    ) {
         commit(TargetAction(target: ObjectIdentifier(object), action: name)) { action(object) }
     }
 

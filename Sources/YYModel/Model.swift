@@ -34,7 +34,8 @@
 /// writes the first key of each property; optionals that are `nil` are left out.
 @attached(extension, conformances: ModelCodable, names: named(init(from:)), named(init(_tape:)), named(encode(to:)), named(_encode(to:)))
 @attached(member, names: named(init(from:)), named(init(_tape:)))
-public macro Model(allow: [String] = [], ignore: [String] = [], coercion: ModelDecoder.Coercion? = nil) = #externalMacro(module: "YYModelMacros", type: "ModelMacro")
+public macro Model(allow: [String] = [], ignore: [String] = [], coercion: ModelDecoder.Coercion? = nil) =
+    #externalMacro(module: "YYModelMacros", type: "ModelMacro")
 
 /// The JSON key, key path (`"ext.desc"`) or keys tried in order (`"id", "ID", "book_id"`) of a
 /// property of a ``Model(allow:ignore:coercion:)`` type. Encoding uses the first.

@@ -1,4 +1,4 @@
-public import YYModelCore
+package import YYModelCore
 
 /// Writes Swift source for `@Model` types that fit a JSON sample (`yy json model`).
 ///
@@ -11,12 +11,12 @@ public import YYModelCore
 /// (`String2`).
 ///
 /// Its own module, apart from the runtime (YYModelCore), because only tools need it.
-public struct ModelSourceGenerator: Sendable {
+package struct ModelSourceGenerator: Sendable {
     /// Creates a generator.
-    public init() {}
+    package init() {}
 
     /// The source of the root type `typeName` and the types it uses.
-    public func source(for sample: JSONValue, typeName: String) throws(ModelSourceGeneratorError) -> String {
+    package func source(for sample: JSONValue, typeName: String) throws(ModelSourceGeneratorError) -> String {
         var root = Shape.null
         switch sample {
         case .object: root = Shape(sample)
@@ -71,8 +71,10 @@ public struct ModelSourceGenerator: Sendable {
                 var merged: [Field] = []
                 for field in a {
                     if let match = b.first(where: { $0.key == field.key }) {
-                        merged.append(Field(key: field.key, shape: field.shape.merged(with: match.shape),
-                                            optional: field.optional || match.optional))
+                        merged.append(
+                            Field(
+                                key: field.key, shape: field.shape.merged(with: match.shape),
+                                optional: field.optional || match.optional))
                     } else {
                         merged.append(Field(key: field.key, shape: field.shape, optional: true))
                     }
@@ -255,10 +257,10 @@ public struct ModelSourceGenerator: Sendable {
 }
 
 /// Why ``ModelSourceGenerator`` can make no model.
-public enum ModelSourceGeneratorError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ModelSourceGeneratorError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The sample is not an object or an array of objects.
     case notAnObject
 
     /// A plain-language account of the error.
-    public var description: String { "a model needs a JSON object (or an array of objects) as sample" }
+    package var description: String { "a model needs a JSON object (or an array of objects) as sample" }
 }

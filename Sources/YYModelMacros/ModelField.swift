@@ -53,11 +53,12 @@ struct ModelField {
                     failed = true
                     continue
                 }
-                fields.append(ModelField(
-                    name: name, decodedType: decodedType, isOptional: isOptional,
-                    defaultValue: binding.initializer?.value.trimmed,
-                    paths: attributes.paths ?? [[name]], isIgnored: attributes.isIgnored, coercion: attributes.coercion,
-                    dateFormat: attributes.dateFormat))
+                fields.append(
+                    ModelField(
+                        name: name, decodedType: decodedType, isOptional: isOptional,
+                        defaultValue: binding.initializer?.value.trimmed,
+                        paths: attributes.paths ?? [[name]], isIgnored: attributes.isIgnored, coercion: attributes.coercion,
+                        dateFormat: attributes.dateFormat))
             }
         }
         if failed { return nil }
@@ -103,7 +104,8 @@ struct ModelField {
         if let optional = type.as(OptionalTypeSyntax.self) { return (optional.wrappedType.trimmedDescription, true) }
         if let implicit = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return (implicit.wrappedType.trimmedDescription, true) }
         if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Optional",
-           let argument = identifier.genericArgumentClause?.arguments.first {
+            let argument = identifier.genericArgumentClause?.arguments.first
+        {
             return (argument.argument.trimmedDescription, true)
         }
         return (type.trimmedDescription, false)

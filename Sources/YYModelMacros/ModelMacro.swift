@@ -41,7 +41,8 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
     ) throws -> [DeclSyntax] {
         // The extension expansion reports problems; this one passes no context to avoid doubles.
         guard declaration.is(ClassDeclSyntax.self), Kind(declaration, in: nil) == .finalClass,
-              let fields = ModelField.fields(of: declaration, in: nil) else { return [] }
+            let fields = ModelField.fields(of: declaration, in: nil)
+        else { return [] }
         let access = accessPrefix(of: declaration)
         let hooks = Hooks(declaration)
         return ["\(raw: decodingInitializer(fields, access: access, hooks: hooks))", "\(raw: tapeInitializer(fields, access: access, hooks: hooks))"]
@@ -70,7 +71,8 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
     // MARK: Generation
 
     static func decodingInitializer(_ fields: [ModelField], access: String, hooks: Hooks) -> String {
-        let open = hooks.willDecode
+        let open =
+            hooks.willDecode
             ? "try YYModelCore._ModelFieldReader(Self.modelWillDecode(YYModelCore.JSONValue(from: decoder)), like: decoder)"
             : "try YYModelCore._ModelFieldReader(decoder)"
         let prologue = fields.contains { !$0.isIgnored } ? "let reader = \(open)" : "_ = \(open)"
@@ -96,8 +98,10 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
     /// An initializer that assigns every field: ignored ones keep their initial value (or `nil`),
     /// the others are read through `source(field)` — which reader, and where — with `decode` (then
     /// the initial value) for optional or defaulted fields and `require` for the rest.
-    private static func initializer(_ signature: String, access: String, prologue: String?, fields: [ModelField],
-                                    source: (ModelField) -> (reader: String, location: String)) -> String {
+    private static func initializer(
+        _ signature: String, access: String, prologue: String?, fields: [ModelField],
+        source: (ModelField) -> (reader: String, location: String)
+    ) -> String {
         var lines = ["\(access)\(signature) throws {"]
         if let prologue { lines.append("    " + prologue) }
         for field in fields {
@@ -168,7 +172,10 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
 
     /// Key paths as a tree, in the order their first property was declared.
     final class KeyTree {
-        enum Entry { case field(ModelField, key: String), group(key: String, KeyTree) }
+        enum Entry {
+            case field(ModelField, key: String)
+            case group(key: String, KeyTree)
+        }
         var entries: [Entry] = []
         var isEmpty: Bool { entries.isEmpty }
 
@@ -216,7 +223,8 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
                     let optional = tree.fields.allSatisfy(\.isOptional)
                     let condition = optional ? tree.fields.map { "\($0.selfMember) != nil" }.joined(separator: " || ") : "true"
                     lines.append("\(indent)if \(condition) {")
-                    lines.append("\(indent)    var \(nested) = \(container).nestedContainer(keyedBy: YYModelCore._ModelKey.self, forKey: \(literal(key)))")
+                    lines.append(
+                        "\(indent)    var \(nested) = \(container).nestedContainer(keyedBy: YYModelCore._ModelKey.self, forKey: \(literal(key)))")
                     tree.emit(into: &lines, container: nested, depth: depth + 1)
                     lines.append("\(indent)}")
                 }
@@ -298,7 +306,7 @@ public struct FieldAttributeMacro: PeerMacro {
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         guard let variable = declaration.as(VariableDeclSyntax.self),
-              !variable.bindings.contains(where: { $0.accessorBlock.map { if case .getter = $0.accessors { true } else { false } } ?? false })
+            !variable.bindings.contains(where: { $0.accessorBlock.map { if case .getter = $0.accessors { true } else { false } } ?? false })
         else {
             context.diagnose(Diagnostic(node: node, message: ModelDiagnostic.attributeOnNonStoredProperty))
             return []

@@ -1,4 +1,4 @@
-public import YYImage
+package import YYImage
 
 /// Draws pixels as Unicode half blocks: each text cell shows two pixel rows, the upper one in
 /// the foreground colour of `▀`, the lower one in the background colour. Transparent pixels show
@@ -7,11 +7,11 @@ public import YYImage
 /// In a terminal it redraws only the cells that changed since the last frame, each frame inside
 /// synchronized-output mode. ``lines(for:)`` gives a whole frame as plain lines instead (for
 /// output that is not a terminal).
-public struct HalfBlockRenderer: TerminalImageRenderer {
+package struct HalfBlockRenderer: TerminalImageRenderer {
     /// The colours the terminal takes.
-    public var colorMode: TerminalColorMode
+    package var colorMode: TerminalColorMode
     /// What partly transparent pixels are blended over (the terminal's background if known).
-    public var background: RGB
+    package var background: RGB
     private var shown: [Cell]?
 
     /// One text cell: the colours of its two halves (`nil`: the terminal's background).
@@ -21,17 +21,17 @@ public struct HalfBlockRenderer: TerminalImageRenderer {
     }
 
     /// A renderer for a terminal with `colorMode`.
-    public init(colorMode: TerminalColorMode, background: RGB = RGB(0, 0, 0)) {
+    package init(colorMode: TerminalColorMode, background: RGB = RGB(0, 0, 0)) {
         self.colorMode = colorMode
         self.background = background
     }
 
     /// The cell area a bitmap of this size takes: one column per pixel, two pixel rows per row.
-    public static func cells(width: Int, height: Int) -> (columns: Int, rows: Int) {
+    package static func cells(width: Int, height: Int) -> (columns: Int, rows: Int) {
         (width, (height + 1) / 2)
     }
 
-    public mutating func draw(_ frame: Bitmap, columns: Int, rows: Int) -> [UInt8] {
+    package mutating func draw(_ frame: Bitmap, columns: Int, rows: Int) -> [UInt8] {
         let cells = self.cells(of: frame)
         let (columns, rows) = Self.cells(width: frame.width, height: frame.height)
         var out = Escape.beginSynchronizedUpdate
@@ -61,12 +61,12 @@ public struct HalfBlockRenderer: TerminalImageRenderer {
         return out
     }
 
-    public mutating func reset() {
+    package mutating func reset() {
         shown = nil
     }
 
     /// The whole frame as lines of text, each ending in an attribute reset and a newline.
-    public func lines(for frame: Bitmap) -> [UInt8] {
+    package func lines(for frame: Bitmap) -> [UInt8] {
         let cells = self.cells(of: frame)
         let (columns, rows) = Self.cells(width: frame.width, height: frame.height)
         var out: [UInt8] = []

@@ -1,12 +1,12 @@
 import Foundation
-public import YYImage
+package import YYImage
 
 /// Draws frames as iTerm2 inline images (OSC 1337): each frame a PNG, sized to the cell area.
-public struct ITermRenderer: TerminalImageRenderer {
+package struct ITermRenderer: TerminalImageRenderer {
     /// A renderer.
-    public init() {}
+    package init() {}
 
-    public mutating func draw(_ frame: Bitmap, columns: Int, rows: Int) -> [UInt8] {
+    package mutating func draw(_ frame: Bitmap, columns: Int, rows: Int) -> [UInt8] {
         var encoder = ImageEncoder(type: .png)
         encoder.alwaysWritesAlpha = true
         encoder.addFrame(frame)
@@ -17,5 +17,5 @@ public struct ITermRenderer: TerminalImageRenderer {
             + Array(png.base64EncodedString().utf8) + [0x07] + Escape.endSynchronizedUpdate
     }
 
-    public mutating func reset() {}
+    package mutating func reset() {}
 }

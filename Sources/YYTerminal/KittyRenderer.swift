@@ -1,10 +1,10 @@
 import Foundation
-public import YYImage
+package import YYImage
 
 /// Draws frames with the kitty graphics protocol: each frame is sent as raw RGBA (base64, in
 /// chunks of 4096 characters), placed on the cell area, and the previous frame's image deleted
 /// after it, alternating two image ids so that nothing flickers. Replies are suppressed (`q=2`).
-public struct KittyRenderer: TerminalImageRenderer {
+package struct KittyRenderer: TerminalImageRenderer {
     /// The two image ids frames alternate between.
     static let imageIDs: (UInt32, UInt32) = (0x5959_0001, 0x5959_0002)
     /// Base64 characters per escape sequence, as the protocol requires (at most 4096).
@@ -12,9 +12,9 @@ public struct KittyRenderer: TerminalImageRenderer {
     private var shownID: UInt32?
 
     /// A renderer.
-    public init() {}
+    package init() {}
 
-    public mutating func draw(_ frame: Bitmap, columns: Int, rows: Int) -> [UInt8] {
+    package mutating func draw(_ frame: Bitmap, columns: Int, rows: Int) -> [UInt8] {
         let id = shownID == Self.imageIDs.0 ? Self.imageIDs.1 : Self.imageIDs.0
         let rgba = frame.alphaMode == .straight ? frame.packedPixels : frame.straightened().packedPixels
         let payload = Array(Data(rgba).base64EncodedString().utf8)
@@ -23,7 +23,8 @@ public struct KittyRenderer: TerminalImageRenderer {
         repeat {
             let end = min(offset + Self.chunkSize, payload.count)
             let more = end < payload.count ? 1 : 0
-            let control = offset == 0
+            let control =
+                offset == 0
                 ? "a=T,f=32,s=\(frame.width),v=\(frame.height),i=\(id),c=\(columns),r=\(rows),C=1,q=2,m=\(more)"
                 : "m=\(more)"
             out += Array("\u{1B}_G\(control);".utf8) + payload[offset..<end] + Array("\u{1B}\\".utf8)
@@ -35,9 +36,9 @@ public struct KittyRenderer: TerminalImageRenderer {
         return out
     }
 
-    public mutating func reset() {}
+    package mutating func reset() {}
 
-    public mutating func finish() -> [UInt8] {
+    package mutating func finish() -> [UInt8] {
         defer { shownID = nil }
         return shownID.map(Self.delete) ?? []
     }

@@ -1,21 +1,21 @@
-public import YYImage
+package import YYImage
 
 /// Draws frames as sixel images: a palette of at most 256 colours per frame (exact when the frame
 /// has that few, else median cut), transparent pixels left untouched (`P2 = 1`), runs of one
 /// sixel written with `!` repeats.
-public struct SixelRenderer: TerminalImageRenderer {
+package struct SixelRenderer: TerminalImageRenderer {
     /// A renderer.
-    public init() {}
+    package init() {}
 
-    public mutating func draw(_ frame: Bitmap, columns: Int, rows: Int) -> [UInt8] {
+    package mutating func draw(_ frame: Bitmap, columns: Int, rows: Int) -> [UInt8] {
         Escape.beginSynchronizedUpdate + Escape.restoreCursor + Self.encode(frame) + Escape.endSynchronizedUpdate
     }
 
-    public mutating func reset() {}
+    package mutating func reset() {}
 
     /// The sixel image of `bitmap`: DCS `P0;1;0q`, raster attributes, colour registers, bands of
     /// six pixel rows, ST.
-    public static func encode(_ bitmap: Bitmap) -> [UInt8] {
+    package static func encode(_ bitmap: Bitmap) -> [UInt8] {
         let quantized = ColorQuantizer(bitmap, dithering: false)
         let (width, height) = (bitmap.width, bitmap.height)
         var out = Array("\u{1B}P0;1;0q\"1;1;\(width);\(height)".utf8)
@@ -36,12 +36,12 @@ public struct SixelRenderer: TerminalImageRenderer {
                     for y in bandRows where quantized.indices[y * width + x] == color { bits |= 1 << (y - bandTop) }
                     sixels[x] = 63 + bits
                 }
-                if !first { out.append(UInt8(ascii: "$")) }   // back to the band's start
+                if !first { out.append(UInt8(ascii: "$")) }  // back to the band's start
                 first = false
                 out += Array("#\(color)".utf8)
                 appendRuns(sixels, to: &out)
             }
-            out.append(UInt8(ascii: "-"))   // next band
+            out.append(UInt8(ascii: "-"))  // next band
         }
         out += Array("\u{1B}\\".utf8)
         return out

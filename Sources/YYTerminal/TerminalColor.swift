@@ -1,30 +1,30 @@
 import YYImage
 
 /// How many colours a terminal takes in SGR sequences.
-public enum TerminalColorMode: Sendable, Equatable {
+package enum TerminalColorMode: Sendable, Equatable {
     /// 24-bit colour (`38;2;r;g;b`), when `COLORTERM` says `truecolor` or `24bit`.
     case trueColor
     /// The xterm 256-colour palette (`38;5;n`).
     case palette256
 
     /// The mode a terminal with this environment supports.
-    public static func detect(environment: [String: String]) -> TerminalColorMode {
+    package static func detect(environment: [String: String]) -> TerminalColorMode {
         let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
         return colorTerm.contains("truecolor") || colorTerm.contains("24bit") ? .trueColor : .palette256
     }
 }
 
 /// An opaque colour.
-public struct RGB: Sendable, Hashable {
+package struct RGB: Sendable, Hashable {
     /// Red.
-    public var r: UInt8
+    package var r: UInt8
     /// Green.
-    public var g: UInt8
+    package var g: UInt8
     /// Blue.
-    public var b: UInt8
+    package var b: UInt8
 
     /// A colour.
-    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8) {
+    package init(_ r: UInt8, _ g: UInt8, _ b: UInt8) {
         self.r = r
         self.g = g
         self.b = b
@@ -48,14 +48,14 @@ public struct RGB: Sendable, Hashable {
 
 /// The xterm 256-colour palette: 16 system colours (left alone: terminals redefine them), a
 /// 6×6×6 cube from 16 and 24 greys from 232.
-public enum XtermPalette {
+package enum XtermPalette {
     /// The cube's levels per channel.
     static let cubeLevels: [Int] = [0, 95, 135, 175, 215, 255]
 
     /// The colour of palette entry `index`, 16...255 (the cube and the greys). Entries 0–15 are
     /// each terminal's own, unknown here: an index outside the range gives the nearest entry's
     /// colour (it trapped, on an array index or a `UInt8` overflow).
-    public static func color(of index: Int) -> RGB {
+    package static func color(of index: Int) -> RGB {
         let index = min(255, max(16, index))
         if index >= 232 {
             let level = UInt8(8 + 10 * (index - 232))
@@ -66,7 +66,7 @@ public enum XtermPalette {
     }
 
     /// The entry nearest to `color`: the nearer of its cube colour and its grey.
-    public static func index(of color: RGB) -> Int {
+    package static func index(of color: RGB) -> Int {
         func level(_ value: UInt8) -> Int {
             // Nearest cube level: 0 below 48, then steps of 40 from 95.
             let value = Int(value)

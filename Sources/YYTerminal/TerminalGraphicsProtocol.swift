@@ -1,5 +1,5 @@
 /// How a terminal can show pictures.
-public enum TerminalGraphicsProtocol: String, Sendable, CaseIterable {
+package enum TerminalGraphicsProtocol: String, Sendable, CaseIterable {
     /// The kitty graphics protocol (kitty, WezTerm, Ghostty, Konsole).
     case kitty
     /// iTerm2's inline images (iTerm2, WezTerm).
@@ -12,10 +12,10 @@ public enum TerminalGraphicsProtocol: String, Sendable, CaseIterable {
     /// The query that finds out what the terminal supports: a kitty graphics query (a 1×1 image
     /// that is never stored), then Primary Device Attributes, which every terminal answers, so
     /// that the answer to the first has arrived when the answer to the second has.
-    public static let query: [UInt8] = Array("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[c".utf8)
+    package static let query: [UInt8] = Array("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[c".utf8)
 
     /// Whether `reply` holds the complete answer to ``query`` (the device attributes end in `c`).
-    public static func isCompleteReply(_ reply: [UInt8]) -> Bool {
+    package static func isCompleteReply(_ reply: [UInt8]) -> Bool {
         deviceAttributes(in: reply) != nil
     }
 
@@ -25,7 +25,7 @@ public enum TerminalGraphicsProtocol: String, Sendable, CaseIterable {
     /// Inside tmux (or GNU screen) graphics need passthrough and break easily: blocks. iTerm2 is
     /// known from its environment; kitty from its reply; sixel from attribute 4 of the device
     /// attributes.
-    public static func detect(environment: [String: String], reply: [UInt8]?) -> TerminalGraphicsProtocol {
+    package static func detect(environment: [String: String], reply: [UInt8]?) -> TerminalGraphicsProtocol {
         let term = environment["TERM"] ?? ""
         if environment["TMUX"] != nil || term.hasPrefix("screen") || term.hasPrefix("tmux") { return .blocks }
         if environment["TERM_PROGRAM"] == "iTerm.app" || environment["LC_TERMINAL"] == "iTerm2" { return .iterm }

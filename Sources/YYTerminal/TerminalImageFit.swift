@@ -1,16 +1,16 @@
 /// How big an image is drawn in a terminal: its pixels and the cells they cover.
-public struct TerminalImageFit: Sendable, Equatable {
+package struct TerminalImageFit: Sendable, Equatable {
     /// Width of the bitmap to send, in pixels.
-    public var pixelWidth: Int
+    package var pixelWidth: Int
     /// Height of the bitmap to send, in pixels.
-    public var pixelHeight: Int
+    package var pixelHeight: Int
     /// Columns the image covers.
-    public var columns: Int
+    package var columns: Int
     /// Rows the image covers.
-    public var rows: Int
+    package var rows: Int
 
     /// A fit.
-    public init(pixelWidth: Int, pixelHeight: Int, columns: Int, rows: Int) {
+    package init(pixelWidth: Int, pixelHeight: Int, columns: Int, rows: Int) {
         self.pixelWidth = pixelWidth
         self.pixelHeight = pixelHeight
         self.columns = columns
@@ -20,7 +20,7 @@ public struct TerminalImageFit: Sendable, Equatable {
     /// The most pixels a fit has (2048 × 2048: 16 MB of RGBA, a million cells of blocks): a
     /// requested width far beyond any terminal, or a tall strip asked for at a modest width, must
     /// not allocate gigabytes (`--width 100000` asked for 40 GB).
-    public static let maximumPixelCount = 2048 * 2048
+    package static let maximumPixelCount = 2048 * 2048
 
     /// The fit of a `width` × `height` image.
     ///
@@ -31,11 +31,15 @@ public struct TerminalImageFit: Sendable, Equatable {
     ///     many columns, up or down, unless that would pass ``maximumPixelCount``. `nil`: fit in
     ///     `terminalColumns` × `terminalRows`, keeping the aspect ratio, never enlarging.
     ///   - cellPixels: a cell's size in pixels, when the terminal says (else 10 × 20).
-    public static func fit(width: Int, height: Int, protocol: TerminalGraphicsProtocol,
-                           requestedColumns: Int?, terminalColumns: Int, terminalRows: Int,
-                           cellPixels: (width: Int, height: Int)? = nil) -> TerminalImageFit {
+    package static func fit(
+        width: Int, height: Int, protocol: TerminalGraphicsProtocol,
+        requestedColumns: Int?, terminalColumns: Int, terminalRows: Int,
+        cellPixels: (width: Int, height: Int)? = nil
+    ) -> TerminalImageFit {
         let (width, height) = (max(1, width), max(1, height))
-        let cell: (width: Double, height: Double) = `protocol` == .blocks ? (1, 2)
+        let cell: (width: Double, height: Double) =
+            `protocol` == .blocks
+            ? (1, 2)
             : (Double(max(1, cellPixels?.width ?? 10)), Double(max(1, cellPixels?.height ?? 20)))
         let naturalColumns = Double(width) / cell.width
         let naturalRows = Double(height) / cell.height

@@ -1,8 +1,8 @@
-public import YYImage
+package import YYImage
 
 /// Draws frames of an animation in a terminal, each as escape sequences that start from the
 /// saved cursor position (`ESC 7`) at the image's top-left cell.
-public protocol TerminalImageRenderer {
+package protocol TerminalImageRenderer {
     /// The bytes that draw `frame` (already at the size the renderer wants) on a `columns` ×
     /// `rows` cell area. A renderer may send only what changed since its last frame.
     mutating func draw(_ frame: Bitmap, columns: Int, rows: Int) -> [UInt8]
@@ -13,7 +13,7 @@ public protocol TerminalImageRenderer {
 }
 
 extension TerminalImageRenderer {
-    public mutating func finish() -> [UInt8] { [] }
+    package mutating func finish() -> [UInt8] { [] }
 }
 
 /// Escape sequences used by more than one renderer.

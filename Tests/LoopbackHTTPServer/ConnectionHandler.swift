@@ -57,7 +57,8 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     private func headEnd() -> Int? {
         guard pending.count >= 4 else { return nil }
-        for index in 0...(pending.count - 4) where pending[index] == 13 && pending[index + 1] == 10 && pending[index + 2] == 13 && pending[index + 3] == 10 {
+        for index in 0...(pending.count - 4)
+        where pending[index] == 13 && pending[index + 1] == 10 && pending[index + 2] == 13 && pending[index + 3] == 10 {
             return index
         }
         return nil

@@ -9,7 +9,8 @@ extension LoopbackHTTPServer {
             let name = request.path.split(separator: "?").first.map { String($0.dropFirst()) } ?? ""
             let url = directory.appendingPathComponent(name.removingPercentEncoding ?? name)
             guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."),
-                  let bytes = FileManager.default.contents(atPath: url.path) else {
+                let bytes = FileManager.default.contents(atPath: url.path)
+            else {
                 return .response(status: 404, body: Array("not found\n".utf8))
             }
             let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
@@ -17,8 +18,9 @@ extension LoopbackHTTPServer {
             if request.header("If-None-Match") == etag {
                 return .response(status: 304, headers: [("ETag", etag), ("Cache-Control", cacheControl)])
             }
-            return .response(headers: [("Content-Type", contentType(of: url)), ("ETag", etag), ("Cache-Control", cacheControl)],
-                                 body: [UInt8](bytes))
+            return .response(
+                headers: [("Content-Type", contentType(of: url)), ("ETag", etag), ("Cache-Control", cacheControl)],
+                body: [UInt8](bytes))
         }
     }
 

@@ -129,7 +129,9 @@ public final class LoopbackHTTPServer: Sendable {
     /// Waits until `condition` holds for the server's counts, or `timeout` passes.
     /// - Returns: whether the condition held.
     @discardableResult
-    public func wait(timeout: Duration = .seconds(20), until condition: @escaping @Sendable (_ openConnections: Int, _ requests: Int) -> Bool) async -> Bool {
+    public func wait(timeout: Duration = .seconds(20), until condition: @escaping @Sendable (_ openConnections: Int, _ requests: Int) -> Bool) async
+        -> Bool
+    {
         await state.wait(timeout: timeout, until: condition)
     }
 
@@ -144,8 +146,10 @@ public final class LoopbackHTTPServer: Sendable {
 
 extension Array where Element == LoopbackHTTPServer.Step {
     /// A whole response with a Content-Length matching `body` (or `contentLength` to lie).
-    public static func response(status: Int = 200, reason: String? = nil, headers: [(String, String)] = [],
-                                body: [UInt8] = [], contentLength: Int? = nil) -> Self {
+    public static func response(
+        status: Int = 200, reason: String? = nil, headers: [(String, String)] = [],
+        body: [UInt8] = [], contentLength: Int? = nil
+    ) -> Self {
         [.send(Element.head(status: status, reason: reason, headers: headers + [("Content-Length", String(contentLength ?? body.count))]) + body)]
     }
 }

@@ -21,7 +21,9 @@ final class ServerState: @unchecked Sendable {
     }
 
     func opened(_ channel: any Channel) {
-        changing { channels[ObjectIdentifier(channel)] = channel; accepted += 1 }
+        changing {
+            channels[ObjectIdentifier(channel)] = channel; accepted += 1
+        }
     }
 
     func closed(_ channel: any Channel) {

@@ -62,8 +62,10 @@ public final class InMemorySharedTier: SharedCacheTier {
     /// What a removal puts before the owner of a held fill lock (as `RedisCacheTier` does).
     public static let superseded = "superseded:"
 
-    public func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String,
-                              replacingUnusableValue: Bool) async throws -> SharedCacheWriteOutcome {
+    public func setFilledData(
+        _ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String,
+        replacingUnusableValue: Bool
+    ) async throws -> SharedCacheWriteOutcome {
         try state.withLock { state throws(Failure) in
             if state.failing { throw Failure() }
             if let holder = state.locks[key], holder != owner { return .superseded }

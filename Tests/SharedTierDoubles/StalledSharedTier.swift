@@ -66,11 +66,14 @@ public final class StalledSharedTier: SharedCacheTier {
         return try await inner.setData(data, forKey: key, timeToLive: timeToLive)
     }
 
-    public func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String,
-                              replacingUnusableValue: Bool) async throws -> SharedCacheWriteOutcome {
+    public func setFilledData(
+        _ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String,
+        replacingUnusableValue: Bool
+    ) async throws -> SharedCacheWriteOutcome {
         if stalled == .writes { await waitUntilOpen() }
-        return try await inner.setFilledData(data, forKey: key, timeToLive: timeToLive, fillLockOwner: owner,
-                                             replacingUnusableValue: replacingUnusableValue)
+        return try await inner.setFilledData(
+            data, forKey: key, timeToLive: timeToLive, fillLockOwner: owner,
+            replacingUnusableValue: replacingUnusableValue)
     }
 
     public func removeData(forKey key: String) async throws {

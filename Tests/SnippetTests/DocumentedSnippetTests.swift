@@ -30,7 +30,8 @@ import Testing
         var lines = lines.map { $0.replacingOccurrences(of: "\t", with: "    ") }
         while lines.first?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeFirst() }
         while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
-        let indent = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        let indent =
+            lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
             .map { $0.prefix { $0 == " " }.count }.min() ?? 0
         return lines.map { String($0.dropFirst(min(indent, $0.prefix { $0 == " " }.count))) }.joined(separator: "\n")
     }
@@ -38,7 +39,8 @@ import Testing
     /// The regions of `text` between an opening line (for which `opening` gives a name) and the
     /// next closing line, with the line number after the opening one, markers left out.
     static func regions(in text: String, opening: (String) -> String?, closing: (String) -> Bool)
-        -> [(name: String, line: Int, lines: [Substring])] {
+        -> [(name: String, line: Int, lines: [Substring])]
+    {
         var regions: [(String, Int, [Substring])] = []
         var current: (name: String, line: Int, lines: [Substring])?
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -69,8 +71,9 @@ import Testing
         var snippets: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift") {
             let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-            let found = regions(in: text, opening: { $0.hasPrefix(marker) ? String($0.dropFirst(marker.count)) : nil },
-                                closing: { $0 == "// snippet.end" })
+            let found = regions(
+                in: text, opening: { $0.hasPrefix(marker) ? String($0.dropFirst(marker.count)) : nil },
+                closing: { $0 == "// snippet.end" })
             for snippet in found { snippets[snippet.name] = normalized(snippet.lines) }
         }
         return snippets

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (each snippet is the README's or the DocC catalog's code block, character for character)
 import Foundation
 import YYCache
 import YYCacheRedis

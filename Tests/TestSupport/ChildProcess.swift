@@ -74,10 +74,11 @@ public final class ChildProcess: @unchecked Sendable {
         process.waitUntilExit()
         try? inputPipe.fileHandleForWriting.close()
         collected.wait()
-        return Output(status: process.terminationStatus,
-                      terminatedBySignal: process.terminationReason == .uncaughtSignal,
-                      standardOutput: outputData,
-                      standardError: String(decoding: errorData, as: UTF8.self))
+        return Output(
+            status: process.terminationStatus,
+            terminatedBySignal: process.terminationReason == .uncaughtSignal,
+            standardOutput: outputData,
+            standardError: String(decoding: errorData, as: UTF8.self))
     }
 
     /// Runs a command to completion.

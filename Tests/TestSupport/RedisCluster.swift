@@ -36,12 +36,13 @@ public final class RedisCluster: Sendable {
             while true {
                 let busPort = try LoopbackPort.unused()
                 do {
-                    servers.append(try RedisServer(arguments: [
-                        "--cluster-enabled", "yes", "--cluster-port", String(busPort),
-                        "--cluster-config-file", "nodes-\(index).conf", "--dir", folder.path, "--cluster-node-timeout", "5000",
-                        // With a master down, the others go on serving their slots (tests of dead nodes).
-                        "--cluster-require-full-coverage", "no",
-                    ]))
+                    servers.append(
+                        try RedisServer(arguments: [
+                            "--cluster-enabled", "yes", "--cluster-port", String(busPort),
+                            "--cluster-config-file", "nodes-\(index).conf", "--dir", folder.path, "--cluster-node-timeout", "5000",
+                            // With a master down, the others go on serving their slots (tests of dead nodes).
+                            "--cluster-require-full-coverage", "no",
+                        ]))
                     busPorts.append(busPort)
                     break
                 } catch {

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -92,8 +93,11 @@ public final class RedisServer: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         let ports = tls ? ["--port", "0", "--tls-port", String(port)] : ["--port", String(port)]
-        process.arguments = ports + ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--protected-mode", "no", "--daemonize", "no", "--loglevel", "notice"] + arguments
+        process.arguments =
+            ports + [
+                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                "--protected-mode", "no", "--daemonize", "no", "--loglevel", "notice",
+            ] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

@@ -6,8 +6,10 @@ import Foundation
 ///
 /// For calls that must never take a lock they already hold, such as releasing something whose
 /// `deinit` calls back into the object that released it.
-public func returnsInTime(_ timeout: Duration = .seconds(10),
-                          _ body: @escaping @Sendable () -> Void) async -> Bool {
+public func returnsInTime(
+    _ timeout: Duration = .seconds(10),
+    _ body: @escaping @Sendable () -> Void
+) async -> Bool {
     let returned = DispatchSemaphore(value: 0)
     Thread {
         body()

@@ -47,18 +47,24 @@ public final class TestCertificates: Sendable {
         }
         func makeAuthority(_ name: String) throws -> Pair {
             let pair = Pair(certificate: folder.appending("\(name)-certificate.pem"), privateKey: folder.appending("\(name)-key.pem"))
-            try run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                     "-keyout", pair.privateKey, "-out", pair.certificate, "-days", "2", "-subj", "/CN=YYKit test \(name)"])
+            try run([
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", pair.privateKey, "-out", pair.certificate, "-days", "2", "-subj", "/CN=YYKit test \(name)",
+            ])
             return pair
         }
         func sign(_ name: String, by authority: Pair, extensions: String) throws -> Pair {
             let pair = Pair(certificate: folder.appending("\(name)-certificate.pem"), privateKey: folder.appending("\(name)-key.pem"))
             let request = folder.appending("\(name).csr"), extensionFile = folder.appending("\(name).ext")
             try Data(extensions.utf8).write(to: URL(fileURLWithPath: extensionFile))
-            try run(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                     "-keyout", pair.privateKey, "-out", request, "-subj", "/CN=\(name)"])
-            try run(["x509", "-req", "-in", request, "-CA", authority.certificate, "-CAkey", authority.privateKey,
-                     "-CAcreateserial", "-out", pair.certificate, "-days", "2", "-extfile", extensionFile])
+            try run([
+                "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", pair.privateKey, "-out", request, "-subj", "/CN=\(name)",
+            ])
+            try run([
+                "x509", "-req", "-in", request, "-CA", authority.certificate, "-CAkey", authority.privateKey,
+                "-CAcreateserial", "-out", pair.certificate, "-days", "2", "-extfile", extensionFile,
+            ])
             return pair
         }
         let authority = try makeAuthority("authority")
@@ -72,7 +78,9 @@ public final class TestCertificates: Sendable {
     /// `redis-server` arguments that make it speak only TLS on its port with `pair`, trusting this
     /// authority for client certificates, which it asks for when `clientsAuthenticate`.
     public func redisArguments(serving pair: Pair, clientsAuthenticate: Bool = false) -> [String] {
-        ["--tls-cert-file", pair.certificate, "--tls-key-file", pair.privateKey, "--tls-ca-cert-file", authority,
-         "--tls-auth-clients", clientsAuthenticate ? "yes" : "no"]
+        [
+            "--tls-cert-file", pair.certificate, "--tls-key-file", pair.privateKey, "--tls-ca-cert-file", authority,
+            "--tls-auth-clients", clientsAuthenticate ? "yes" : "no",
+        ]
     }
 }

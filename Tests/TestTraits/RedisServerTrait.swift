@@ -1,5 +1,5 @@
-public import Testing
 import TestSupport
+public import Testing
 
 extension Trait where Self == ConditionTrait {
     /// Skips a test or suite, saying why, when `redis-server` is not installed (CI installs it
@@ -13,8 +13,9 @@ extension Trait where Self == ConditionTrait {
     /// Skips a test or suite, saying why, when `redis-server` or `redis-cli` (which makes the
     /// servers a cluster) is not installed.
     public static var needsRedisCluster: Self {
-        .enabled(if: RedisServer.executable != nil && RedisCluster.cliExecutable != nil,
-                 Comment(rawValue: RedisServer.missingReason + "; a cluster needs redis-cli too"))
+        .enabled(
+            if: RedisServer.executable != nil && RedisCluster.cliExecutable != nil,
+            Comment(rawValue: RedisServer.missingReason + "; a cluster needs redis-cli too"))
     }
 }
 
@@ -22,7 +23,8 @@ extension Trait where Self == ConditionTrait {
     /// Skips a test or suite, saying why, when `redis-server` or `openssl` (which makes the test's
     /// certificates) is not installed.
     public static var needsRedisTLS: Self {
-        .enabled(if: RedisServer.executable != nil && TestCertificates.executable != nil,
-                 Comment(rawValue: RedisServer.missingReason + "; TLS needs " + TestCertificates.missingReason))
+        .enabled(
+            if: RedisServer.executable != nil && TestCertificates.executable != nil,
+            Comment(rawValue: RedisServer.missingReason + "; TLS needs " + TestCertificates.missingReason))
     }
 }

@@ -1,5 +1,5 @@
-public import Testing
 import TestSupport
+public import Testing
 
 extension Trait where Self == ConditionTrait {
     /// Skips a test or suite, saying why, when `../shared/testdata` is absent.

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
-import YYDispatch
 import TestSupport
 import Testing
+import YYDispatch
+
 @testable import YYCache
 
 /// Eight threads hammer one cache with random gets, sets, removes and trims; afterwards the
@@ -37,8 +38,9 @@ import Testing
                     precondition(value.count == key % 97 + 1, "value of key \(key) has the wrong size")
                 }
             case 45..<85:
-                cache.setValue([UInt8](repeating: UInt8(key % 256), count: key % 97 + 1), forKey: key, cost: key % 97 + 1,
-                               expiresAfter: key.isMultiple(of: 10) ? .milliseconds(5) : nil)
+                cache.setValue(
+                    [UInt8](repeating: UInt8(key % 256), count: key % 97 + 1), forKey: key, cost: key % 97 + 1,
+                    expiresAfter: key.isMultiple(of: 10) ? .milliseconds(5) : nil)
             case 85..<97: cache.removeValue(forKey: key)
             case 97: cache.trim(toCount: 2_000)
             case 98: cache.trim(toCost: 150_000)
@@ -78,8 +80,9 @@ import Testing
                         failures.withLock { $0.append("key \(key): \(data.count) bytes") }
                     }
                 case 50..<85:
-                    try cache.setData(Data(repeating: UInt8(key % 256), count: size(key)), forKey: "\(key)",
-                                      extendedData: Data("\(key)".utf8))
+                    try cache.setData(
+                        Data(repeating: UInt8(key % 256), count: size(key)), forKey: "\(key)",
+                        extendedData: Data("\(key)".utf8))
                 case 85..<97: try cache.removeValue(forKey: "\(key)")
                 case 97: try cache.trim(toCount: 200)
                 case 98: try cache.trim(toCost: 200_000)
@@ -163,7 +166,7 @@ import Testing
         let coder = GatedCoder(holding: "old")
         cache.diskCache.coder = coder
         try await cache.setValue("old", forKey: "k")
-        cache.memoryCache.removeValue(forKey: "k")   // on disk only
+        cache.memoryCache.removeValue(forKey: "k")  // on disk only
 
         // A reader on a thread of its own finds "old" on disk and stops before keeping it in memory.
         let read = Locked<String??>(nil)

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
-import YYDispatch
 import TestSupport
 import Testing
+import YYDispatch
+
 @testable import YYCache
 
 @Suite struct CacheTests {
@@ -17,11 +18,11 @@ import Testing
         #expect(try cache.diskCache.contains("u1"))
         cache.memoryCache.removeAll()
         #expect(try cache.contains("u1"))
-        #expect(try cache.value(forKey: "u1") == user)          // from disk…
-        #expect(cache.memoryCache.contains("u1"))               // …now in memory
+        #expect(try cache.value(forKey: "u1") == user)  // from disk…
+        #expect(cache.memoryCache.contains("u1"))  // …now in memory
         #expect(cache.diskCache.statistics.hits == 1)
         #expect(try cache.value(forKey: "u1") == user)
-        #expect(cache.diskCache.statistics.hits == 1)           // served by memory
+        #expect(cache.diskCache.statistics.hits == 1)  // served by memory
         #expect(try cache.value(forKey: "nobody") == nil)
     }
 
@@ -58,7 +59,7 @@ import Testing
         let folder = TemporaryDirectory("both")
         let cache = try Cache<Data>(path: folder.path)
         try cache.setValue(testBytes(30_000), forKey: "a")
-        #expect(cache.memoryCache.totalCost == 30_000)          // Data costs its size in memory
+        #expect(cache.memoryCache.totalCost == 30_000)  // Data costs its size in memory
         try cache.removeValue(forKey: "a")
         #expect(!cache.memoryCache.contains("a"))
         #expect(try !cache.diskCache.contains("a"))
@@ -78,9 +79,10 @@ import Testing
     @Test func promotionKeepsTheRemainingTimeToLive() throws {
         let folder = TemporaryDirectory("ttlpromote")
         let wallClock = DiskTestEnvironment(), monotonic = ManualClock()
-        let cache = Cache<Data>(memoryCache: MemoryCache(name: "ttl", clock: monotonic.cacheClock),
-                                diskCache: try DiskCache(path: folder.path, testEnvironment: wallClock),
-                                memoryCost: Cache.defaultMemoryCost)
+        let cache = Cache<Data>(
+            memoryCache: MemoryCache(name: "ttl", clock: monotonic.cacheClock),
+            diskCache: try DiskCache(path: folder.path, testEnvironment: wallClock),
+            memoryCost: Cache.defaultMemoryCost)
         try cache.setValue(Data("x".utf8), forKey: "short", expiresAfter: .seconds(10))
         cache.memoryCache.removeAll()
         // 4 s later the disk hit is promoted with the 6 s it has left, not a fresh 10 s.

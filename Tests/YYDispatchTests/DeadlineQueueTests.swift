@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 import YYDispatch
 
 @Suite(.timeLimit(.minutes(1))) struct DeadlineQueueTests {
@@ -10,7 +10,7 @@ import YYDispatch
         var queue = DeadlineQueue<Int>()
         var expected: [(offset: Int, payload: Int)] = []
         for payload in 0..<2_000 {
-            let offset = Int.random(in: 0..<50, using: &random)   // many equal deadlines
+            let offset = Int.random(in: 0..<50, using: &random)  // many equal deadlines
             _ = queue.insert(payload, at: start + .milliseconds(offset))
             expected.append((offset, payload))
         }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
 @testable import YYDispatch
 
 @Suite struct DispatchQueuePoolTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import YYDispatch
 
 @Suite struct DurationSaturatingNanosecondsTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import YYDispatch
 
 @Suite struct IdleWorkListTests {
@@ -9,7 +10,7 @@ import Testing
         list.remove(ids[0])
         list.remove(ids[4])
         list.remove(ids[9])
-        list.remove(ids[4])   // twice: nothing more
+        list.remove(ids[4])  // twice: nothing more
         #expect(list.count == 7)
         while let work = list.popFirst() { work() }
         #expect(ran.withLock { $0 } == [1, 2, 3, 5, 6, 7, 8])

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import YYDispatch
 
 @Suite(.timeLimit(.minutes(1))) struct IdleWorkQueueTests {
@@ -17,7 +17,9 @@ import YYDispatch
         let idle = IdleWorkQueue(queue: queue, batchSize: 2)
         let log = EventLog<String>()
         let gate = DispatchSemaphore(value: 0)
-        idle.async { gate.wait(); log.append("regular 1") }
+        idle.async {
+            gate.wait(); log.append("regular 1")
+        }
         for index in 1...3 { idle.addIdleWork { log.append("idle \(index)") } }
         idle.async { log.append("regular 2") }
         idle.async {
@@ -124,7 +126,7 @@ import YYDispatch
         let finished = await returnsInTime { if cancellingAll { idle.cancelAll() } else { item.cancel() } }
         #expect(finished, "cancelling deadlocked")
         guard finished else { return }
-        #expect(idle.pendingCount == 1)   // what the deinit added
+        #expect(idle.pendingCount == 1)  // what the deinit added
         gate.signal()
         await settle(idle)
     }

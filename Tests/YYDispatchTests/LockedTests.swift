@@ -1,6 +1,6 @@
 import Dispatch
-import Testing
 import TestSupport
+import Testing
 import YYDispatch
 
 final class DeinitCounter: @unchecked Sendable {

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+
 @testable import YYDispatch
 
 @Suite struct MemoryPressureMonitorTests {
@@ -46,12 +47,12 @@ import Testing
         available.store(10, ordering: .relaxed)
         #expect(monitor.check())
         #expect(handler.count == 1)
-        #expect(!monitor.check())                // still under pressure: no second call
+        #expect(!monitor.check())  // still under pressure: no second call
         #expect(handler.count == 1)
         available.store(90, ordering: .relaxed)
         #expect(!monitor.check())
         available.store(5, ordering: .relaxed)
-        #expect(monitor.check())                 // a new crossing
+        #expect(monitor.check())  // a new crossing
         #expect(handler.count == 2)
     }
 
@@ -67,7 +68,7 @@ import Testing
         #expect(monitor.check())
         #expect((kept.count, removed.count) == (1, 1))
         monitor.unregister(removed)
-        monitor.unregister(removed)               // not registered any more: nothing happens
+        monitor.unregister(removed)  // not registered any more: nothing happens
         available.store(90, ordering: .relaxed)
         #expect(!monitor.check())
         available.store(5, ordering: .relaxed)

@@ -19,11 +19,14 @@ import YYDispatch
         // Started from the delivery queue, as a view starts its rendering from the main queue.
         await run(on: delivery) {
             for index in 0..<1000 {
-                work.start({ _ in computed.append(index); return index }, publish: { published.append($0) })
+                work.start(
+                    { _ in
+                        computed.append(index); return index
+                    }, publish: { published.append($0) })
             }
         }
         await drain()
-        await drain()   // a result handed to the delivery queue while the first drain ran
+        await drain()  // a result handed to the delivery queue while the first drain ran
         #expect(published.all == [999])
         #expect(computed.all.contains(999))
     }
@@ -48,12 +51,13 @@ import YYDispatch
         let published = EventLog<String>()
         let sawCancellation = EventLog<Bool>()
         let started = DispatchSemaphore(value: 0), proceed = DispatchSemaphore(value: 0)
-        work.start({ isCancelled in
-            started.signal()
-            proceed.wait()
-            sawCancellation.append(isCancelled())
-            return "old"
-        }, publish: { published.append($0) })
+        work.start(
+            { isCancelled in
+                started.signal()
+                proceed.wait()
+                sawCancellation.append(isCancelled())
+                return "old"
+            }, publish: { published.append($0) })
         started.wait()
         work.start({ _ in "new" }, publish: { published.append($0) })
         proceed.signal()
@@ -67,7 +71,10 @@ import YYDispatch
         let work = SupersedingWork<Int>(deliveringOn: .queue(delivery), pool: pool)
         let published = EventLog<Int>()
         let proceed = DispatchSemaphore(value: 0)
-        work.start({ _ in proceed.wait(); return 1 }, publish: { published.append($0) })
+        work.start(
+            { _ in
+                proceed.wait(); return 1
+            }, publish: { published.append($0) })
         work.cancel()
         proceed.signal()
         await drain()

@@ -12,7 +12,7 @@ import YYDispatch
             for _ in 0..<1000 { transaction.commit("layout") { log.append("layout") } }
             log.append("end of the work item")
         }
-        await run(on: queue)   // after the turn the commits were made in
+        await run(on: queue)  // after the turn the commits were made in
         #expect(log.all == ["end of the work item", "layout"])
         #expect(transaction.pendingCount == 0)
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+
 @testable import YYDispatch
 
 @Suite(.timeLimit(.minutes(1))) struct WeakObserverTableTests {

@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import YYDispatch
 
 final class TimerTarget: Sendable {

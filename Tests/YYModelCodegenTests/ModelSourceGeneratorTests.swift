@@ -1,6 +1,9 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (property names the key rules must handle, however odd)
 import Foundation
 import Testing
 import YYModel
+
 @testable import YYModelCodegen
 
 // The output of `ModelSourceGenerator` for `sampleJSON` below, pasted as is: it must compile
@@ -106,9 +109,11 @@ struct ResultItem {
 }
 
 @Suite struct ModelSourceGeneratorTests {
-    static let apiResponseJSON = #"[{"data": {"id": 1}, "error": null, "result": [{"ok": true}]}, {"data": {"id": 2}, "error": {"code": 7}, "result": []}]"#
+    static let apiResponseJSON =
+        #"[{"data": {"id": 1}, "error": null, "result": [{"ok": true}]}, {"data": {"id": 2}, "error": {"code": 7}, "result": []}]"#
     static let shadowingJSON = #"{"string": {"text": "x"}, "self": {"a": 1}, "model": {"k": 1.5}, "type": {"b": true}, "any": [{"c": null}]}"#
-    static let hostileKeysJSON = #"{"a_b": 1, "aB": 2, "": 3, "value": 4, "Type": 5, "init": 6, "_": 7, "a-b": 8, "Protocol": 9, "self": true, "a.b": 10, "line\nbreak": 11, "q\"\\": 12}"#
+    static let hostileKeysJSON =
+        #"{"a_b": 1, "aB": 2, "": 3, "value": 4, "Type": 5, "init": 6, "_": 7, "a-b": 8, "Protocol": 9, "self": true, "a.b": 10, "line\nbreak": 11, "q\"\\": 12}"#
 
     static let sampleJSON = #"""
         [{"id": 1, "user": {"screen_name": "a", "2fa": true}, "tags": [{"text": "x"}], "score": 1},
@@ -117,30 +122,31 @@ struct ResultItem {
 
     @Test func generatesModelsThatFitTheSample() throws {
         let source = try ModelSourceGenerator().source(for: JSONValue(parsing: Self.sampleJSON), typeName: "GeneratedTweet")
-        #expect(source == """
-            import YYModel
+        #expect(
+            source == """
+                import YYModel
 
-            @Model
-            struct GeneratedTweet {
-                var id: Int
-                var score: Double
-                var tags: [Tag]?
-                var user: User?
-                var `default`: JSONValue?
-            }
+                @Model
+                struct GeneratedTweet {
+                    var id: Int
+                    var score: Double
+                    var tags: [Tag]?
+                    var user: User?
+                    var `default`: JSONValue?
+                }
 
-            @Model
-            struct Tag {
-                var text: String
-            }
+                @Model
+                struct Tag {
+                    var text: String
+                }
 
-            @Model
-            struct User {
-                @Key("2fa") var _2fa: Bool
-                @Key("screen_name") var screenName: String
-            }
+                @Model
+                struct User {
+                    @Key("2fa") var _2fa: Bool
+                    @Key("screen_name") var screenName: String
+                }
 
-            """)
+                """)
     }
 
     @Test func theGeneratedTypesDecodeTheSample() throws {
@@ -155,74 +161,78 @@ struct ResultItem {
 
     @Test func hostileKeysBecomeDistinctPropertiesThatCompileAndDecode() throws {
         let source = try ModelSourceGenerator().source(for: JSONValue(parsing: Self.hostileKeysJSON), typeName: "GeneratedHostileKeys")
-        #expect(source == """
-            import YYModel
+        #expect(
+            source == """
+                import YYModel
 
-            @Model
-            struct GeneratedHostileKeys {
-                @Key(verbatim: "") var value: Int
-                @Key("Protocol") var `protocol`: Int
-                @Key("Type") var type: Int
-                @Key("_") var value_: Int
-                @Key("a-b") var aB: Int
-                @Key(verbatim: "a.b") var aB_: Int
-                @Key("aB") var aB__: Int
-                @Key("a_b") var aB___: Int
-                var `init`: Int
-                @Key("line\\nbreak") var lineBreak: Int
-                @Key("q\\"\\\\") var q: Int
-                var `self`: Bool
-                @Key("value") var value__: Int
-            }
+                @Model
+                struct GeneratedHostileKeys {
+                    @Key(verbatim: "") var value: Int
+                    @Key("Protocol") var `protocol`: Int
+                    @Key("Type") var type: Int
+                    @Key("_") var value_: Int
+                    @Key("a-b") var aB: Int
+                    @Key(verbatim: "a.b") var aB_: Int
+                    @Key("aB") var aB__: Int
+                    @Key("a_b") var aB___: Int
+                    var `init`: Int
+                    @Key("line\\nbreak") var lineBreak: Int
+                    @Key("q\\"\\\\") var q: Int
+                    var `self`: Bool
+                    @Key("value") var value__: Int
+                }
 
-            """)
+                """)
         let decoded = try ModelDecoder().decode(GeneratedHostileKeys.self, from: Self.hostileKeysJSON)
-        let values: [Int] = [decoded.aB___, decoded.aB__, decoded.value, decoded.value__, decoded.type, decoded.`init`, decoded.value_,
-                             decoded.aB, decoded.protocol, decoded.aB_, decoded.lineBreak, decoded.q]
+        let values: [Int] = [
+            decoded.aB___, decoded.aB__, decoded.value, decoded.value__, decoded.type, decoded.`init`, decoded.value_,
+            decoded.aB, decoded.protocol, decoded.aB_, decoded.lineBreak, decoded.q,
+        ]
         #expect(values == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
         #expect(decoded.`self`)
     }
 
     @Test func typeNamesThatTheGeneratedCodeNeedsAreNumbered() throws {
         let source = try ModelSourceGenerator().source(for: JSONValue(parsing: Self.shadowingJSON), typeName: "GeneratedShadowing")
-        #expect(source == """
-            import YYModel
+        #expect(
+            source == """
+                import YYModel
 
-            @Model
-            struct GeneratedShadowing {
-                var any: [AnyItem]
-                var model: Model2
-                var `self`: Self2
-                var string: String2
-                var type: Type2
-            }
+                @Model
+                struct GeneratedShadowing {
+                    var any: [AnyItem]
+                    var model: Model2
+                    var `self`: Self2
+                    var string: String2
+                    var type: Type2
+                }
 
-            @Model
-            struct AnyItem {
-                var c: JSONValue?
-            }
+                @Model
+                struct AnyItem {
+                    var c: JSONValue?
+                }
 
-            @Model
-            struct Model2 {
-                var k: Double
-            }
+                @Model
+                struct Model2 {
+                    var k: Double
+                }
 
-            @Model
-            struct Self2 {
-                var a: Int
-            }
+                @Model
+                struct Self2 {
+                    var a: Int
+                }
 
-            @Model
-            struct String2 {
-                var text: String
-            }
+                @Model
+                struct String2 {
+                    var text: String
+                }
 
-            @Model
-            struct Type2 {
-                var b: Bool
-            }
+                @Model
+                struct Type2 {
+                    var b: Bool
+                }
 
-            """)
+                """)
         let decoded = try ModelDecoder().decode(GeneratedShadowing.self, from: Self.shadowingJSON)
         #expect(decoded.string.text == "x")
         #expect(decoded.`self`.a == 1)
@@ -235,32 +245,33 @@ struct ResultItem {
 
     @Test func typeNamesOfStandardLibraryAndFoundationTypesAreNumberedAndTheRootNameIsKept() throws {
         let source = try ModelSourceGenerator().source(for: JSONValue(parsing: Self.apiResponseJSON), typeName: "GeneratedAPIResponse")
-        #expect(source == """
-            import YYModel
+        #expect(
+            source == """
+                import YYModel
 
-            @Model
-            struct GeneratedAPIResponse {
-                var data: Data2
-                var error: Error2?
-                var result: [ResultItem]
-            }
+                @Model
+                struct GeneratedAPIResponse {
+                    var data: Data2
+                    var error: Error2?
+                    var result: [ResultItem]
+                }
 
-            @Model
-            struct Data2 {
-                var id: Int
-            }
+                @Model
+                struct Data2 {
+                    var id: Int
+                }
 
-            @Model
-            struct Error2 {
-                var code: Int
-            }
+                @Model
+                struct Error2 {
+                    var code: Int
+                }
 
-            @Model
-            struct ResultItem {
-                var ok: Bool
-            }
+                @Model
+                struct ResultItem {
+                    var ok: Bool
+                }
 
-            """)
+                """)
         // Foundation's `Data` and Swift's `Result` and `Error` still mean what they mean here.
         let bytes: Data = Data(Self.apiResponseJSON.utf8)
         let outcome: Result<[GeneratedAPIResponse], any Error> = Result { try ModelDecoder().decode([GeneratedAPIResponse].self, from: bytes) }
@@ -281,7 +292,7 @@ struct ResultItem {
 
     @Test func namesAndSingulars() {
         #expect(ModelSourceGenerator.propertyName("created_at") == "createdAt")
-        #expect(ModelSourceGenerator.propertyName("HTMLUrl") == "htmlurl")   // one word: no lower-to-upper step
+        #expect(ModelSourceGenerator.propertyName("HTMLUrl") == "htmlurl")  // one word: no lower-to-upper step
         #expect(ModelSourceGenerator.propertyName("avatarURL") == "avatarUrl")
         #expect(ModelSourceGenerator.propertyName("2fa") == "_2fa")
         #expect(ModelSourceGenerator.typeName("user_mentions") == "UserMentions")

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import YYImage
+
 @testable import YYTerminal
 
 /// Kitty, iTerm2 and sixel output decoded back to pixels.
@@ -11,7 +12,8 @@ import YYImage
         var bitmap = Bitmap(width: width, height: height)
         for y in 0..<height {
             for x in 0..<width {
-                bitmap[x, y] = gradient
+                bitmap[x, y] =
+                    gradient
                     ? RGBA(UInt8(x * 255 / (width - 1)), UInt8(y * 255 / (height - 1)), UInt8((x * y) % 256), 255)
                     : [RGBA(255, 0, 0, 255), RGBA(0, 128, 255, 255), RGBA(250, 250, 240, 255)][(x / 5 + y / 4) % 3]
             }
@@ -31,7 +33,7 @@ import YYImage
 
     @Test func kittyChunksDecodeBackToTheFramesPixels() throws {
         var renderer = KittyRenderer()
-        let frame = Self.frame(width: 61, height: 47)   // 11 KB of RGBA: several chunks
+        let frame = Self.frame(width: 61, height: 47)  // 11 KB of RGBA: several chunks
         let commands = Self.kittyCommands(renderer.draw(frame, columns: 7, rows: 3))
         #expect(commands.count > 2)
         #expect(commands[0].control == "a=T,f=32,s=61,v=47,i=\(KittyRenderer.imageIDs.0),c=7,r=3,C=1,q=2,m=1")
@@ -158,37 +160,50 @@ import YYImage
 @Suite struct TerminalImageFitTests {
     @Test func blocksFitTheTerminalKeepingTheAspectRatioWithoutEnlarging() {
         // 400 × 200 in 80 × 24: columns limit (80 px wide, 40 px = 20 rows).
-        #expect(TerminalImageFit.fit(width: 400, height: 200, protocol: .blocks, requestedColumns: nil,
-                                     terminalColumns: 80, terminalRows: 24)
+        #expect(
+            TerminalImageFit.fit(
+                width: 400, height: 200, protocol: .blocks, requestedColumns: nil,
+                terminalColumns: 80, terminalRows: 24)
                 == TerminalImageFit(pixelWidth: 80, pixelHeight: 40, columns: 80, rows: 20))
         // 100 × 300 in 80 × 24: rows limit (48 px high).
-        #expect(TerminalImageFit.fit(width: 100, height: 300, protocol: .blocks, requestedColumns: nil,
-                                     terminalColumns: 80, terminalRows: 24)
+        #expect(
+            TerminalImageFit.fit(
+                width: 100, height: 300, protocol: .blocks, requestedColumns: nil,
+                terminalColumns: 80, terminalRows: 24)
                 == TerminalImageFit(pixelWidth: 16, pixelHeight: 48, columns: 16, rows: 24))
         // Small images stay as they are.
-        #expect(TerminalImageFit.fit(width: 10, height: 7, protocol: .blocks, requestedColumns: nil,
-                                     terminalColumns: 80, terminalRows: 24)
+        #expect(
+            TerminalImageFit.fit(
+                width: 10, height: 7, protocol: .blocks, requestedColumns: nil,
+                terminalColumns: 80, terminalRows: 24)
                 == TerminalImageFit(pixelWidth: 10, pixelHeight: 7, columns: 10, rows: 4))
     }
 
     @Test func aRequestedWidthScalesUpOrDown() {
-        #expect(TerminalImageFit.fit(width: 10, height: 10, protocol: .blocks, requestedColumns: 30,
-                                     terminalColumns: 80, terminalRows: 24)
+        #expect(
+            TerminalImageFit.fit(
+                width: 10, height: 10, protocol: .blocks, requestedColumns: 30,
+                terminalColumns: 80, terminalRows: 24)
                 == TerminalImageFit(pixelWidth: 30, pixelHeight: 30, columns: 30, rows: 15))
     }
 
     @Test func noFitPassesTheMaximumPixelCountWhateverTheWidthAsked() {
         for (width, height) in [(10, 10), (1, 1000), (1000, 1)] {
-            let fit = TerminalImageFit.fit(width: width, height: height, protocol: .kitty, requestedColumns: 100_000,
-                                           terminalColumns: 80, terminalRows: 24)
-            #expect(fit.pixelWidth * fit.pixelHeight <= TerminalImageFit.maximumPixelCount + fit.pixelWidth + fit.pixelHeight, "\(width)x\(height): \(fit)")
+            let fit = TerminalImageFit.fit(
+                width: width, height: height, protocol: .kitty, requestedColumns: 100_000,
+                terminalColumns: 80, terminalRows: 24)
+            #expect(
+                fit.pixelWidth * fit.pixelHeight <= TerminalImageFit.maximumPixelCount + fit.pixelWidth + fit.pixelHeight,
+                "\(width)x\(height): \(fit)")
             #expect(fit.pixelWidth * fit.pixelHeight >= TerminalImageFit.maximumPixelCount / 2, "\(width)x\(height): \(fit)")
         }
     }
 
     @Test func graphicsProtocolsCountCellsInPixels() {
-        #expect(TerminalImageFit.fit(width: 400, height: 400, protocol: .kitty, requestedColumns: nil,
-                                     terminalColumns: 80, terminalRows: 24, cellPixels: (8, 16))
+        #expect(
+            TerminalImageFit.fit(
+                width: 400, height: 400, protocol: .kitty, requestedColumns: nil,
+                terminalColumns: 80, terminalRows: 24, cellPixels: (8, 16))
                 == TerminalImageFit(pixelWidth: 384, pixelHeight: 384, columns: 48, rows: 24))
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 import YYImage
+
 @testable import YYTerminal
 
 @Suite struct HalfBlockRendererTests {
@@ -38,14 +39,16 @@ import YYImage
 
     @Test func aCellLikeTheOneBeforeRepeatsNoColours() {
         let renderer = HalfBlockRenderer(colorMode: .trueColor)
-        let red = Bitmap(width: 3, height: 2, pixels: [UInt8](repeating: 0, count: 24).enumerated().map { $0.offset % 4 == 0 || $0.offset % 4 == 3 ? 255 : 0 })!
+        let red = Bitmap(
+            width: 3, height: 2, pixels: [UInt8](repeating: 0, count: 24).enumerated().map { $0.offset % 4 == 0 || $0.offset % 4 == 3 ? 255 : 0 })!
         #expect(Self.text(renderer.lines(for: red)) == "\u{1B}[0;38;2;255;0;0;48;2;255;0;0m▀▀▀\u{1B}[0m\n")
     }
 
     @Test func theFirstDrawIsWholeInSynchronizedOutputFromTheSavedCursor() {
         var renderer = HalfBlockRenderer(colorMode: .trueColor)
         let drawn = Self.text(renderer.draw(Self.image, columns: 2, rows: 2))
-        let expected = "\u{1B}[?2026h"
+        let expected =
+            "\u{1B}[?2026h"
             + "\u{1B}8" + "\u{1B}[0;38;2;255;0;0;48;2;0;0;255m▀" + "\u{1B}[0;38;2;0;255;0;49m▄" + "\u{1B}[0m"
             + "\u{1B}8\u{1B}[1B" + "\u{1B}[0;38;2;100;50;25;49m▀" + "\u{1B}[0;38;2;255;255;255;49m▀" + "\u{1B}[0m"
             + "\u{1B}[?2026l"
@@ -56,8 +59,9 @@ import YYImage
         var renderer = HalfBlockRenderer(colorMode: .trueColor)
         _ = renderer.draw(Self.image, columns: 2, rows: 2)
         var next = Self.image
-        next[1, 2] = RGBA(0, 0, 0, 255)          // bottom-right cell only
-        #expect(Self.text(renderer.draw(next, columns: 2, rows: 2))
+        next[1, 2] = RGBA(0, 0, 0, 255)  // bottom-right cell only
+        #expect(
+            Self.text(renderer.draw(next, columns: 2, rows: 2))
                 == "\u{1B}[?2026h" + "\u{1B}8\u{1B}[1B\u{1B}[1C" + "\u{1B}[0;38;2;0;0;0;49m▀" + "\u{1B}[0m" + "\u{1B}[?2026l")
         // Nothing changed: an empty update.
         #expect(Self.text(renderer.draw(next, columns: 2, rows: 2)) == "\u{1B}[?2026h\u{1B}[?2026l")
@@ -70,7 +74,7 @@ import YYImage
         #expect(XtermPalette.index(of: RGB(255, 0, 0)) == 196)
         #expect(XtermPalette.index(of: RGB(0, 0, 0)) == 16)
         #expect(XtermPalette.index(of: RGB(255, 255, 255)) == 231)
-        #expect(XtermPalette.index(of: RGB(128, 128, 128)) == 244)     // grey 128 beats cube 135
+        #expect(XtermPalette.index(of: RGB(128, 128, 128)) == 244)  // grey 128 beats cube 135
         #expect(XtermPalette.color(of: 244) == RGB(128, 128, 128))
         for (outside, nearest) in [(0, 16), (-1, 16), (Int.min, 16), (256, 255), (Int.max, 255)] {
             #expect(XtermPalette.color(of: outside) == XtermPalette.color(of: nearest), "entry \(outside)")

@@ -122,9 +122,10 @@ import YYImage
         let result = try yy("bench", "cache", "--count", "20", "--size", "64", "--folder", scratch, "--seconds", "0", "--json")
         #expect(result.status == 0, "\(result.standardError)")
         let rows = try rows(result)
-        #expect(rows.map { $0["contender"] as? String } == [
-            "MemoryCache (YYCache)", "NSCache (Foundation)", "DiskCache (YYCache)", "a file per key (Data.write, atomic)",
-        ])
+        #expect(
+            rows.map { $0["contender"] as? String } == [
+                "MemoryCache (YYCache)", "NSCache (Foundation)", "DiskCache (YYCache)", "a file per key (Data.write, atomic)",
+            ])
         #expect(rows.allSatisfy { $0["operations"] as? Int == 40 })
         #expect(rows.map { $0["bytes"] as? Int } == [nil, nil, 2 * 20 * 64, 2 * 20 * 64])
         try expectConsistent(Array(rows.prefix(2)), peer: "NSCache (Foundation)")
@@ -146,8 +147,10 @@ import YYImage
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         let result = try yy("bench", "cache", "--count", "1000000", "--size", "67108864", "--folder", scratch + "/new", "--seconds", "0")
         #expect(result.status == 3)
-        #expect(result.standardError.contains("1000000 values of 67108864 bytes need about 75497473048576 bytes of disk; the file system of '\(scratch)/new' has "),
-                "\(result.standardError)")
+        #expect(
+            result.standardError.contains(
+                "1000000 values of 67108864 bytes need about 75497473048576 bytes of disk; the file system of '\(scratch)/new' has "),
+            "\(result.standardError)")
         #expect(result.standardOutput.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch) == [])
     }

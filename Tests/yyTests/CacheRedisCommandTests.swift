@@ -65,8 +65,9 @@ import Testing
         #expect(got.standardOutput == Data("over TLS".utf8))
         // The system's authorities do not vouch for the tests' server: a miss, never the value.
         #expect(try yy("cache", "get", "--path", folder.appending("c"), "--redis", tlsServer.url, "k").status == 1)
-        let unreadable = try yy("cache", "get", "--path", folder.appending("c"), "--redis", tlsServer.url,
-                                "--redis-ca-file", folder.appending("absent.pem"), "k")
+        let unreadable = try yy(
+            "cache", "get", "--path", folder.appending("c"), "--redis", tlsServer.url,
+            "--redis-ca-file", folder.appending("absent.pem"), "k")
         #expect(unreadable.status == 2)
         #expect(unreadable.standardError.contains("--redis-ca-file"))
     }
@@ -90,7 +91,8 @@ import Testing
         let cluster = try await RedisCluster.start()
         let keys = (0..<12).map { "clustered/\($0)" }
         for key in keys {
-            let set = try yy("cache", "set", "--path", folder.appending("a"), "--redis", cluster.urls[0], "--redis-cluster", key, input: Data(key.utf8))
+            let set = try yy(
+                "cache", "set", "--path", folder.appending("a"), "--redis", cluster.urls[0], "--redis-cluster", key, input: Data(key.utf8))
             #expect(set.status == 0, "\(set.standardError)")
         }
         for key in keys {

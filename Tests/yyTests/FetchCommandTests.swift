@@ -8,8 +8,9 @@ import YYImage
 /// revalidation, limits and the exit codes.
 @Suite(.timeLimit(.minutes(2))) struct FetchCommandTests {
     /// 6 × 4 opaque red pixels.
-    private let png = [UInt8](try! ImageEncoder.encode(
-        Bitmap(width: 6, height: 4, pixels: Array([[UInt8]](repeating: [255, 0, 0, 255], count: 24).joined()))!, as: .png))
+    private let png = [UInt8](
+        try! ImageEncoder.encode(
+            Bitmap(width: 6, height: 4, pixels: Array([[UInt8]](repeating: [255, 0, 0, 255], count: 24).joined()))!, as: .png))
 
     func yy(_ arguments: [String]) throws -> ChildProcess.Output {
         let binary = try #require(BuildProducts.executable("yy"), "build the yy product first")
@@ -47,12 +48,13 @@ import YYImage
         let a = server.url("/a.png").absoluteString
         let result = try yy(["fetch", a, server.url("/b.png").absoluteString, a])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.text == """
-            \(a): network 200 png 6x4, 1 frame, \(png.count) bytes
-            \(server.url("/b.png").absoluteString): network 200 png 6x4, 1 frame, \(png.count) bytes
-            \(a): network 200 png 6x4, 1 frame, \(png.count) bytes
+        #expect(
+            result.text == """
+                \(a): network 200 png 6x4, 1 frame, \(png.count) bytes
+                \(server.url("/b.png").absoluteString): network 200 png 6x4, 1 frame, \(png.count) bytes
+                \(a): network 200 png 6x4, 1 frame, \(png.count) bytes
 
-            """)
+                """)
         #expect(server.requestCount(path: "/a.png") == 1)
     }
 
@@ -121,8 +123,10 @@ import YYImage
         let folder = TemporaryDirectory("fetch-same-name")
         let binary = try #require(BuildProducts.executable("yy"), "build the yy product first")
         let runs = try (0..<2).map { run in
-            try ChildProcess(binary, ["fetch", "--out", folder.path + "/"]
-                             + (0..<150).map { server.url("/same/\(run)-\($0)/image.png").absoluteString })
+            try ChildProcess(
+                binary,
+                ["fetch", "--out", folder.path + "/"]
+                    + (0..<150).map { server.url("/same/\(run)-\($0)/image.png").absoluteString })
         }
         for output in runs.map({ $0.wait() }) { #expect(output.status == 0, "\(output.standardError)") }
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -159,7 +163,9 @@ import YYImage
     @Test func anyFailedFetchExitsOneWithTheReasonInTheLine() async throws {
         let server = try await server()
         defer { server.stop() }
-        let result = try yy(["fetch", "--json", server.url("/a.png").absoluteString, server.url("/missing.png").absoluteString, server.url("/page.png").absoluteString])
+        let result = try yy([
+            "fetch", "--json", server.url("/a.png").absoluteString, server.url("/missing.png").absoluteString, server.url("/page.png").absoluteString,
+        ])
         #expect(result.status == 1)
         let errors = try objects(result).map { $0["error"] as? String }
         #expect(errors == [nil, "HTTP status 404", "not an image"])

@@ -19,14 +19,15 @@ struct ImageCommandTests {
     @Test func infoPrintsTypeSizeFramesLoopAndDurations() throws {
         let result = try yy("image", "info", Self.sample("demo/pia@2x.png"))
         #expect(result.status == 0)
-        #expect(result.text == """
-            type: png
-            size: 220x220
-            frames: 6
-            loop: forever
-            durations: 0.15 0.15 0.15 0.15 0.15 0.15
+        #expect(
+            result.text == """
+                type: png
+                size: 220x220
+                frames: 6
+                loop: forever
+                durations: 0.15 0.15 0.15 0.15 0.15 0.15
 
-            """)
+                """)
     }
 
     @Test func infoJSONHasEveryFrame() throws {

@@ -25,18 +25,19 @@ import YYImage
         try ImageDecoder(data: Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
-    @Test(arguments: [
-        (["--width", "300"], 300, 200),
-        (["--height", "100"], 150, 100),
-        (["--width", "300", "--height", "300", "--fit", "cover"], 300, 300),
-        (["--width", "300", "--height", "300", "--fit", "contain"], 300, 300),
-        (["--width", "300", "--height", "100", "--fit", "fill", "--kernel", "catmull-rom"], 300, 100),
-        (["--width", "300", "--height", "300", "--fit", "outside"], 450, 300),
-        (["--width", "1200"], 600, 400),
-        (["--width", "1200", "--enlarge"], 1200, 800),
-        (["--crop", "10,20,100,50"], 100, 50),
-        (["--rotate", "90", "--width", "100"], 100, 150),
-    ] as [([String], Int, Int)])
+    @Test(
+        arguments: [
+            (["--width", "300"], 300, 200),
+            (["--height", "100"], 150, 100),
+            (["--width", "300", "--height", "300", "--fit", "cover"], 300, 300),
+            (["--width", "300", "--height", "300", "--fit", "contain"], 300, 300),
+            (["--width", "300", "--height", "100", "--fit", "fill", "--kernel", "catmull-rom"], 300, 100),
+            (["--width", "300", "--height", "300", "--fit", "outside"], 450, 300),
+            (["--width", "1200"], 600, 400),
+            (["--width", "1200", "--enlarge"], 1200, 800),
+            (["--crop", "10,20,100,50"], 100, 50),
+            (["--rotate", "90", "--width", "100"], 100, 150),
+        ] as [([String], Int, Int)])
     func outputSizesFollowTheFlags(_ flags: [String], _ width: Int, _ height: Int) throws {
         let output = folder.appending("out.png")
         let result = try yy(["image", "convert", try input(), output] + flags)
@@ -56,8 +57,11 @@ import YYImage
 
     @Test func filtersAndGravityReachThePixels() throws {
         let east = folder.appending("east.png"), grey = folder.appending("grey.png")
-        #expect(try yy(["image", "convert", try input(), east, "--width", "100", "--height", "100", "--fit", "cover",
-                        "--gravity", "east"]).status == 0)
+        #expect(
+            try yy([
+                "image", "convert", try input(), east, "--width", "100", "--height", "100", "--fit", "cover",
+                "--gravity", "east",
+            ]).status == 0)
         #expect(try decoded(east).frame(at: 0)[50, 50] == RGBA(0, 0, 255))
         #expect(try yy(["image", "convert", try input(), grey, "--grayscale", "--blur", "1", "--flop"]).status == 0)
         let pixel = try decoded(grey).frame(at: 0)[100, 200]
@@ -80,19 +84,20 @@ import YYImage
         #expect(try decoder.frame(at: 1)[10, 5] == RGBA(0, 255, 0))
     }
 
-    @Test(arguments: [
-        (["--width", "0"], "--width"),
-        (["--fit", "squash"], "--fit"),
-        (["--gravity", "up"], "--gravity"),
-        (["--gravity", "1.5,0"], "--gravity"),
-        (["--kernel", "bicubic"], "--kernel"),
-        (["--crop", "1,2,3"], "--crop"),
-        (["--rotate", "45"], "--rotate"),
-        (["--blur", "nan"], "--blur"),
-        (["--sharpen", "5000"], "--sharpen"),
-        (["--background", "red"], "--background"),
-        (["--effort", "10"], "--effort"),
-    ] as [([String], String)])
+    @Test(
+        arguments: [
+            (["--width", "0"], "--width"),
+            (["--fit", "squash"], "--fit"),
+            (["--gravity", "up"], "--gravity"),
+            (["--gravity", "1.5,0"], "--gravity"),
+            (["--kernel", "bicubic"], "--kernel"),
+            (["--crop", "1,2,3"], "--crop"),
+            (["--rotate", "45"], "--rotate"),
+            (["--blur", "nan"], "--blur"),
+            (["--sharpen", "5000"], "--sharpen"),
+            (["--background", "red"], "--background"),
+            (["--effort", "10"], "--effort"),
+        ] as [([String], String)])
     func badValuesAreUsageErrorsNamingTheFlag(_ flags: [String], _ flag: String) throws {
         let result = try yy(["image", "convert", try input(), folder.appending("x.png")] + flags)
         #expect(result.status == 2)

@@ -51,7 +51,7 @@ import YYImage
         let up = "\u{1B}[1A"
         #expect(result.text == red + up + blue + up + red + up + blue)
         #expect(result.standardError.contains("frames shown: 4\n"))
-        #expect(result.standardError.contains("decodes: 2\n"))    // each frame decoded once
+        #expect(result.standardError.contains("decodes: 2\n"))  // each frame decoded once
     }
 
     @Test func exitCodesForBadFilesAndUsage() throws {
@@ -84,7 +84,7 @@ struct ImagePlayInTmuxTests {
         try tmux.wait("red frame") { screen in
             screen.cell(0, 0)?.colors == red && screen.cell(7, 3)?.colors == red && (screen.cell(8, 0)?.text ?? " ") == " "
         }
-        #expect(try tmux.value("#{cursor_flag}") == "0")    // hidden while playing
+        #expect(try tmux.value("#{cursor_flag}") == "0")  // hidden while playing
         try tmux.wait("blue frame") { $0.cell(3, 2)?.colors.background == "48;2;0;0;255" }
         try tmux.wait("green frame") { $0.cell(3, 2)?.colors.background == "48;2;0;255;0" }
         try tmux.run(["send-keys", "-t", Tmux.target, "C-c"])
@@ -107,7 +107,7 @@ struct ImagePlayInTmuxTests {
         let tmux = try Tmux(command: try playCommand("--loops 1"))
         defer { tmux.kill() }
         try expectRestored(tmux)
-        #expect(try tmux.screen().cell(3, 2)?.colors.background == "48;2;0;255;0")   // green, the last frame
+        #expect(try tmux.screen().cell(3, 2)?.colors.background == "48;2;0;255;0")  // green, the last frame
     }
 
     @Test func aResizedTerminalGetsThePictureReFitted() throws {
@@ -162,8 +162,10 @@ struct Tmux {
     let socket = "yykit-\(UUID().uuidString.prefix(8))"
 
     init(command: String) throws {
-        try run(["-f", "/dev/null", "new-session", "-d", "-s", Self.target, "-x", "60", "-y", "20",
-                 "-e", "COLORTERM=truecolor", "/bin/sh", "-c", command])
+        try run([
+            "-f", "/dev/null", "new-session", "-d", "-s", Self.target, "-x", "60", "-y", "20",
+            "-e", "COLORTERM=truecolor", "/bin/sh", "-c", command,
+        ])
     }
 
     /// Runs a tmux command and returns what it printed. The server that `new-session` starts
@@ -178,7 +180,8 @@ struct Tmux {
         let handle = try FileHandle(forWritingTo: output)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        let closeInherited = #"for fd in /proc/self/fd/*; do n=${fd##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done 2>/dev/null; exec "$0" "$@""#
+        let closeInherited =
+            #"for fd in /proc/self/fd/*; do n=${fd##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done 2>/dev/null; exec "$0" "$@""#
         process.arguments = ["-c", closeInherited, try #require(Self.path), "-L", socket] + arguments
         process.standardOutput = handle
         process.standardError = handle
@@ -241,7 +244,8 @@ struct Screen {
             var characters = line[...]
             while let character = characters.first {
                 if character == "\u{1B}", characters.dropFirst().first == "[",
-                   let end = characters.firstIndex(where: { $0 == "m" }) {
+                    let end = characters.firstIndex(where: { $0 == "m" })
+                {
                     let parameters = characters[characters.index(characters.startIndex, offsetBy: 2)..<end]
                     Self.apply(String(parameters), to: &colors)
                     characters = characters[characters.index(after: end)...]

@@ -63,16 +63,17 @@ import Testing
     @Test func formatWritesCompactOrPrettyKeepingOrder() throws {
         let path = try file("in.json", #"{ "b" : 1, "a" : [ 1.50, "é\n" ] }"#)
         #expect(try yy("json", "format", path).text == #"{"b":1,"a":[1.50,"é\n"]}"# + "\n")
-        #expect(try yy("json", "format", path, "--pretty").text == """
-            {
-              "b": 1,
-              "a": [
-                1.50,
-                "é\\n"
-              ]
-            }
+        #expect(
+            try yy("json", "format", path, "--pretty").text == """
+                {
+                  "b": 1,
+                  "a": [
+                    1.50,
+                    "é\\n"
+                  ]
+                }
 
-            """)
+                """)
         #expect(try yy("json", "format", try file("bad.json", "[")).status == 1)
     }
 
@@ -88,7 +89,9 @@ extension JSONCommandTests {
         let path = try file("user.json", #"{"user_id": 1, "name": "a", "tags": ["x"]}"#)
         let result = try yy("json", "model", path, "--name", "User")
         #expect(result.status == 0)
-        #expect(result.text.contains("@Model\nstruct User {\n    var name: String\n    var tags: [String]\n    @Key(\"user_id\") var userId: Int\n}"), "\(result.text)")
+        #expect(
+            result.text.contains("@Model\nstruct User {\n    var name: String\n    var tags: [String]\n    @Key(\"user_id\") var userId: Int\n}"),
+            "\(result.text)")
         #expect(try yy("json", "model", try file("n.json", "42"), "--name", "N").status == 1)
         #expect(try yy("json", "model", path, "--name", "1bad").status == 2)
         #expect(try yy("json", "model", path).status == 2)

@@ -13,6 +13,7 @@ public let benchmarksFolder = URL(fileURLWithPath: #filePath)
 
 /// YYKit's sample images: `--images DIR`, else `../shared/testdata/yykit/images` beside the clone.
 public var sampleImagesFolder: String {
-    commandLineOption("--images") ?? benchmarksFolder.deletingLastPathComponent().deletingLastPathComponent()
+    commandLineOption("--images")
+        ?? benchmarksFolder.deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("shared/testdata/yykit/images").path
 }

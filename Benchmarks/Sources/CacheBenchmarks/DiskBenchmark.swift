@@ -14,9 +14,10 @@ enum DiskBenchmark {
 
     static func diskCache(in folder: String) -> Store {
         let cache = try! DiskCache(path: folder)
-        return Store(set: { try! cache.setData($1, forKey: $0) },
-                     get: { try! cache.data(forKey: $0) },
-                     remove: { try! cache.removeValue(forKey: $0) })
+        return Store(
+            set: { try! cache.setData($1, forKey: $0) },
+            get: { try! cache.data(forKey: $0) },
+            remove: { try! cache.removeValue(forKey: $0) })
     }
 
     static func rawSQLite(in folder: String) -> Store {
@@ -113,8 +114,11 @@ enum DiskBenchmark {
                 rows.append(("\(name) \(op)", ours[op]!, raw[op]!, peer?[peerKey]?[op], goal))
             }
         }
-        rows.append(("mix 100k get:set:delete 100:10:1", mix(repetitions: repetitions, make: diskCache),
-                     mix(repetitions: repetitions, make: rawSQLite), peer?["mix"]?["ops"], 5.0))
+        rows.append(
+            (
+                "mix 100k get:set:delete 100:10:1", mix(repetitions: repetitions, make: diskCache),
+                mix(repetitions: repetitions, make: rawSQLite), peer?["mix"]?["ops"], 5.0
+            ))
         var lines = [
             "DiskCache, best of \(repetitions), operations per second (higher is better)",
             "",
@@ -124,7 +128,9 @@ enum DiskBenchmark {
         for row in rows {
             let peerText = row.peer.map { String(format: "%.0f", $0) } ?? "not run"
             let peerRatio = row.peer.map { "\(ratio(row.ours / $0)) (≥ \(String(format: "%.1f", row.goal)))" } ?? "-"
-            lines.append("| \(row.workload) | \(String(format: "%.0f", row.ours)) | \(peerText) | \(peerRatio) | \(String(format: "%.0f", row.raw)) | \(ratio(row.raw / row.ours)) |")
+            lines.append(
+                "| \(row.workload) | \(String(format: "%.0f", row.ours)) | \(peerText) | \(peerRatio) | \(String(format: "%.0f", row.raw)) | \(ratio(row.raw / row.ours)) |"
+            )
         }
         let limited = atCostLimit(repetitions: repetitions)
         let limitedPeer = peer?["limit"]?["set"]

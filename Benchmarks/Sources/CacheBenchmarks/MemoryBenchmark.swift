@@ -49,8 +49,10 @@ enum MemoryBenchmark {
     }
 
     /// One fresh run of every operation on a new store of type `S`, added to `timings`.
-    static func runOnce<S: Store>(_: S.Type, count: Int, first: [Payload], second: [Payload], shuffled: [Int],
-                                  into timings: inout Timings) {
+    static func runOnce<S: Store>(
+        _: S.Type, count: Int, first: [Payload], second: [Payload], shuffled: [Int],
+        into timings: inout Timings
+    ) {
         let store = S(count: count)
         timings.byOperation["set"]!.time { for i in 0..<count { store.set(i, first[i]) } }
         timings.byOperation["set again"]!.time { for i in 0..<count { store.set(i, second[i]) } }

@@ -20,7 +20,7 @@ let rounds = option("--rounds").flatMap(Int.init) ?? 5
 /// CPU time (user + system) of the whole process so far, in seconds.
 func processCPUSeconds() -> Double {
     var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)   // Glibc imports the constant as an enum case
+    getrusage(RUSAGE_SELF.rawValue, &usage)  // Glibc imports the constant as an enum case
     func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
     return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
@@ -40,7 +40,8 @@ let probed = Probed()
 let probedQueue = DispatchQueue(label: "probed")
 
 if let seconds = option("--profile-monitor").flatMap(Double.init) {
-    let probes: [StallMonitor.Probe] = CommandLine.arguments.contains("--no-probes")
+    let probes: [StallMonitor.Probe] =
+        CommandLine.arguments.contains("--no-probes")
         ? [] : [.queue(probedQueue), .concurrencyPool(), .actor(probed, name: "actor")]
     let monitor = StallMonitor(probes: probes)
     monitor.start()
@@ -57,19 +58,25 @@ var pings = 0
 var monitorThread = Duration.zero
 for _ in 0..<2 {
     without = min(without, idleCPU(for: monitorSeconds / 2) { {} })
-    withMonitor = min(withMonitor, idleCPU(for: monitorSeconds / 2) {
-        var configuration = StallMonitor.Configuration()
-        configuration.interval = .milliseconds(100)
-        let answered = Locked(0)
-        let count: StallMonitor.Probe = .init(name: "counted queue") { answer in probedQueue.async { answered.withLock { $0 += 1 }; answer() } }
-        let monitor = StallMonitor(probes: [count, .concurrencyPool(), .actor(probed, name: "actor")], configuration: configuration)
-        monitor.start()
-        return {
-            monitorThread = max(monitorThread, monitor.ownCPUTime)
-            monitor.stop()
-            pings += answered.withLock { $0 }
-        }
-    })
+    withMonitor = min(
+        withMonitor,
+        idleCPU(for: monitorSeconds / 2) {
+            var configuration = StallMonitor.Configuration()
+            configuration.interval = .milliseconds(100)
+            let answered = Locked(0)
+            let count: StallMonitor.Probe = .init(name: "counted queue") { answer in
+                probedQueue.async {
+                    answered.withLock { $0 += 1 }; answer()
+                }
+            }
+            let monitor = StallMonitor(probes: [count, .concurrencyPool(), .actor(probed, name: "actor")], configuration: configuration)
+            monitor.start()
+            return {
+                monitorThread = max(monitorThread, monitor.ownCPUTime)
+                monitor.stop()
+                pings += answered.withLock { $0 }
+            }
+        })
 }
 let monitorShare = max(0, withMonitor - without) / (monitorSeconds / 2)
 let threadShare = (Double(monitorThread.components.seconds) + Double(monitorThread.components.attoseconds) / 1e18) / (monitorSeconds / 2)
@@ -112,7 +119,10 @@ func bareThreadShare(seconds: Double) -> Double {
 }
 let breakdownSeconds = monitorSeconds / 4
 let breakdown: [(String, Double)] = [
-    ("serial queue, concurrency pool, actor", monitorThreadShare([.queue(probedQueue), .concurrencyPool(), .actor(probed, name: "actor")], seconds: breakdownSeconds)),
+    (
+        "serial queue, concurrency pool, actor",
+        monitorThreadShare([.queue(probedQueue), .concurrencyPool(), .actor(probed, name: "actor")], seconds: breakdownSeconds)
+    ),
     ("no probe", monitorThreadShare([], seconds: breakdownSeconds)),
     ("(floor: a bare thread sleeping and waking at 10 Hz, no monitor)", bareThreadShare(seconds: breakdownSeconds)),
     ("serial queue", monitorThreadShare([.queue(probedQueue)], seconds: breakdownSeconds)),
@@ -128,7 +138,7 @@ func perCall(_ body: () -> Void) -> Double {
     for _ in 0..<rounds {
         let start = ContinuousClock.now
         body()
-        queue.sync {}   // what was asked for has run
+        queue.sync {}  // what was asked for has run
         let elapsed = ContinuousClock.now - start
         best = min(best, (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) / Double(calls))
     }
@@ -145,13 +155,19 @@ print("Release build, \(ProcessInfo.processInfo.activeProcessorCount) cores.")
 print("")
 print("### StallMonitor at 10 Hz, three probes (serial queue, concurrency pool, actor)")
 print("")
-print("Process: the whole process's CPU with the monitor running minus without it, so the threads its pings wake (a dispatch worker, a pool thread, the actor's) count too. Monitor thread: `StallMonitor.ownCPUTime`, the monitor's thread alone.")
+print(
+    "Process: the whole process's CPU with the monitor running minus without it, so the threads its pings wake (a dispatch worker, a pool thread, the actor's) count too. Monitor thread: `StallMonitor.ownCPUTime`, the monitor's thread alone."
+)
 print("")
 print("| idle run | process CPU with the monitor | without | process share of one core | monitor thread's share | goal | queue pings answered |")
 print("|---:|---:|---:|---:|---:|---|---:|")
-print("| \(String(format: "%.0f", monitorSeconds / 2)) s | \(String(format: "%.1f", withMonitor * 1000)) ms | \(String(format: "%.1f", without * 1000)) ms | \(String(format: "%.3f", monitorShare * 100)) % | \(String(format: "%.3f", threadShare * 100)) % | under 0.1 % | \(pings) |")
+print(
+    "| \(String(format: "%.0f", monitorSeconds / 2)) s | \(String(format: "%.1f", withMonitor * 1000)) ms | \(String(format: "%.1f", without * 1000)) ms | \(String(format: "%.3f", monitorShare * 100)) % | \(String(format: "%.3f", threadShare * 100)) % | under 0.1 % | \(pings) |"
+)
 print("")
-print("The monitor thread alone in steady state (from one second after it started, \(String(format: "%.0f", breakdownSeconds)) s each, 10 Hz), by probe:")
+print(
+    "The monitor thread alone in steady state (from one second after it started, \(String(format: "%.0f", breakdownSeconds)) s each, 10 Hz), by probe:"
+)
 print("")
 print("| probes | monitor thread's share of one core |")
 print("|---|---:|")

@@ -9,7 +9,9 @@ import YYImage
 
 let rounds = commandLineOption("--rounds").flatMap(Int.init) ?? 3
 let python = commandLineOption("--pillow")
-let photo = commandLineOption("--photo") ?? benchmarksFolder.deletingLastPathComponent().deletingLastPathComponent()
+let photo =
+    commandLineOption("--photo")
+    ?? benchmarksFolder.deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("shared/testdata/photos/fruits.png").path
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("yy-format-bench").path
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -79,10 +81,13 @@ rows += [
     Row(name: "ICNS from 1024 px (standard set) encode", peer: "encode-icns:0", ours: { _ = try encoded(encoder(.icns), icon) }),
 ]
 
-let peers = try runPeerScript(python, script: "format_peers.py",
-                              [String(rounds), rawPath, String(picture.width), String(picture.height), iconPath]
-                                  + rows.map { "\($0.name)=\($0.peer)" })
-print("A \(picture.width)×\(picture.height) photo (\(String(format: "%.1f", megapixels)) MP), milliseconds (lower is better), best of \(rounds); \(ProcessInfo.processInfo.activeProcessorCount) cores, each side with the threads its library uses by default.")
+let peers = try runPeerScript(
+    python, script: "format_peers.py",
+    [String(rounds), rawPath, String(picture.width), String(picture.height), iconPath]
+        + rows.map { "\($0.name)=\($0.peer)" })
+print(
+    "A \(picture.width)×\(picture.height) photo (\(String(format: "%.1f", megapixels)) MP), milliseconds (lower is better), best of \(rounds); \(ProcessInfo.processInfo.activeProcessorCount) cores, each side with the threads its library uses by default."
+)
 print()
 print("| row | ours | peer (same C library) | peer / ours (goal ≥ 1.0) |")
 print("|---|---:|---:|---:|")

@@ -1,5 +1,6 @@
 // Helpers of the image benchmarks: heap sampling, a sink for results, number formatting.
 import Foundation
+
 #if canImport(Glibc)
 import CMallocInfo
 #endif

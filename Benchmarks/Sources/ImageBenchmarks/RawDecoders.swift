@@ -26,7 +26,9 @@ enum RawDecoders {
         _ = bytes.withUnsafeBufferPointer { tjDecompressHeader3(handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace) }
         var out = [UInt8](repeating: 0, count: Int(width * height * 4))
         _ = out.withUnsafeMutableBufferPointer { output in
-            bytes.withUnsafeBufferPointer { tjDecompress2(handle, $0.baseAddress, UInt($0.count), output.baseAddress, width, 0, height, Int32(TJPF_RGBA.rawValue), 0) }
+            bytes.withUnsafeBufferPointer {
+                tjDecompress2(handle, $0.baseAddress, UInt($0.count), output.baseAddress, width, 0, height, Int32(TJPF_RGBA.rawValue), 0)
+            }
         }
         return out
     }
@@ -86,8 +88,12 @@ enum RawDecoders {
             _ = DGifSavedExtensionToGCB(gif, Int32(index), &control)
             // Dispose the previous frame.
             if previousDisposal == 2 {
-                for y in previousRect.1..<previousRect.3 { for x in previousRect.0..<previousRect.2 { canvas.withUnsafeMutableBufferPointer { $0[(y * width + x) * 4 + 3] = 0 } } }
-            } else if previousDisposal == 3, let saved { canvas = saved }
+                for y in previousRect.1..<previousRect.3 {
+                    for x in previousRect.0..<previousRect.2 { canvas.withUnsafeMutableBufferPointer { $0[(y * width + x) * 4 + 3] = 0 } }
+                }
+            } else if previousDisposal == 3, let saved {
+                canvas = saved
+            }
             let desc = image.ImageDesc
             let x0 = max(0, Int(desc.Left)), y0 = max(0, Int(desc.Top))
             let x1 = min(width, Int(desc.Left) + Int(desc.Width)), y1 = min(height, Int(desc.Top) + Int(desc.Height))

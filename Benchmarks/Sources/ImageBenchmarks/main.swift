@@ -105,12 +105,16 @@ for (name, file, raw) in stills {
     let data = Data(bytes)
     let decoder = try ImageDecoder(data: data)
     let megapixels = Double(decoder.canvasWidth * decoder.canvasHeight) / 1e6
-    let times = try measure(rounds: rounds, [
-        ("yy", { blackHole &+= Int(try ImageDecoder(data: data).frame(at: 0).pixels[0]) }),
-        ("raw", { raw(bytes) }),
-    ])
+    let times = try measure(
+        rounds: rounds,
+        [
+            ("yy", { blackHole &+= Int(try ImageDecoder(data: data).frame(at: 0).pixels[0]) }),
+            ("raw", { raw(bytes) }),
+        ])
     let p = stillPillow[name]?.seconds
-    print("| \(name) | \(decoder.canvasWidth)x\(decoder.canvasHeight) | \(f1(megapixels / times["yy"]!)) | \(f1(megapixels / times["raw"]!)) | \(p.map { f1(megapixels / $0) } ?? "–") | \(ratio(times["yy"], times["raw"])) | \(ratio(times["yy"], p)) |")
+    print(
+        "| \(name) | \(decoder.canvasWidth)x\(decoder.canvasHeight) | \(f1(megapixels / times["yy"]!)) | \(f1(megapixels / times["raw"]!)) | \(p.map { f1(megapixels / $0) } ?? "–") | \(ratio(times["yy"], times["raw"])) | \(ratio(times["yy"], p)) |"
+    )
 }
 print()
 
@@ -137,14 +141,21 @@ for (name, path, raw) in animations {
     let bytes = load(path)
     let data = Data(bytes)
     let probe = try ImageDecoder(data: data)
-    var contenders: [(String, () throws -> Void)] = [("yy", {
-        let decoder = try ImageDecoder(data: data)
-        for index in 0..<decoder.frameCount { blackHole &+= Int(try decoder.frame(at: index).pixels[0]) }
-    })]
+    var contenders: [(String, () throws -> Void)] = [
+        (
+            "yy",
+            {
+                let decoder = try ImageDecoder(data: data)
+                for index in 0..<decoder.frameCount { blackHole &+= Int(try decoder.frame(at: index).pixels[0]) }
+            }
+        )
+    ]
     if let raw { contenders.append(("raw", { raw(bytes) })) }
     let times = try measure(rounds: rounds, contenders)
     let p = loopPillow[name]?.seconds
-    print("| \(name) | \(probe.frameCount) | \(probe.canvasWidth)x\(probe.canvasHeight) | \(f1(times["yy"]! * 1000)) | \(times["raw"].map { f1($0 * 1000) } ?? "–") | \(p.map { f1($0 * 1000) } ?? "–") | \(ratio(times["yy"], times["raw"])) | \(ratio(times["yy"], p)) |")
+    print(
+        "| \(name) | \(probe.frameCount) | \(probe.canvasWidth)x\(probe.canvasHeight) | \(f1(times["yy"]! * 1000)) | \(times["raw"].map { f1($0 * 1000) } ?? "–") | \(p.map { f1($0 * 1000) } ?? "–") | \(ratio(times["yy"], times["raw"])) | \(ratio(times["yy"], p)) |"
+    )
 }
 print()
 
@@ -152,7 +163,9 @@ print()
 
 print("### Peak heap while iterating every frame (one decoder, each frame released before the next)")
 print()
-print("Heap in use (glibc mallinfo2) sampled after every frame, minus the heap before the decoder existed; the file's bytes, which the decoder keeps, are listed apart.")
+print(
+    "Heap in use (glibc mallinfo2) sampled after every frame, minus the heap before the decoder existed; the file's bytes, which the decoder keeps, are listed apart."
+)
 print()
 print("| animation | canvas bytes | file bytes | peak above file bytes | in canvases |")
 print("|---|---:|---:|---:|---:|")
@@ -179,7 +192,9 @@ print()
 
 print("### Encode (ms and bytes)")
 print()
-print("cwebp and gif2webp are timed as commands (process start included: about 1–2 ms here); YYImage and Pillow in-process, starting from decoded pixels.")
+print(
+    "cwebp and gif2webp are timed as commands (process start included: about 1–2 ms here); YYImage and Pillow in-process, starting from decoded pixels."
+)
 print()
 let mew = try ImageDecoder(data: Data(load(sample("demo/mew_baseline.png")))).frame(at: 0)
 let ermilio = try ImageDecoder(data: Data(load(sample("compare/ermilio.gif"))))
@@ -192,14 +207,22 @@ func encoded(_ type: ImageType, _ frames: [(Bitmap, Double)], quality: Double? =
     for (frame, duration) in frames { encoder.addFrame(frame, duration: duration) }
     return try encoder.encode()
 }
-let encodePillow = pillow([("webp", "encode-webp", sample("demo/mew_baseline.png")),
-                           ("webp-anim", "encode-webp-anim", sample("compare/ermilio.gif")),
-                           ("gif", "encode-gif", sample("demo/cube@2x.png")),
-                           ("png", "encode-png", sample("demo/mew_baseline.png")),
-                           ("jpeg", "encode-jpeg", sample("demo/mew_baseline.png"))])
+let encodePillow = pillow([
+    ("webp", "encode-webp", sample("demo/mew_baseline.png")),
+    ("webp-anim", "encode-webp-anim", sample("compare/ermilio.gif")),
+    ("gif", "encode-gif", sample("demo/cube@2x.png")),
+    ("png", "encode-png", sample("demo/mew_baseline.png")),
+    ("jpeg", "encode-jpeg", sample("demo/mew_baseline.png")),
+])
 let encodeRows: [(String, String, ImageType, [(Bitmap, Double)], Double?, String?, [String])] = [
-    ("WebP q80, mew 600x600", "webp", .webp, [(mew, 0)], 0.8, "/usr/bin/cwebp", ["-q", "80", sample("demo/mew_baseline.png"), "-o", scratch + "/cwebp.webp"]),
-    ("animated WebP q80, ermilio 28 frames", "webp-anim", .webp, ermilioFrames, 0.8, "/usr/bin/gif2webp", ["-lossy", "-q", "80", sample("compare/ermilio.gif"), "-o", scratch + "/gif2webp.webp"]),
+    (
+        "WebP q80, mew 600x600", "webp", .webp, [(mew, 0)], 0.8, "/usr/bin/cwebp",
+        ["-q", "80", sample("demo/mew_baseline.png"), "-o", scratch + "/cwebp.webp"]
+    ),
+    (
+        "animated WebP q80, ermilio 28 frames", "webp-anim", .webp, ermilioFrames, 0.8, "/usr/bin/gif2webp",
+        ["-lossy", "-q", "80", sample("compare/ermilio.gif"), "-o", scratch + "/gif2webp.webp"]
+    ),
     ("GIF, cube 100 frames", "gif", .gif, cubeFrames, nil, nil, []),
     ("PNG, mew 600x600", "png", .png, [(mew, 0)], nil, nil, []),
     ("JPEG q90, mew 600x600", "jpeg", .jpeg, [(mew, 0)], 0.9, nil, []),
@@ -216,7 +239,9 @@ for (name, key, type, frames, quality, tool, toolArguments) in encodeRows {
         toolSize = String((try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0)
     }
     let p = encodePillow[key]
-    print("| \(name) | \(f1(times["yy"]! * 1000)) | \(size) | \(toolTime) | \(toolSize) | \(p.map { f1($0.seconds * 1000) } ?? "–") | \(p.map { String($0.size) } ?? "–") |")
+    print(
+        "| \(name) | \(f1(times["yy"]! * 1000)) | \(size) | \(toolTime) | \(toolSize) | \(p.map { f1($0.seconds * 1000) } ?? "–") | \(p.map { String($0.size) } ?? "–") |"
+    )
 }
 print()
 // Printed to standard error, outside the recorded results: it keeps the work observable.

@@ -1,3 +1,5 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (properties spelled as the JSON keys they decode)
 import Foundation
 
 // Codable models of the benchmark files. Property names are spelled as the JSON keys, so neither

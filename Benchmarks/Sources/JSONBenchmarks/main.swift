@@ -16,9 +16,11 @@ func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
     return arguments[index + 1]
 }
-let corpus = option("--corpus") ?? URL(fileURLWithPath: #filePath)
+let corpus =
+    option("--corpus")
+    ?? URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()  // Benchmarks
-    .deletingLastPathComponent().deletingLastPathComponent()                              // beside the repository
+    .deletingLastPathComponent().deletingLastPathComponent()  // beside the repository
     .appendingPathComponent("shared/testdata/json/corpus").path
 let rounds = option("--rounds").flatMap(Int.init) ?? 5
 /// `--only parse`, `--only decode` or `--only write` runs one table (for quick comparisons while working).
@@ -76,38 +78,49 @@ defer { yy_simdjson_parser_free(simdjson) }
 
 // MARK: Parse only
 
-if only == nil || only == "parse" { lines += [
-    "JSON parse only, best of \(rounds) rounds, MB/s (higher is better)",
-    "",
-    "| file | MB | JSONDocument | simdjson 3.0.1 | JSONSerialization | JSONDocument / simdjson (goal ≥ 0.33) | JSONDocument / JSONSerialization |",
-    "|---|---:|---:|---:|---:|---:|---:|",
-] }
+if only == nil || only == "parse" {
+    lines += [
+        "JSON parse only, best of \(rounds) rounds, MB/s (higher is better)",
+        "",
+        "| file | MB | JSONDocument | simdjson 3.0.1 | JSONSerialization | JSONDocument / simdjson (goal ≥ 0.33) | JSONDocument / JSONSerialization |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+}
 for name in ["twitter.json", "citm_catalog.json", "canada.json"] where only == nil || only == "parse" {
     let bytes = load(name)
     let data = Data(bytes)
     let padded = bytes + [UInt8](repeating: 0, count: 64)  // simdjson reads up to 64 bytes past the end
     let times = try measure([
         ("ours", { _ = try JSONDocument(parsing: bytes) }),
-        ("simdjson", {
-            let status = padded.withUnsafeBufferPointer { yy_simdjson_parse(simdjson, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), bytes.count) }
-            precondition(status == 0)
-        }),
+        (
+            "simdjson",
+            {
+                let status = padded.withUnsafeBufferPointer {
+                    yy_simdjson_parse(simdjson, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), bytes.count)
+                }
+                precondition(status == 0)
+            }
+        ),
         ("foundation", { _ = try JSONSerialization.jsonObject(with: data) }),
     ])
     let megabytes = Double(bytes.count) / 1_000_000
     let speed = times.mapValues { megabytes / $0 }
-    lines.append("| \(name) | \(f2(megabytes)) | \(f1(speed["ours"]!)) | \(f1(speed["simdjson"]!)) | \(f1(speed["foundation"]!)) | \(f2(speed["ours"]! / speed["simdjson"]!))x | \(f2(speed["ours"]! / speed["foundation"]!))x |")
+    lines.append(
+        "| \(name) | \(f2(megabytes)) | \(f1(speed["ours"]!)) | \(f1(speed["simdjson"]!)) | \(f1(speed["foundation"]!)) | \(f2(speed["ours"]! / speed["simdjson"]!))x | \(f2(speed["ours"]! / speed["foundation"]!))x |"
+    )
 }
 
 // MARK: Typed decode
 
-if only == nil || only == "decode" { lines += [
-    "",
-    "Typed decode into the same Codable models, MB/s (higher is better)",
-    "",
-    "| file | @Model (macro path) | ModelDecoder (Codable bridge) | JSONDecoder | @Model / JSONDecoder (goal ≥ 4, canada ≥ 8) | bridge / JSONDecoder (goal ≥ 2) |",
-    "|---|---:|---:|---:|---:|---:|",
-] }
+if only == nil || only == "decode" {
+    lines += [
+        "",
+        "Typed decode into the same Codable models, MB/s (higher is better)",
+        "",
+        "| file | @Model (macro path) | ModelDecoder (Codable bridge) | JSONDecoder | @Model / JSONDecoder (goal ≥ 4, canada ≥ 8) | bridge / JSONDecoder (goal ≥ 2) |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+}
 func decodeRow<T: Decodable, M: Decodable>(_ name: String, _ type: T.Type, _ model: M.Type) throws -> String {
     let bytes = load(name)
     let data = Data(bytes)
@@ -119,7 +132,8 @@ func decodeRow<T: Decodable, M: Decodable>(_ name: String, _ type: T.Type, _ mod
         ("foundation", { _ = try foundation.decode(type, from: data) }),
     ])
     let megabytes = Double(bytes.count) / 1_000_000
-    return "| \(name) | \(f1(megabytes / times["macro"]!)) | \(f1(megabytes / times["ours"]!)) | \(f1(megabytes / times["foundation"]!)) | \(f2(times["foundation"]! / times["macro"]!))x | \(f2(times["foundation"]! / times["ours"]!))x |"
+    return
+        "| \(name) | \(f1(megabytes / times["macro"]!)) | \(f1(megabytes / times["ours"]!)) | \(f1(megabytes / times["foundation"]!)) | \(f2(times["foundation"]! / times["macro"]!))x | \(f2(times["foundation"]! / times["ours"]!))x |"
 }
 if only == nil || only == "decode" {
     lines.append(try decodeRow("twitter.json", Twitter.self, MTwitter.self))
@@ -129,13 +143,15 @@ if only == nil || only == "decode" {
 
 // MARK: Write
 
-if only == nil || only == "write" { lines += [
-    "",
-    "Write: a parsed `JSONValue` back to bytes, and the decoded Codable models to bytes, MB of output/s (higher is better)",
-    "",
-    "| file | JSONWriter (JSONValue) | JSONSerialization (same tree) | ModelEncoder (Codable tree) | JSONEncoder | JSONWriter / JSONSerialization | ModelEncoder / JSONEncoder |",
-    "|---|---:|---:|---:|---:|---:|---:|",
-] }
+if only == nil || only == "write" {
+    lines += [
+        "",
+        "Write: a parsed `JSONValue` back to bytes, and the decoded Codable models to bytes, MB of output/s (higher is better)",
+        "",
+        "| file | JSONWriter (JSONValue) | JSONSerialization (same tree) | ModelEncoder (Codable tree) | JSONEncoder | JSONWriter / JSONSerialization | ModelEncoder / JSONEncoder |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+}
 func writeRow<T: Codable>(_ name: String, _ type: T.Type) throws -> String {
     let bytes = load(name)
     let value = try JSONValue(parsing: bytes)
@@ -156,7 +172,8 @@ func writeRow<T: Codable>(_ name: String, _ type: T.Type) throws -> String {
     ])
     let writerSpeed = valueMegabytes / times["writer"]!, serializationSpeed = serializationMegabytes / times["serialization"]!
     let encoderSpeed = modelMegabytes / times["encoder"]!, foundationSpeed = foundationMegabytes / times["foundation"]!
-    return "| \(name) | \(f1(writerSpeed)) | \(f1(serializationSpeed)) | \(f1(encoderSpeed)) | \(f1(foundationSpeed)) | \(f2(writerSpeed / serializationSpeed))x | \(f2(encoderSpeed / foundationSpeed))x |"
+    return
+        "| \(name) | \(f1(writerSpeed)) | \(f1(serializationSpeed)) | \(f1(encoderSpeed)) | \(f1(foundationSpeed)) | \(f2(writerSpeed / serializationSpeed))x | \(f2(encoderSpeed / foundationSpeed))x |"
 }
 if only == nil || only == "write" {
     lines.append(try writeRow("twitter.json", Twitter.self))

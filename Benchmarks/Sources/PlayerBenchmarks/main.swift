@@ -8,12 +8,13 @@
 //
 //   swift run -c release PlayerBenchmarks [--images DIR] [--rate X] [--accuracy-seconds N]
 import BenchmarkSupport
+import Foundation
+import YYImage
+
 #if canImport(Glibc)
 import CMallocInfo
 import Glibc
 #endif
-import Foundation
-import YYImage
 
 let option = commandLineOption
 let images = sampleImagesFolder
@@ -63,9 +64,12 @@ enum Consumer {
 
 /// Plays `image` with the real clock for `loops` loops; returns the CPU seconds and the decodes
 /// from the start of loop `measuredFrom` to the end, and the player.
-func playWithPlayer(_ image: Image, loops: Int, measuredFrom: Int, budget: Int? = nil,
-                    consumer: Consumer = .observer) async
-    -> (cpu: Double, decodes: Int, player: AnimatedImagePlayer<ContinuousClock>) {
+func playWithPlayer(
+    _ image: Image, loops: Int, measuredFrom: Int, budget: Int? = nil,
+    consumer: Consumer = .observer
+) async
+    -> (cpu: Double, decodes: Int, player: AnimatedImagePlayer<ContinuousClock>)
+{
     let player = AnimatedImagePlayer(image: image, bufferBudget: budget)
     player.rate = rate
     player.loopCountOverride = loops
@@ -79,7 +83,9 @@ func playWithPlayer(_ image: Image, loops: Int, measuredFrom: Int, budget: Int? 
     let record: @Sendable (AnimatedImagePlayer<ContinuousClock>.FrameChange) -> Void = { [weak player] change in
         if change.index == 0 && change.loop == measuredFrom {
             let decodes = player?.statistics.buffer.decodes ?? 0
-            marks.lock.withLock { marks.cpu = cpuSeconds(); marks.decodes = decodes }
+            marks.lock.withLock {
+                marks.cpu = cpuSeconds(); marks.decodes = decodes
+            }
         }
         blackHole &+= Int(change.contents.bitmap.pixels[0])
     }
@@ -154,16 +160,22 @@ if let file = option("--profile-play") {
     exit(0)
 }
 
-print("Run \(ISO8601DateFormatter().string(from: Date()).prefix(10)), \(ProcessInfo.processInfo.activeProcessorCount) cores, playback rate \(rate) for (a), (b) and (d).")
+print(
+    "Run \(ISO8601DateFormatter().string(from: Date()).prefix(10)), \(ProcessInfo.processInfo.activeProcessorCount) cores, playback rate \(rate) for (a), (b) and (d)."
+)
 print()
 
 // MARK: (a) CPU per shown frame
 
 print("### CPU time per shown frame, from the second loop (µs; all frames fit the automatic budget)")
 print()
-print("Two loops each, real clock; CPU time of the whole process (every thread) during loop 2, divided by its frames. The naive player sleeps in a task until each frame is due and decodes it then, as a player without a frame buffer does. AnimatedImagePlayer is measured with an observer (called on its timer thread) and with an `AsyncStream` consumer (a task woken per frame). The floor is the naive player's schedule with nothing done at each deadline: a thread waiting on a semaphore until each frame is due, as the player's timer thread does; no player that wakes once per frame can cost less.")
+print(
+    "Two loops each, real clock; CPU time of the whole process (every thread) during loop 2, divided by its frames. The naive player sleeps in a task until each frame is due and decodes it then, as a player without a frame buffer does. AnimatedImagePlayer is measured with an observer (called on its timer thread) and with an `AsyncStream` consumer (a task woken per frame). The floor is the naive player's schedule with nothing done at each deadline: a thread waiting on a semaphore until each frame is due, as the player's timer thread does; no player that wakes once per frame can cost less."
+)
 print()
-print("| animation | frames | canvas | naive player | player, observer | ratio | player, AsyncStream | ratio | decodes in loop 2 | floor: wake-ups alone | floor / naive |")
+print(
+    "| animation | frames | canvas | naive player | player, observer | ratio | player, AsyncStream | ratio | decodes in loop 2 | floor: wake-ups alone | floor / naive |"
+)
 print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 let samples = ["demo/cube@2x.png", "compare/ermilio.gif", "misc/Demo.gif", "demo/nyancat@2x.webp", "demo/wall-e@2x.webp", "demo/pia@2x.png"]
 for sample in samples {
@@ -174,9 +186,10 @@ for sample in samples {
     let wakeFloor = wakeOnly(try load(sample), loops: 2, measuredFrom: 1)
     let frames = Double(image.frameCount)
     func perFrame(_ cpu: Double) -> String { String(format: "%.1f", cpu / frames * 1e6) }
-    print("| \(sample) | \(image.frameCount) | \(image.pixelWidth)×\(image.pixelHeight) | \(perFrame(naive)) "
-          + "| \(perFrame(ours)) | \(String(format: "%.3f", ours / naive)) | \(perFrame(streamed)) | \(String(format: "%.3f", streamed / naive)) | \(decodesInLoop2) "
-          + "| \(perFrame(wakeFloor)) | \(String(format: "%.3f", wakeFloor / naive)) |")
+    print(
+        "| \(sample) | \(image.frameCount) | \(image.pixelWidth)×\(image.pixelHeight) | \(perFrame(naive)) "
+            + "| \(perFrame(ours)) | \(String(format: "%.3f", ours / naive)) | \(perFrame(streamed)) | \(String(format: "%.3f", streamed / naive)) | \(decodesInLoop2) "
+            + "| \(perFrame(wakeFloor)) | \(String(format: "%.3f", wakeFloor / naive)) |")
 }
 print()
 
@@ -226,7 +239,9 @@ final class HeapSampler: @unchecked Sendable {
     }
 }
 
-print("A 300-frame GIF made in the run (cube@2x.png's frames three times at 256×256: \(frameBytes / 1024) KB a frame, \((300 * frameBytes) >> 20) MB decoded, \(fileBytes / 1024) KB of file), one loop. Heap in use (glibc mallinfo2, small and mmapped blocks) sampled every 0.5 ms on a thread of its own, minus the heap before the image was opened.")
+print(
+    "A 300-frame GIF made in the run (cube@2x.png's frames three times at 256×256: \(frameBytes / 1024) KB a frame, \((300 * frameBytes) >> 20) MB decoded, \(fileBytes / 1024) KB of file), one loop. Heap in use (glibc mallinfo2, small and mmapped blocks) sampled every 0.5 ms on a thread of its own, minus the heap before the image was opened."
+)
 print()
 print("| contender | peak heap above baseline | budget + two frames + file |")
 print("|---|---:|---:|")
@@ -241,7 +256,7 @@ do {
 do {
     let sampler = HeapSampler(base: heapInUse())
     let image = try Image(contentsOfFile: longPath)
-    try image.preloadAllFrames()   // every frame kept, as a player without a budget does
+    try image.preloadAllFrames()  // every frame kept, as a player without a budget does
     for index in 0..<image.frameCount { blackHole &+= Int(try image.frame(at: index).pixels[0]) }
     let peak = sampler.stop()
     print("| every frame kept (Image.preloadAllFrames) | \(peak >> 10) KB | \(limit >> 10) KB |")
@@ -274,13 +289,18 @@ do {
     }
     lateness.sort()
     func percentile(_ p: Double) -> Double { lateness[min(lateness.count - 1, Int(Double(lateness.count - 1) * p))] }
-    print("cube@2x.png (100 frames of 50 ms) for \(loops) loops: \(lateness.count) frames. Lateness is when the consumer received the frame minus its authored time (start + the durations before it); drift is the player's own show time of the last frame minus its authored time. A frame can be received late although the player showed it in time: the consumer is a task, woken after the player's timer thread showed the frame.")
+    print(
+        "cube@2x.png (100 frames of 50 ms) for \(loops) loops: \(lateness.count) frames. Lateness is when the consumer received the frame minus its authored time (start + the durations before it); drift is the player's own show time of the last frame minus its authored time. A frame can be received late although the player showed it in time: the consumer is a task, woken after the player's timer thread showed the frame."
+    )
     print()
-    print("| frames | p50 lateness | p99 lateness | max lateness | drift at the end | received late (> 4 ms) | shown late by the player (> 4 ms) | one frame |")
+    print(
+        "| frames | p50 lateness | p99 lateness | max lateness | drift at the end | received late (> 4 ms) | shown late by the player (> 4 ms) | one frame |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
-    print("| \(lateness.count) | \(String(format: "%.3f", percentile(0.5))) ms | \(String(format: "%.3f", percentile(0.99))) ms "
-          + "| \(String(format: "%.3f", lateness.last ?? 0)) ms | \(String(format: "%.3f", seconds(drift) * 1000)) ms "
-          + "| \(lateness.filter { $0 > 4 }.count) | \(player.statistics.lateFrames) | 50 ms |")
+    print(
+        "| \(lateness.count) | \(String(format: "%.3f", percentile(0.5))) ms | \(String(format: "%.3f", percentile(0.99))) ms "
+            + "| \(String(format: "%.3f", lateness.last ?? 0)) ms | \(String(format: "%.3f", seconds(drift) * 1000)) ms "
+            + "| \(lateness.filter { $0 > 4 }.count) | \(player.statistics.lateFrames) | 50 ms |")
 }
 print()
 

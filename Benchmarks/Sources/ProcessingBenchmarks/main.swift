@@ -10,7 +10,9 @@ import YYImage
 let rounds = commandLineOption("--rounds").flatMap(Int.init) ?? 3
 let pillow = commandLineOption("--pillow")
 let pillowSIMD = commandLineOption("--pillow-simd")
-let photo = commandLineOption("--photo") ?? benchmarksFolder.deletingLastPathComponent().deletingLastPathComponent()
+let photo =
+    commandLineOption("--photo")
+    ?? benchmarksFolder.deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("shared/testdata/photos/fruits.png").path
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("yy-resize-bench").path
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -33,9 +35,11 @@ func raw(_ bitmap: Bitmap, bands: Int, name: String) throws -> String {
 let photoImage = try Image(contentsOfFile: photo).frame(at: 0)
 var big = try ProcessingChain().resized(Resize(width: 6000, height: 4000, fit: .fill, enlarge: true)).apply(to: photoImage)
 var translucent = big
-for y in 0..<translucent.height { for x in stride(from: 0, to: translucent.width, by: 1) where (x / 64 + y / 64) % 3 == 0 {
-    var p = translucent[x, y]; p.a = UInt8(64 + (x % 128)); translucent[x, y] = p
-} }
+for y in 0..<translucent.height {
+    for x in stride(from: 0, to: translucent.width, by: 1) where (x / 64 + y / 64) % 3 == 0 {
+        var p = translucent[x, y]; p.a = UInt8(64 + (x % 128)); translucent[x, y] = p
+    }
+}
 let small = try ProcessingChain().resized(Resize(width: 1600, height: 1200, fit: .fill)).apply(to: big)
 var smallTranslucent = try ProcessingChain().resized(Resize(width: 1600, height: 1200, fit: .fill)).apply(to: translucent)
 let rows = [
@@ -53,12 +57,15 @@ let peerRows: [String] = try rows.enumerated().map { index, row in
 }
 
 @MainActor func peer(_ python: String?, _ library: String, oneThread: Bool) throws -> [String: Double] {
-    try runPeerScript(python, script: "resize_peers.py", [library, String(rounds)] + peerRows,
-                      environment: oneThread ? ["VIPS_CONCURRENCY": "1"] : [:])
+    try runPeerScript(
+        python, script: "resize_peers.py", [library, String(rounds)] + peerRows,
+        environment: oneThread ? ["VIPS_CONCURRENCY": "1"] : [:])
 }
 
 print("Lanczos 3, megapixels of source per second (higher is better), best of \(rounds); \(ProcessInfo.processInfo.activeProcessorCount) cores.")
-print("Peers resize with the pure kernel (no pre-shrink); the ratio is our default (gap 2) over the fastest peer. Pillow runs one thread; its rows repeat in the all-cores table.")
+print(
+    "Peers resize with the pure kernel (no pre-shrink); the ratio is our default (gap 2) over the fastest peer. Pillow runs one thread; its rows repeat in the all-cores table."
+)
 for oneThread in [true, false] {
     let pillowTimes = try peer(pillow, "pillow", oneThread: oneThread)
     let simdTimes = try peer(pillowSIMD, "pillow", oneThread: oneThread)
@@ -73,15 +80,31 @@ for oneThread in [true, false] {
         noGap.reducingGap = nil
         withGap.usesAllCores = !oneThread
         noGap.usesAllCores = !oneThread
-        let times = try measure(rounds: rounds, [
-            ("gap", { _ = try ProcessingChain().resized(Resize(width: row.width, height: row.height, fit: .fill, enlarge: true, options: withGap)).apply(to: row.source) }),
-            ("pure", { _ = try ProcessingChain().resized(Resize(width: row.width, height: row.height, fit: .fill, enlarge: true, options: noGap)).apply(to: row.source) }),
-        ])
+        let times = try measure(
+            rounds: rounds,
+            [
+                (
+                    "gap",
+                    {
+                        _ = try ProcessingChain().resized(Resize(width: row.width, height: row.height, fit: .fill, enlarge: true, options: withGap))
+                            .apply(to: row.source)
+                    }
+                ),
+                (
+                    "pure",
+                    {
+                        _ = try ProcessingChain().resized(Resize(width: row.width, height: row.height, fit: .fill, enlarge: true, options: noGap))
+                            .apply(to: row.source)
+                    }
+                ),
+            ])
         func rate(_ seconds: Double?) -> String { seconds.map { String(format: "%.0f", row.megapixels / $0) } ?? "—" }
         let key = "r\(index)"
         let peers = [pillowTimes[key], simdTimes[key], vipsTimes[key]].compactMap { $0 }
         let ratio = peers.min().map { String(format: "%.2fx", $0 / times["gap"]!) } ?? "—"
-        print("| \(row.name) | \(rate(times["gap"])) | \(rate(times["pure"])) | \(rate(pillowTimes[key])) | \(rate(simdTimes[key])) | \(rate(vipsTimes[key])) | \(ratio) |")
+        print(
+            "| \(row.name) | \(rate(times["gap"])) | \(rate(times["pure"])) | \(rate(pillowTimes[key])) | \(rate(simdTimes[key])) | \(rate(vipsTimes[key])) | \(ratio) |"
+        )
     }
 }
 
@@ -110,19 +133,23 @@ func floorDecode() {
     var buffer = [UInt8](repeating: 0, count: 750 * 500 * 4)
     _ = jpegData.withUnsafeBytes { input in
         buffer.withUnsafeMutableBufferPointer { output in
-            tjDecompress2(handle, input.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(jpegData.count), output.baseAddress,
-                          750, 750 * 4, 500, Int32(TJPF_RGBA.rawValue), 0)
+            tjDecompress2(
+                handle, input.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(jpegData.count), output.baseAddress,
+                750, 750 * 4, 500, Int32(TJPF_RGBA.rawValue), 0)
         }
     }
 }
 
 @MainActor func thumbnailPeer(_ python: String?, _ library: String, oneThread: Bool) throws -> [String: Double] {
-    try runPeerScript(python, script: "thumbnail_peers.py", [library, String(rounds), jpegPath, "400"],
-                      environment: oneThread ? ["VIPS_CONCURRENCY": "1"] : [:])
+    try runPeerScript(
+        python, script: "thumbnail_peers.py", [library, String(rounds), jpegPath, "400"],
+        environment: oneThread ? ["VIPS_CONCURRENCY": "1"] : [:])
 }
 
 print()
-print("Thumbnail end to end: 6000×4000 JPEG file (q90) → 400 px wide, milliseconds (lower is better), best of \(rounds). The floor: libjpeg-turbo decoding the file at 1/8 alone.")
+print(
+    "Thumbnail end to end: 6000×4000 JPEG file (q90) → 400 px wide, milliseconds (lower is better), best of \(rounds). The floor: libjpeg-turbo decoding the file at 1/8 alone."
+)
 for oneThread in [true, false] {
     let floor = try measure(rounds: rounds, [("floor", { floorDecode() })])["floor"]!
     let pillowTimes = try thumbnailPeer(pillow, "pillow", oneThread: oneThread)
@@ -137,6 +164,8 @@ for oneThread in [true, false] {
         let ours = try measure(rounds: rounds, [("ours", { _ = try ourThumbnail(type, oneThread: oneThread) })])["ours"]!
         func ms(_ seconds: Double?) -> String { seconds.map { String(format: "%.1f", $0 * 1000) } ?? "—" }
         let fastest = [pillowTimes[kind], simdTimes[kind], vipsTimes[kind]].compactMap { $0 }.min()
-        print("| \(kind == "jpeg" ? "JPEG q90" : "WebP q80") | \(ms(ours)) | \(ms(pillowTimes[kind])) | \(ms(simdTimes[kind])) | \(ms(vipsTimes[kind])) | \(ms(floor)) | \(fastest.map { String(format: "%.2fx", $0 / ours) } ?? "—") | \(String(format: "%.2f", floor / ours)) |")
+        print(
+            "| \(kind == "jpeg" ? "JPEG q90" : "WebP q80") | \(ms(ours)) | \(ms(pillowTimes[kind])) | \(ms(simdTimes[kind])) | \(ms(vipsTimes[kind])) | \(ms(floor)) | \(fastest.map { String(format: "%.2fx", $0 / ours) } ?? "—") | \(String(format: "%.2f", floor / ours)) |"
+        )
     }
 }

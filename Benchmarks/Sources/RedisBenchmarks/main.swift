@@ -118,7 +118,8 @@ for workload in workloads {
 // The peers: {"redis-py": {"100/1": {"set": …, "get": …}}, "redis-benchmark": {…}}.
 var peers: [String: [String: [String: Double]]] = [:]
 if let path = commandLineOption("--peers"),
-   let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: [String: [String: Any]]] {
+    let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: [String: [String: Any]]]
+{
     for (peer, byWorkload) in object {
         peers[peer] = byWorkload.mapValues { $0.compactMapValues { $0 as? Double } }
     }
@@ -129,20 +130,24 @@ func format(_ value: Double?, _ digits: Int = 0) -> String {
     return String(format: "%.\(digits)f", value)
 }
 
-print(nioIsGlobalExecutor
-      ? "The single caller again, in a process that made NIO's event loops Swift's global executor before it started "
-        + "(`NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()`), best of \(rounds), operations per second"
-      : "RedisClient against one redis-server on loopback, best of \(rounds), operations per second (higher is better)")
+print(
+    nioIsGlobalExecutor
+        ? "The single caller again, in a process that made NIO's event loops Swift's global executor before it started "
+            + "(`NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()`), best of \(rounds), operations per second"
+        : "RedisClient against one redis-server on loopback, best of \(rounds), operations per second (higher is better)")
 print()
-print("| workload | command | RedisClient | via RedisCacheTier | redis-py + hiredis | redis-benchmark | RedisClient / redis-py (goal ≥ 2) | redis-benchmark / RedisClient (goal ≤ 1.25) |")
+print(
+    "| workload | command | RedisClient | via RedisCacheTier | redis-py + hiredis | redis-benchmark | RedisClient / redis-py (goal ≥ 2) | redis-benchmark / RedisClient (goal ≤ 1.25) |"
+)
 print("|---|---|---:|---:|---:|---:|---:|---:|")
 for workload in workloads {
     let ours = swiftRates[workload]!
     for (command, mine, viaTier) in [("SET", ours.set, ours.tierSet), ("GET", ours.get, ours.tierGet)] {
         let python = peers["redis-py"]?[workload.peerKey]?[command.lowercased()]
         let native = peers["redis-benchmark"]?[workload.peerKey]?[command.lowercased()]
-        print("| \(workload.name) | \(command) | \(format(mine)) | \(format(viaTier)) | \(format(python)) | \(format(native)) | "
-              + "\(python.map { format(mine / $0, 2) + "x" } ?? "–") | \(native.map { format($0 / mine, 2) + "x" } ?? "–") |")
+        print(
+            "| \(workload.name) | \(command) | \(format(mine)) | \(format(viaTier)) | \(format(python)) | \(format(native)) | "
+                + "\(python.map { format(mine / $0, 2) + "x" } ?? "–") | \(native.map { format($0 / mine, 2) + "x" } ?? "–") |")
     }
 }
 
@@ -150,7 +155,9 @@ for workload in workloads {
 @MainActor func runClusterWorkloads(seed: String) async throws {
     let cluster = try makeClient("redis://127.0.0.1:\(seed)", topology: .cluster)
     print()
-    print("RedisClient on a three-master Redis Cluster on the same machine (`topology = .cluster`), 32 callers, best of \(rounds), operations per second")
+    print(
+        "RedisClient on a three-master Redis Cluster on the same machine (`topology = .cluster`), 32 callers, best of \(rounds), operations per second"
+    )
     print()
     print("| workload | command | RedisClient | redis-benchmark --cluster | redis-benchmark / RedisClient (goal ≤ 1.25) |")
     print("|---|---|---:|---:|---:|")

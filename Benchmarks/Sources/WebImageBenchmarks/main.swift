@@ -96,7 +96,8 @@ func pythonRun(_ list: [URL], python: String) throws -> Run {
     let output = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard let result = try JSONSerialization.jsonObject(with: output) as? [String: Any],
-          let seconds = result["seconds"] as? Double, let images = result["images"] as? Int, let bytes = result["bytes"] as? Int else {
+        let seconds = result["seconds"] as? Double, let images = result["images"] as? Int, let bytes = result["bytes"] as? Int
+    else {
         fatalError("the Python peer printed \(String(decoding: output, as: UTF8.self))")
     }
     return Run(seconds: seconds, images: images, bytes: bytes)
@@ -117,9 +118,11 @@ final class Counter: @unchecked Sendable {
 
 // MARK: Run
 
-var client: HTTPClient? = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
-    redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(15)),
-    connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)))
+var client: HTTPClient? = HTTPClient(
+    eventLoopGroupProvider: .singleton,
+    configuration: .init(
+        redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(15)),
+        connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: concurrency)))
 
 if let contender = option("--profile") {
     // For profilers: 10 cold rounds of one contender (pipeline or direct) and nothing else.
@@ -201,14 +204,20 @@ let singleSeconds = seconds(ContinuousClock.now - start)
 // MARK: Report
 
 let pipeline = best["pipeline"]!
-print("\(count) distinct URLs over \(names.count) sample images (\(pipeline.bytes / count) bytes on average), \(concurrency) connections, best of \(rounds) rounds; release build.")
+print(
+    "\(count) distinct URLs over \(names.count) sample images (\(pipeline.bytes / count) bytes on average), \(concurrency) connections, best of \(rounds) rounds; release build."
+)
 print("")
 print("| workload | contender | seconds | images/s | ratio |")
 print("|---|---|---|---|---|")
 for row in contenderRows() { print(row) }
 if let peer = best["python"] {
-    print("| (b) \(count) images cold | Python asyncio + aiohttp + Pillow | \(format(peer.seconds, 3)) | \(format(Double(count) / peer.seconds, 0)) | pipeline throughput \(format(peer.seconds / pipeline.seconds))x Python's (goal ≥ 3x) |")
+    print(
+        "| (b) \(count) images cold | Python asyncio + aiohttp + Pillow | \(format(peer.seconds, 3)) | \(format(Double(count) / peer.seconds, 0)) | pipeline throughput \(format(peer.seconds / pipeline.seconds))x Python's (goal ≥ 3x) |"
+    )
 }
 print("| (c) memory hits | ImagePipeline | | \(format(memoryHitsPerSecond, 0)) | |")
 print("| (c) disk hits (read + decode) | ImagePipeline | | \(format(diskHitsPerSecond, 0)) | |")
-print("| (d) 1,000 requests for one URL | ImagePipeline | \(format(singleSeconds, 3)) | | \(single.statistics.networkRequests) download, \(single.statistics.decodes) decode |")
+print(
+    "| (d) 1,000 requests for one URL | ImagePipeline | \(format(singleSeconds, 3)) | | \(single.statistics.networkRequests) download, \(single.statistics.decodes) decode |"
+)

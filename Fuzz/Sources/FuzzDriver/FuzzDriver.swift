@@ -1,3 +1,5 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (libFuzzer's C entry point keeps its C name)
 // Starts libFuzzer from Swift's entry point. SwiftPM gives an executable's entry point a name of
 // its own (and aliases `main` to it), so libFuzzer's `main` is never linked in; its driver is
 // called here instead, with the process's arguments.

@@ -53,15 +53,22 @@ private func fuzzProcess(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
             options.reducingGap = reader.byte() & 1 == 0 ? nil : reader.double()
             options.linearLight = reader.byte() & 1 == 0
             options.usesAllCores = reader.byte() & 1 == 0
-            let gravities: [Gravity] = [.centre, .north, .southEast, .entropy, .attention,
-                                        .focalPoint(x: reader.double(), y: reader.double())]
-            steps.append(.resize(Resize(width: reader.byte() & 1 == 0 ? nil : reader.int(1...4096),
-                                        height: reader.byte() & 1 == 0 ? nil : reader.int(1...4096),
-                                        fit: FitMode.allCases[Int(reader.byte()) % FitMode.allCases.count],
-                                        gravity: gravities[Int(reader.byte()) % gravities.count],
-                                        enlarge: reader.byte() & 1 == 0, background: colour, options: options)))
+            let gravities: [Gravity] = [
+                .centre, .north, .southEast, .entropy, .attention,
+                .focalPoint(x: reader.double(), y: reader.double()),
+            ]
+            steps.append(
+                .resize(
+                    Resize(
+                        width: reader.byte() & 1 == 0 ? nil : reader.int(1...4096),
+                        height: reader.byte() & 1 == 0 ? nil : reader.int(1...4096),
+                        fit: FitMode.allCases[Int(reader.byte()) % FitMode.allCases.count],
+                        gravity: gravities[Int(reader.byte()) % gravities.count],
+                        enlarge: reader.byte() & 1 == 0, background: colour, options: options)))
         case 1: steps.append(.crop(PixelRect(x: reader.int(0...64), y: reader.int(0...64), width: reader.int(1...64), height: reader.int(1...64))))
-        case 2: steps.append(.extend(top: reader.int(0...64), left: reader.int(0...64), bottom: reader.int(0...64), right: reader.int(0...64), background: colour))
+        case 2:
+            steps.append(
+                .extend(top: reader.int(0...64), left: reader.int(0...64), bottom: reader.int(0...64), right: reader.int(0...64), background: colour))
         case 3: steps.append(.rotate(QuarterTurn.allCases[Int(reader.byte()) % 3]))
         case 4: steps.append(.flip)
         case 5: steps.append(.flop)

@@ -5,6 +5,7 @@
 import Foundation
 import FuzzDriver
 import NIOCore
+
 @testable import YYCacheRedis
 
 @main
@@ -37,8 +38,9 @@ private func fuzzRESP(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: start + 1, count: count - 1))[...]
     let whole = replies(bytes, chunk: nil)
     let split = replies(bytes, chunk: Int(start[0] % 17) + 1)
-    precondition(whole.values == split.values && whole.failed == split.failed,
-                 "the replies depend on how the bytes were split")
+    precondition(
+        whole.values == split.values && whole.failed == split.failed,
+        "the replies depend on how the bytes were split")
     // The same bytes as a stored value: a miss with a reason, or the payload it framed.
     if let (payload, _) = try? StoredValueFrame.decode(ByteBuffer(bytes: bytes)) {
         precondition(payload.count == bytes.count - StoredValueFrame.headerSize, "a stored value's payload has the wrong length")

@@ -40,7 +40,9 @@ extension DiskCache {
     }
 
     /// Encodes `value` and stores it for `key`.
-    public func setValue<T: Encodable & Sendable>(_ value: T, forKey key: String, extendedData: Data? = nil, expiresAfter: Duration? = nil) async throws(DiskCacheError) {
+    public func setValue<T: Encodable & Sendable>(_ value: T, forKey key: String, extendedData: Data? = nil, expiresAfter: Duration? = nil)
+        async throws(DiskCacheError)
+    {
         try await DispatchQueuePool.shared(for: .utility).run { () throws(DiskCacheError) in
             try self.setValue(value, forKey: key, extendedData: extendedData, expiresAfter: expiresAfter)
         }

@@ -1,6 +1,6 @@
 public import Foundation
-import YYDispatch
 public import Logging
+import YYDispatch
 
 /// A thread-safe, process-safe key-value cache on disk: SQLite for the index and small values,
 /// one file per large value.
@@ -89,14 +89,14 @@ public final class DiskCache: Sendable {
     /// the write fails with ``DiskCacheError/invalidFileName(_:reason:)``.
     public var fileNameStem: (@Sendable (_ key: String) -> String)? {
         get { options.withLock { $0.fileNameStem } }
-        set { options.exchange(\.fileNameStem, with: newValue) }   // the old one released after the lock
+        set { options.exchange(\.fileNameStem, with: newValue) }  // the old one released after the lock
     }
 
     /// Encodes and decodes `Codable` values for `value(_:forKey:)` and `setValue(_:forKey:extendedData:expiresAfter:)`.
     /// Default: ``JSONCacheValueCoder``.
     public var coder: any CacheValueCoder {
         get { options.withLock { $0.coder } }
-        set { options.exchange(\.coder, with: newValue) }   // the old one released after the lock
+        set { options.exchange(\.coder, with: newValue) }  // the old one released after the lock
     }
 
     /// Where errors and repairs are reported.
@@ -236,8 +236,9 @@ public final class DiskCache: Sendable {
                         try manifest.remove(key: key, ifFileName: fileName)
                     }
                     core.finish(removal, evicted: false)
-                    logger.warning("cache value file has the wrong size; entry dropped",
-                                   metadata: ["key": "\(key)", "file": "\(fileName)", "expected": "\(row.size)", "found": "\(contents.count)"])
+                    logger.warning(
+                        "cache value file has the wrong size; entry dropped",
+                        metadata: ["key": "\(key)", "file": "\(fileName)", "expected": "\(row.size)", "found": "\(contents.count)"])
                     return recordMiss()
                 }
                 data = contents
@@ -292,9 +293,10 @@ public final class DiskCache: Sendable {
         do {
             let replaced = try core.withManifest { manifest throws(SQLiteError) in
                 let save = { () throws(SQLiteError) in
-                    try manifest.save(key: key, fileName: newFile, size: Int64(data.count),
-                                      inlineData: newFile == nil ? data : nil, extendedData: extendedData,
-                                      expirationTime: expiration, now: now)
+                    try manifest.save(
+                        key: key, fileName: newFile, size: Int64(data.count),
+                        inlineData: newFile == nil ? data : nil, extendedData: extendedData,
+                        expirationTime: expiration, now: now)
                 }
                 guard let newFile else { return try save() }
                 return try manifest.connection.transaction { () throws(SQLiteError) in
@@ -320,7 +322,9 @@ public final class DiskCache: Sendable {
     }
 
     /// Encodes `value` with ``coder`` (`Data` as is) and stores it for `key`.
-    public func setValue<T: Encodable>(_ value: T, forKey key: String, extendedData: Data? = nil, expiresAfter: Duration? = nil) throws(DiskCacheError) {
+    public func setValue<T: Encodable>(_ value: T, forKey key: String, extendedData: Data? = nil, expiresAfter: Duration? = nil)
+        throws(DiskCacheError)
+    {
         try setData(coder.encodeForCache(value, key: key), forKey: key, extendedData: extendedData, expiresAfter: expiresAfter)
     }
 

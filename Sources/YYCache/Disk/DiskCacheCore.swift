@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import YYDispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -53,8 +54,9 @@ final class DiskCacheCore: @unchecked Sendable {
         var persisted = CacheStatistics()
 
         var pending: CacheStatistics {
-            CacheStatistics(hits: session.hits - persisted.hits, misses: session.misses - persisted.misses,
-                            evictions: session.evictions - persisted.evictions)
+            CacheStatistics(
+                hits: session.hits - persisted.hits, misses: session.misses - persisted.misses,
+                evictions: session.evictions - persisted.evictions)
         }
     }
     private let lockDescriptor: Int32
@@ -115,7 +117,7 @@ final class DiskCacheCore: @unchecked Sendable {
     private static func openManifest(at path: String, files: FileStore, logger: Logger) throws(DiskCacheError) -> Manifest {
         do {
             return try Manifest(path: path)
-        } catch where error.isCorruption {
+        } catch  where error.isCorruption {
             logger.error("cache manifest is damaged; rebuilding it empty", metadata: ["path": "\(path)", "error": "\(error)"])
             removeSQLiteDatabaseFiles(at: path)
             try files.moveDataToTrash()
@@ -152,8 +154,9 @@ final class DiskCacheCore: @unchecked Sendable {
                 return try body(current)
             } catch {
                 if error.isCorruption {
-                    logger.error("cache manifest became damaged; rebuilding it empty",
-                                 metadata: ["path": "\(path)", "error": "\(error)"])
+                    logger.error(
+                        "cache manifest became damaged; rebuilding it empty",
+                        metadata: ["path": "\(path)", "error": "\(error)"])
                     current.connection.close()
                     slot = nil
                     removeSQLiteDatabaseFiles(at: manifestPath)
@@ -254,8 +257,9 @@ final class DiskCacheCore: @unchecked Sendable {
         try withManifest { manifest throws(SQLiteError) in
             let saved = try manifest.persistedCounters()
             let pending = statistics.withLock { $0.pending }
-            return CacheStatistics(hits: saved.hits + pending.hits, misses: saved.misses + pending.misses,
-                                   evictions: saved.evictions + pending.evictions)
+            return CacheStatistics(
+                hits: saved.hits + pending.hits, misses: saved.misses + pending.misses,
+                evictions: saved.evictions + pending.evictions)
         }
     }
 
@@ -281,9 +285,11 @@ final class DiskCacheCore: @unchecked Sendable {
                 try manifest.removeRows(withFilesMissingFrom: existing)
             }
             if !orphans.isEmpty || lostRows > 0 {
-                logger.notice("swept the cache folder", metadata: [
-                    "path": "\(path)", "orphanFiles": "\(orphans.count)", "rowsWithoutFile": "\(lostRows)",
-                ])
+                logger.notice(
+                    "swept the cache folder",
+                    metadata: [
+                        "path": "\(path)", "orphanFiles": "\(orphans.count)", "rowsWithoutFile": "\(lostRows)",
+                    ])
             }
         } catch {
             logger.warning("orphan sweep failed", metadata: ["path": "\(path)", "error": "\(error)"])

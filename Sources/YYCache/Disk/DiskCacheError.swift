@@ -25,13 +25,13 @@ public enum DiskCacheError: Error, Sendable, Equatable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case let .invalidPath(path, reason): "invalid cache path '\(path)': \(reason)"
-        case let .invalidFileName(name, reason): "invalid cache file name '\(name)': \(reason)"
-        case let .permissionDenied(path): "permission denied: \(path)"
-        case let .diskFull(path): "no space left on device while writing \(path)"
-        case let .fileSystem(path, code, message): "\(path): \(message) (errno \(code))"
-        case let .database(code, message): "cache database error \(code): \(message)"
-        case let .coding(key, message): "cannot code the value for key '\(key)': \(message)"
+        case .invalidPath(let path, let reason): "invalid cache path '\(path)': \(reason)"
+        case .invalidFileName(let name, let reason): "invalid cache file name '\(name)': \(reason)"
+        case .permissionDenied(let path): "permission denied: \(path)"
+        case .diskFull(let path): "no space left on device while writing \(path)"
+        case .fileSystem(let path, let code, let message): "\(path): \(message) (errno \(code))"
+        case .database(let code, let message): "cache database error \(code): \(message)"
+        case .coding(let key, let message): "cannot code the value for key '\(key)': \(message)"
         }
     }
 

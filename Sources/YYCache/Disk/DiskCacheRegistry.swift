@@ -1,6 +1,6 @@
 import Foundation
-import YYDispatch
 import Logging
+import YYDispatch
 
 /// One ``DiskCacheCore`` per folder per process: two `DiskCache`s opened on the same path share it,
 /// so there is one connection, one set of limits and one trim timer (YYDiskCache's global map).

@@ -49,7 +49,8 @@ final class Manifest {
     init(path: String) throws(SQLiteError) {
         connection = try SQLiteConnection(path: path, busyTimeout: .seconds(10))
         try connection.execute("PRAGMA journal_mode = WAL")
-        try connection.execute("""
+        try connection.execute(
+            """
             PRAGMA synchronous = NORMAL;
             PRAGMA temp_store = MEMORY;
             PRAGMA cache_size = -8192;
@@ -57,10 +58,12 @@ final class Manifest {
             """)
         let version = try Self.userVersion(connection)
         guard version == 0 || version == Self.schemaVersion else {
-            throw SQLiteError(code: SQLITE_NOTADB, message: "unknown manifest schema version \(version)",
-                              context: "open \(path)")
+            throw SQLiteError(
+                code: SQLITE_NOTADB, message: "unknown manifest schema version \(version)",
+                context: "open \(path)")
         }
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE IF NOT EXISTS manifest (
                 key BLOB NOT NULL PRIMARY KEY,
                 filename TEXT,
@@ -92,14 +95,16 @@ final class Manifest {
 
     /// The row for `key`, without extended data unless `includingExtendedData`.
     func row(forKey key: String, includingExtendedData: Bool = false) throws(SQLiteError) -> Row? {
-        let sql = includingExtendedData
+        let sql =
+            includingExtendedData
             ? "SELECT filename, size, inline_data, expiration_time, last_access_time, extended_data, modification_time FROM manifest WHERE key = ?1"
             : "SELECT filename, size, inline_data, expiration_time, last_access_time FROM manifest WHERE key = ?1"
         let statement = try connection.statement(sql)
         return try Self.withKey(key, statement) { () throws(SQLiteError) -> Row? in
             guard try statement.step() else { return nil }
-            var row = Row(fileName: statement.text(0), size: statement.int64(1), inlineData: statement.data(2),
-                          expirationTime: statement.optionalInt64(3))
+            var row = Row(
+                fileName: statement.text(0), size: statement.int64(1), inlineData: statement.data(2),
+                expirationTime: statement.optionalInt64(3))
             row.lastAccessTime = max(statement.int64(4), pendingAccess[key] ?? 0)
             if includingExtendedData {
                 row.extendedData = statement.data(5)
@@ -159,7 +164,8 @@ final class Manifest {
     func addToCounters(_ delta: CacheStatistics) throws(SQLiteError) {
         guard delta != CacheStatistics() else { return }
         try connection.transaction { () throws(SQLiteError) in
-            let statement = try connection.statement("""
+            let statement = try connection.statement(
+                """
                 INSERT INTO counters (name, value) VALUES (?1, ?2)
                 ON CONFLICT(name) DO UPDATE SET value = value + excluded.value
                 """)
@@ -249,13 +255,16 @@ final class Manifest {
     ///
     /// One statement writes the row: in `DO UPDATE SET` the right-hand sides read the old row, so
     /// `replaced_filename = filename` captures the old file name and `RETURNING` hands it back.
-    func save(key: String, fileName: String?, size: Int64, inlineData: Data?, extendedData: Data?,
-              expirationTime: Int64?, now: Int64) throws(SQLiteError) -> String? {
+    func save(
+        key: String, fileName: String?, size: Int64, inlineData: Data?, extendedData: Data?,
+        expirationTime: Int64?, now: Int64
+    ) throws(SQLiteError) -> String? {
         // The replaced row's size, for the known totals (not read when nobody asked for them). If
         // another connection changes the row before the write, `data_version` changes too, and
         // the totals are counted again when next asked.
         let replacedSize: Int64?? = knownTotals == nil ? nil : .some(try recordedSize(forKey: key))
-        let statement = try connection.statement("""
+        let statement = try connection.statement(
+            """
             INSERT INTO manifest
                 (key, filename, size, inline_data, modification_time, last_access_time, expiration_time, extended_data)
             VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6, ?7)
@@ -294,7 +303,8 @@ final class Manifest {
     /// Deletes the row for `key` (only if it still names `fileName`, when given).
     func remove(key: String, ifFileName fileName: String? = nil) throws(SQLiteError) -> Removal {
         pendingAccess[key] = nil
-        let sql = fileName == nil
+        let sql =
+            fileName == nil
             ? "DELETE FROM manifest WHERE key = ?1 RETURNING filename, size"
             : "DELETE FROM manifest WHERE key = ?1 AND filename = ?2 RETURNING filename, size"
         let statement = try connection.statement(sql)
@@ -389,7 +399,7 @@ final class Manifest {
                 statement.reset()
             }
         }
-        knownTotals = nil   // which rows went is not known here: counted again when asked
+        knownTotals = nil  // which rows went is not known here: counted again when asked
         return missing.count
     }
 
@@ -414,8 +424,10 @@ final class Manifest {
 
     /// Binds `key`'s UTF-8 bytes (of its ``CanonicalKey`` form) as parameter 1 without copying
     /// them, for the duration of `body`.
-    private static func withKey<R>(_ key: String, _ statement: SQLiteStatement,
-                                   _ body: () throws(SQLiteError) -> R) throws(SQLiteError) -> R {
+    private static func withKey<R>(
+        _ key: String, _ statement: SQLiteStatement,
+        _ body: () throws(SQLiteError) -> R
+    ) throws(SQLiteError) -> R {
         var key = CanonicalKey.of(key)
         // `withUTF8` only rethrows untyped errors, so the typed result travels out in a `Result`.
         let result = key.withUTF8 { bytes in

@@ -55,8 +55,9 @@ final class SQLiteConnection {
         let status = sqlite3_open_v2(path, &db, flags, nil)
         handle = db
         guard status == SQLITE_OK else {
-            let error = SQLiteError(code: status, message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory",
-                                    context: "open \(path)")
+            let error = SQLiteError(
+                code: status, message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory",
+                context: "open \(path)")
             sqlite3_close_v2(db)
             handle = nil
             throw error
@@ -127,8 +128,9 @@ final class SQLiteConnection {
 
     /// The most recent error of this connection, with `context`.
     func lastError(_ status: Int32, context: String) -> SQLiteError {
-        SQLiteError(code: status, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "connection closed",
-                    context: context)
+        SQLiteError(
+            code: status, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "connection closed",
+            context: context)
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.

@@ -9,7 +9,7 @@ extension Int64 {
     init(saturating value: Double) {
         if value.isNaN {
             self = 0
-        } else if value >= 0x1p63 {   // Int64.max as a Double rounds up to 2^63, itself out of range
+        } else if value >= 0x1p63 {  // Int64.max as a Double rounds up to 2^63, itself out of range
             self = .max
         } else if value < -0x1p63 {
             self = .min

@@ -99,7 +99,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
         get { trimInterval.withLock { $0 } }
         set {
             trimInterval.withLock { $0 = max(newValue, .milliseconds(1)) }
-            timer.withLock { $0?.invalidate(); $0 = nil }
+            timer.withLock {
+                $0?.invalidate(); $0 = nil
+            }
             scheduleAutoTrimIfNeeded()
         }
     }
@@ -191,7 +193,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value> {
     public func setValue(_ value: Value, forKey key: Key, cost: Int = 0, expiresAfter: Duration? = nil) {
         let now = clock.now()
         let cost = max(cost, 0)
-        let expiry = expiresAfter.map { now.addingReportingOverflow($0.clampedNanoseconds) }
+        let expiry =
+            expiresAfter.map { now.addingReportingOverflow($0.clampedNanoseconds) }
             .map { $0.overflow ? UInt64.max - 1 : $0.partialValue } ?? .max
         var released: [Removed] = []
         // A replaced value is not an eviction: it is released here on return, after the lock is

@@ -102,8 +102,10 @@ extension Cache {
     /// removed, until it expired. With `lease`, the shared tier's lock held for the fill,
     /// the tier likewise refuses the value after a removal or write on another machine. The
     /// callers get the value either way.
-    private func fillAndStore(key: String, expiresAfter: Duration?, lease: SharedTierLink.FillLease? = nil,
-                              fill: @Sendable () async throws -> Value) async throws -> Value {
+    private func fillAndStore(
+        key: String, expiresAfter: Duration?, lease: SharedTierLink.FillLease? = nil,
+        fill: @Sendable () async throws -> Value
+    ) async throws -> Value {
         let lookup = localWrites.beginLookup(key)
         defer { localWrites.endLookup(lookup) }
         let value = try await fill()

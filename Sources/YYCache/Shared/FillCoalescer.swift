@@ -5,7 +5,7 @@ import YYDispatch
 ///
 /// The fill is shared, so it is not cancelled when a caller is: it ends when it ends, and callers
 /// that come meanwhile still share it. A cancelled caller stops waiting at once, with
-/// `CancellationError`; it waited for the fill to end before, however long that took.
+/// `CancellationError`, however long the fill still takes.
 final class FillCoalescer<Value: Sendable>: Sendable {
     private struct State {
         /// The callers waiting for each running fill, by caller id.

@@ -46,16 +46,18 @@ public protocol SharedCacheTier: Sendable {
     ///
     /// - Parameter replacingUnusableValue: `true` when the fill began with a value for `key` in the
     ///   tier that the cache could not use (another type's or another version's, say): that value
-    ///   is no write made while the fill ran, and the fill replaces it. Refused for it, the fill's
-    ///   value was kept nowhere and every call ran the fill again.
+    ///   is no write made while the fill ran, and the fill replaces it, so that the value is kept
+    ///   and later calls do not run the fill again.
     /// - Returns: ``SharedCacheWriteOutcome/superseded`` when the lock or the key said so,
     ///   ``SharedCacheWriteOutcome/skipped`` as ``setData(_:forKey:timeToLive:)`` does.
     ///
     /// The default implementation calls ``setData(_:forKey:timeToLive:)``: a tier without fill
     /// locks cannot tell.
     @discardableResult
-    func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String,
-                       replacingUnusableValue: Bool) async throws -> SharedCacheWriteOutcome
+    func setFilledData(
+        _ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String,
+        replacingUnusableValue: Bool
+    ) async throws -> SharedCacheWriteOutcome
 }
 
 extension SharedCacheTier {
@@ -63,8 +65,10 @@ extension SharedCacheTier {
     public func releaseFillLock(forKey key: String, owner: String) async throws {}
 
     @discardableResult
-    public func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String,
-                              replacingUnusableValue: Bool) async throws -> SharedCacheWriteOutcome {
+    public func setFilledData(
+        _ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String,
+        replacingUnusableValue: Bool
+    ) async throws -> SharedCacheWriteOutcome {
         try await setData(data, forKey: key, timeToLive: timeToLive)
     }
 }

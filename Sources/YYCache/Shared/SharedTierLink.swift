@@ -4,8 +4,8 @@ import YYDispatch
 
 /// `Cache`'s connection to its ``SharedCacheTier``: turns every error of the tier into a miss or a
 /// skipped write (counted and logged), sends the synchronous API's writes in order, and gives the
-/// tier keys in their ``CanonicalKey`` form, as the disk stores them (`"é"` and `"e\u{301}"` were
-/// one key in memory and on disk and two in the tier, which could then serve either's old value).
+/// tier keys in their ``CanonicalKey`` form, as the disk stores them (`"é"` and `"e\u{301}"` are
+/// one key on every level, so the tier never serves the other spelling's old value).
 ///
 /// The synchronous `Cache` methods cannot wait for a remote tier, so their writes and removals go
 /// into one ordered stream that a background task sends; the async methods send their own and wait.
@@ -114,15 +114,16 @@ final class SharedTierLink: Sendable {
                 return (false, !queue.isFull)
             }
             queue.bytes += size
-            if bounded { queue.isFull = false }   // an unbounded write ends no skipping
+            if bounded { queue.isFull = false }  // an unbounded write ends no skipping
             if let key { queue.keys[key, default: 0] += 1 }
             return (true, false)
         }
         guard accepted else {
             counters.withLock { $0.skippedWrites += 1 }
             if startsSkipping {
-                logger.warning("shared tier writes skipped: more than maximumQueuedBytes wait to be sent",
-                               metadata: ["maximumQueuedBytes": "\(maximumQueuedBytes)"])
+                logger.warning(
+                    "shared tier writes skipped: more than maximumQueuedBytes wait to be sent",
+                    metadata: ["maximumQueuedBytes": "\(maximumQueuedBytes)"])
             }
             return
         }
@@ -160,15 +161,15 @@ final class SharedTierLink: Sendable {
 
     /// The tier's entry for `key`; `nil` on a miss, an expired entry or an error, and without
     /// asking the tier while a write or removal of the key waits in the queue: the tier still
-    /// holds what it replaces or removes, and read, that was promoted to the local levels (a
-    /// value removed with the synchronous API came back on the next read, and stayed after the
-    /// removal reached the tier). `Cache` keeps local writes under way from it itself.
+    /// holds what it replaces or removes, which must not be promoted to the local levels (a
+    /// value removed with the synchronous API stays removed). `Cache` keeps local writes under
+    /// way from it itself.
     func entry(forKey key: String) async -> SharedCacheEntry? {
         let key = CanonicalKey.of(key)
         guard queue.withLock({ $0.keys[key] == nil }) else { return nil }
         do {
             guard let entry = try await tier.entry(forKey: key),
-                  (entry.expirationDate.map { $0 > Date() } ?? true)
+                entry.expirationDate.map({ $0 > Date() }) ?? true
             else {
                 counters.withLock { $0.misses += 1 }
                 return nil
@@ -176,7 +177,9 @@ final class SharedTierLink: Sendable {
             counters.withLock { $0.hits += 1 }
             return entry
         } catch {
-            counters.withLock { $0.misses += 1; $0.errors += 1 }
+            counters.withLock {
+                $0.misses += 1; $0.errors += 1
+            }
             logger.warning("shared tier read failed; treated as a miss", metadata: ["key": "\(key)", "error": "\(error)"])
             return nil
         }
@@ -207,8 +210,9 @@ final class SharedTierLink: Sendable {
     /// tier cannot tell, and the local levels keep the value as they would without it.
     func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, lease: FillLease) async -> Bool {
         let outcome = await write(key) { key in
-            try await tier.setFilledData(data, forKey: key, timeToLive: timeToLive, fillLockOwner: lease.owner,
-                                         replacingUnusableValue: lease.replacingUnusableValue)
+            try await tier.setFilledData(
+                data, forKey: key, timeToLive: timeToLive, fillLockOwner: lease.owner,
+                replacingUnusableValue: lease.replacingUnusableValue)
         }
         guard outcome == .superseded else { return true }
         counters.withLock { $0.supersededFills += 1 }
@@ -235,7 +239,9 @@ final class SharedTierLink: Sendable {
             if outcome == .skipped { counters.withLock { $0.skippedWrites += 1 } }
             return outcome
         } catch {
-            counters.withLock { $0.skippedWrites += 1; $0.errors += 1 }
+            counters.withLock {
+                $0.skippedWrites += 1; $0.errors += 1
+            }
             logger.warning("shared tier write failed; skipped", metadata: ["key": "\(key)", "error": "\(error)"])
             return nil
         }
@@ -258,8 +264,8 @@ final class SharedTierLink: Sendable {
     }
 
     /// Takes the fill lock of `key` for `owner`, once the writes of `key` queued so far have been
-    /// sent: a removal queued just before the fill and sent after the lock was taken marked the
-    /// lock superseded, and the fill's value was kept nowhere.
+    /// sent, so that a removal queued just before the fill cannot reach the tier after the lock
+    /// is taken and mark it superseded (the fill's value would then be kept nowhere).
     func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async -> FillLock {
         await flushWrites(ofKey: key)
         let key = CanonicalKey.of(key)
@@ -286,8 +292,9 @@ final class SharedTierLink: Sendable {
     /// Logs a fill lock that stayed taken longer than a lock lives, so that the caller filled
     /// without it.
     func recordFillLockHeldTooLong(key: String, waited: Duration) {
-        logger.warning("shared tier fill lock held longer than it lives; filling without it",
-                       metadata: ["key": "\(key)", "waited": "\(waited)"])
+        logger.warning(
+            "shared tier fill lock held longer than it lives; filling without it",
+            metadata: ["key": "\(key)", "waited": "\(waited)"])
     }
 
     /// Counts a tier value the cache's coder could not decode.
@@ -297,9 +304,9 @@ final class SharedTierLink: Sendable {
     }
 }
 
-private extension Dictionary where Value == Int {
+extension Dictionary where Value == Int {
     /// Counts one less for `key`, dropping it at zero.
-    mutating func decrement(_ key: Key) {
+    fileprivate mutating func decrement(_ key: Key) {
         if let count = self[key], count > 1 { self[key] = count - 1 } else { self[key] = nil }
     }
 }

@@ -27,8 +27,8 @@ extension ClusterRedirect {
         }
         // The port follows the last colon: an IPv6 host has colons of its own.
         guard let slot = Int(words[1]), (0..<HashSlot.count).contains(slot),
-              let colon = words[2].lastIndex(of: ":"),
-              let port = Int(words[2][words[2].index(after: colon)...]), (1...65535).contains(port)
+            let colon = words[2].lastIndex(of: ":"),
+            let port = Int(words[2][words[2].index(after: colon)...]), (1...65535).contains(port)
         else { return nil }
         self.slot = slot
         self.host = String(words[2][..<colon])

@@ -35,8 +35,10 @@ final class ClusterRouter: Sendable {
 
     /// A router over the cluster `seeds` belong to; `makeNode` makes the node for an address, and
     /// `now` (the circuit breakers' clock) spaces the reloads for uncovered slots.
-    init(seeds: [RedisNodeAddress], now: @escaping @Sendable () -> Duration,
-         makeNode: @escaping @Sendable (RedisNodeAddress) -> RedisNode) {
+    init(
+        seeds: [RedisNodeAddress], now: @escaping @Sendable () -> Duration,
+        makeNode: @escaping @Sendable (RedisNodeAddress) -> RedisNode
+    ) {
         precondition(!seeds.isEmpty, "a cluster needs at least one seed")
         self.seeds = seeds
         self.now = now
@@ -162,7 +164,7 @@ final class ClusterRouter: Sendable {
         for candidate in masters + knownNodes where asked.insert(ObjectIdentifier(candidate)).inserted {
             guard !Task.isCancelled else { return }
             guard let reply = try? await candidate.send(RedisCommand("CLUSTER", ["SLOTS"])),
-                  let ranges = try? ClusterSlotRange.parse(reply, node: candidate.address.description)
+                let ranges = try? ClusterSlotRange.parse(reply, node: candidate.address.description)
             else { continue }
             var owners = [RedisNode?](repeating: nil, count: HashSlot.count)
             for range in ranges {

@@ -21,10 +21,10 @@ struct ClusterSlotRange: Equatable {
         var ranges: [ClusterSlotRange] = []
         for entry in entries {
             guard case .array(let fields?) = entry, fields.count >= 3,
-                  case .integer(let start) = fields[0], case .integer(let end) = fields[1],
-                  0 <= start, start <= end, end < HashSlot.count,
-                  case .array(let master?) = fields[2], master.count >= 2,
-                  case .integer(let port) = master[1], (1...65535).contains(port)
+                case .integer(let start) = fields[0], case .integer(let end) = fields[1],
+                0 <= start, start <= end, end < HashSlot.count,
+                case .array(let master?) = fields[2], master.count >= 2,
+                case .integer(let port) = master[1], (1...65535).contains(port)
             else { throw unexpected }
             let host: String
             switch master[0] {

@@ -19,8 +19,8 @@ enum HashSlot {
     /// The bytes the slot is computed from: the hash tag if there is one, else the whole key.
     private static func hashedPart(of key: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         guard let open = key.firstIndex(of: UInt8(ascii: "{")),
-              let close = key[(open + 1)...].firstIndex(of: UInt8(ascii: "}")),
-              close > open + 1
+            let close = key[(open + 1)...].firstIndex(of: UInt8(ascii: "}")),
+            close > open + 1
         else { return key }
         return UnsafeRawBufferPointer(rebasing: key[(open + 1)..<close])
     }

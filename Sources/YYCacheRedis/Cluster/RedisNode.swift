@@ -11,8 +11,10 @@ final class RedisNode: Sendable {
     private let operationTimeout: Duration
     private let now: @Sendable () -> Duration
 
-    init(address: RedisNodeAddress, configuration: RedisConfiguration, tls: TLSConnector?, group: any EventLoopGroup,
-         home: any EventLoop, now: @escaping @Sendable () -> Duration) {
+    init(
+        address: RedisNodeAddress, configuration: RedisConfiguration, tls: TLSConnector?, group: any EventLoopGroup,
+        home: any EventLoop, now: @escaping @Sendable () -> Duration
+    ) {
         self.address = address
         // Settings out of range are brought into it, as the configuration's documentation says.
         pool = RedisConnectionPool(
@@ -41,7 +43,9 @@ final class RedisNode: Sendable {
         guard admitted else { throw .circuitOpen(node: address.description) }
         do {
             let connection = try await pool.connection()
-            let reply = asking ? try await connection.sendAsking(command, timeout: operationTimeout)
+            let reply =
+                asking
+                ? try await connection.sendAsking(command, timeout: operationTimeout)
                 : try await connection.send(command, timeout: operationTimeout)
             state.withLock { $0.breaker.recordSuccess() }
             return reply

@@ -14,8 +14,9 @@ struct RedisRequest: Sendable {
 /// A request that times out closes the connection: the replies still owed on it can no longer be
 /// trusted to arrive, and every request waiting on it fails at once rather than one by one.
 ///
-/// One timer per connection watches the deadlines, armed for the earliest one: scheduling and
-/// cancelling a timer for every request cost about 5 % of a one-caller round trip.
+/// One timer per connection watches the deadlines, armed for the earliest one, rather than a
+/// timer scheduled and cancelled for every request (a measurable part of a one-caller round
+/// trip: `Benchmarks/README.md`, "Measured design choices").
 final class RedisConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = RESPValue
     typealias OutboundIn = RedisRequest

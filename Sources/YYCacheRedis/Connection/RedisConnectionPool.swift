@@ -47,8 +47,10 @@ final class RedisConnectionPool: Sendable {
     private let homeIndex: Int
     private let state: Locked<State>
 
-    init(address: RedisNodeAddress, tls: TLSConnector?, size: Int, connectTimeout: Duration, maximumReplySize: Int,
-         group: any EventLoopGroup, home: any EventLoop) {
+    init(
+        address: RedisNodeAddress, tls: TLSConnector?, size: Int, connectTimeout: Duration, maximumReplySize: Int,
+        group: any EventLoopGroup, home: any EventLoop
+    ) {
         precondition(size > 0, "a pool holds at least one connection")
         self.address = address
         self.tls = tls
@@ -94,8 +96,9 @@ final class RedisConnectionPool: Sendable {
     private func connect(on group: any EventLoopGroup) -> ConnectTask {
         Task { [address, tls, connectTimeout, maximumReplySize] in
             do throws(RedisError) {
-                return .success(try await RedisConnection.connect(
-                    to: address, tls: tls, timeout: connectTimeout, maximumReplySize: maximumReplySize, group: group))
+                return .success(
+                    try await RedisConnection.connect(
+                        to: address, tls: tls, timeout: connectTimeout, maximumReplySize: maximumReplySize, group: group))
             } catch {
                 return .failure(error)
             }

@@ -19,8 +19,10 @@ public struct RedisNodeAddress: Sendable, Hashable, CustomStringConvertible {
     public var usesTLS: Bool
 
     /// An address from its parts.
-    public init(host: String, port: Int = 6379, user: String? = nil, password: String? = nil, database: Int = 0,
-                usesTLS: Bool = false) {
+    public init(
+        host: String, port: Int = 6379, user: String? = nil, password: String? = nil, database: Int = 0,
+        usesTLS: Bool = false
+    ) {
         self.host = host
         self.port = port
         self.user = user

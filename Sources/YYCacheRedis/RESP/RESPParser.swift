@@ -79,7 +79,7 @@ struct RESPParser: Sendable {
     /// A slice shares `buffer`'s storage. When bytes follow the reply (the next replies of a
     /// pipeline, or the start of one), the decoder keeps that storage and appends the next reads
     /// to it, and while a slice is held each append first copies the whole storage. Copying the
-    /// reply out once costs less: 100 KB reads by 32 callers went about 8 % faster.
+    /// reply out once costs less (`Benchmarks/README.md`, "Measured design choices").
     private static func readBulk(length: Int, from buffer: inout ByteBuffer) -> ByteBuffer {
         let slice = buffer.readSlice(length: length)!
         guard buffer.readableBytes > 2 else { return slice }

@@ -34,9 +34,11 @@ public struct RedisCommand: Sendable {
         self.name = name
         var parts: [ByteBuffer] = []
         var bytes = ByteBuffer()
-        bytes.reserveCapacity(16 + name.utf8.count + arguments.reduce(0) {
-            $0 + ($1.readableBytes > Self.copyLimit ? 0 : $1.readableBytes) + 16
-        })
+        bytes.reserveCapacity(
+            16 + name.utf8.count
+                + arguments.reduce(0) {
+                    $0 + ($1.readableBytes > Self.copyLimit ? 0 : $1.readableBytes) + 16
+                })
         bytes.writeStaticString("*")
         bytes.writeString(String(arguments.count + 1))
         bytes.writeStaticString("\r\n")

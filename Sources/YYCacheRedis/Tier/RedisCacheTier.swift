@@ -1,7 +1,7 @@
 public import Foundation
 public import Logging
-public import YYCache
 import NIOCore
+public import YYCache
 import YYDispatch
 
 /// `YYCache.SharedCacheTier` on Redis: what one machine stores, the others read.
@@ -100,7 +100,9 @@ public final class RedisCacheTier: SharedCacheTier {
         do {
             reply = try await client.send(RedisCommand("GET", arguments: [storedKey]), key: storedKey)
         } catch .circuitOpen {
-            counters.withLock { $0.skippedReads += 1; $0.misses += 1 }
+            counters.withLock {
+                $0.skippedReads += 1; $0.misses += 1
+            }
             return nil
         } catch {
             counters.withLock { $0.errors += 1 }
@@ -121,7 +123,9 @@ public final class RedisCacheTier: SharedCacheTier {
                 counters.withLock { $0.hits += 1 }
                 return SharedCacheEntry(data: payload, expirationDate: expirationDate)
             } catch {
-                counters.withLock { $0.invalidValues += 1; $0.misses += 1 }
+                counters.withLock {
+                    $0.invalidValues += 1; $0.misses += 1
+                }
                 logger.warning("Redis value refused; read as a miss", metadata: ["key": "\(key)", "reason": "\(error)"])
                 return nil
             }
@@ -145,14 +149,18 @@ public final class RedisCacheTier: SharedCacheTier {
     /// hash tag of its own), one script cannot touch both: the value is then stored as by
     /// ``setData(_:forKey:timeToLive:)``.
     @discardableResult
-    public func setFilledData(_ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String,
-                              replacingUnusableValue: Bool) async throws -> SharedCacheWriteOutcome {
+    public func setFilledData(
+        _ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String,
+        replacingUnusableValue: Bool
+    ) async throws -> SharedCacheWriteOutcome {
         let storedKey = storageKey(key)
         let lockKey = fillLockKey(valueKey: storedKey)
         guard HashSlot.of(storedKey) == HashSlot.of(lockKey) else { return try await setData(data, forKey: key, timeToLive: timeToLive) }
         guard let (value, milliseconds) = framed(data, timeToLive: timeToLive) else { return .skipped }
-        var arguments = [ByteBuffer(string: Self.fillStoreScript), ByteBuffer(string: "2"), storedKey, lockKey, ByteBuffer(string: owner), value,
-                         ByteBuffer(string: replacingUnusableValue ? "1" : "0"), StoredValueFrame.magicBytes]
+        var arguments = [
+            ByteBuffer(string: Self.fillStoreScript), ByteBuffer(string: "2"), storedKey, lockKey, ByteBuffer(string: owner), value,
+            ByteBuffer(string: replacingUnusableValue ? "1" : "0"), StoredValueFrame.magicBytes,
+        ]
         if let milliseconds { arguments.append(ByteBuffer(string: milliseconds)) }
         return try await write(RedisCommand("EVAL", arguments: arguments), key: storedKey) { reply in
             switch reply {
@@ -182,8 +190,10 @@ public final class RedisCacheTier: SharedCacheTier {
 
     /// Sends a write of `key` and reads its outcome from the reply (`nil`: a reply the command
     /// does not give, an error); an open circuit skips it.
-    private func write(_ command: RedisCommand, key storedKey: ByteBuffer,
-                       outcome: (RESPValue) -> SharedCacheWriteOutcome?) async throws -> SharedCacheWriteOutcome {
+    private func write(
+        _ command: RedisCommand, key storedKey: ByteBuffer,
+        outcome: (RESPValue) -> SharedCacheWriteOutcome?
+    ) async throws -> SharedCacheWriteOutcome {
         let reply: RESPValue
         do {
             reply = try await client.send(command, key: storedKey)
@@ -224,8 +234,12 @@ public final class RedisCacheTier: SharedCacheTier {
         let valueKey = storageKey(key)
         let lockKey = fillLockKey(valueKey: valueKey)
         let milliseconds = String(timeToLive.redisMilliseconds)
-        let command = RedisCommand("SET", arguments: [lockKey, ByteBuffer(string: owner), ByteBuffer(string: "NX"),
-                                                      ByteBuffer(string: "PX"), ByteBuffer(string: milliseconds)])
+        let command = RedisCommand(
+            "SET",
+            arguments: [
+                lockKey, ByteBuffer(string: owner), ByteBuffer(string: "NX"),
+                ByteBuffer(string: "PX"), ByteBuffer(string: milliseconds),
+            ])
         do {
             switch try await client.send(command, key: valueKey) {
             case .simpleString("OK"): return true
@@ -241,8 +255,12 @@ public final class RedisCacheTier: SharedCacheTier {
 
     public func releaseFillLock(forKey key: String, owner: String) async throws {
         let valueKey = storageKey(key)
-        let command = RedisCommand("EVAL", arguments: [ByteBuffer(string: Self.releaseScript), ByteBuffer(string: "1"),
-                                                       fillLockKey(valueKey: valueKey), ByteBuffer(string: owner)])
+        let command = RedisCommand(
+            "EVAL",
+            arguments: [
+                ByteBuffer(string: Self.releaseScript), ByteBuffer(string: "1"),
+                fillLockKey(valueKey: valueKey), ByteBuffer(string: owner),
+            ])
         do {
             try await client.send(command, key: valueKey)
         } catch {
@@ -264,9 +282,9 @@ public final class RedisCacheTier: SharedCacheTier {
     ///
     /// - Under the namespace, so that servers whose ACLs allow a client the namespace's keys
     ///   allow it the locks.
-    /// - Not a key any value has, unless a cache key starts with `"\0lock\0{"`. It was
-    ///   `namespace + "lock:" + key`, the key of the value of `"lock:" + key`: while that value
-    ///   was stored, the lock of `key` could not be taken, and its fill waited for ever.
+    /// - Not a key any value has, unless a cache key starts with `"\0lock\0{"`: a lock that
+    ///   shared its key with a value (of a cache key such as `"lock:" + key`) could not be taken
+    ///   while that value was stored, and its fill would wait for ever.
     /// - The value's key in braces: a Redis Cluster hashes only that (a hash tag), so the lock is
     ///   in the value's slot, on the node the request is routed to (by the value's key), with no
     ///   `MOVED` redirection, unless the value's key has braces of its own. Independent servers

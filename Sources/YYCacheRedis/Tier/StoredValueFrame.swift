@@ -57,10 +57,10 @@ enum StoredValueFrame {
     static func decode(_ stored: ByteBuffer) throws(Defect) -> (payload: Data, expiresAtMilliseconds: Int64?) {
         let start = stored.readerIndex
         guard stored.readableBytes >= headerSize,
-              stored.getInteger(at: start, endianness: .little, as: UInt32.self) == magic,
-              let expiration = stored.getInteger(at: start + 4, endianness: .little, as: Int64.self),
-              let length = stored.getInteger(at: start + 12, endianness: .little, as: UInt64.self),
-              let checksum = stored.getInteger(at: start + 20, endianness: .little, as: UInt64.self)
+            stored.getInteger(at: start, endianness: .little, as: UInt32.self) == magic,
+            let expiration = stored.getInteger(at: start + 4, endianness: .little, as: Int64.self),
+            let length = stored.getInteger(at: start + 12, endianness: .little, as: UInt64.self),
+            let checksum = stored.getInteger(at: start + 20, endianness: .little, as: UInt64.self)
         else { throw .foreign }
         let payloadSize = stored.readableBytes - headerSize
         guard length == UInt64(payloadSize) else { throw .wrongLength(expected: length, found: payloadSize) }

@@ -52,7 +52,8 @@ public struct ThreadState: Sendable, Equatable, CustomStringConvertible {
     /// last `)`.
     static func parse(stat: String) -> ThreadState? {
         guard let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"), open < close,
-              let id = Int(stat[..<open].trimmingCharacters(in: .whitespaces)) else { return nil }
+            let id = Int(stat[..<open].trimmingCharacters(in: .whitespaces))
+        else { return nil }
         let name = String(stat[stat.index(after: open)..<close])
         guard let letter = stat[stat.index(after: close)...].first(where: { $0 != " " }) else { return nil }
         return ThreadState(id: id, name: name, activity: Activity(letter))

@@ -12,8 +12,10 @@ enum SystemMemory {
 
     /// The reading for this process, from the files at the given places; `nil` where none of them
     /// exists (off Linux).
-    static func reading(cgroupList: String = "/proc/self/cgroup", cgroupRoot: String = "/sys/fs/cgroup",
-                        meminfo: String = "/proc/meminfo") -> MemoryPressureMonitor.Reading? {
+    static func reading(
+        cgroupList: String = "/proc/self/cgroup", cgroupRoot: String = "/sys/fs/cgroup",
+        meminfo: String = "/proc/meminfo"
+    ) -> MemoryPressureMonitor.Reading? {
         let cgroup = ProcessCgroup(cgroupList: cgroupList, root: cgroupRoot)
         return cgroupV2Reading(cgroup.unifiedFolders)
             ?? cgroupV1Reading(cgroup.folders(controller: "memory"))
@@ -26,13 +28,14 @@ enum SystemMemory {
         var tightest: MemoryPressureMonitor.Reading?
         for folder in folders {
             guard let limit = ProcessCgroup.readInteger(folder + "/memory.max"),  // "max" (no limit) reads as nil
-                  limit < unlimited,
-                  let usage = ProcessCgroup.readInteger(folder + "/memory.current")
+                limit < unlimited,
+                let usage = ProcessCgroup.readInteger(folder + "/memory.current")
             else { continue }
             let level = MemoryPressureMonitor.Reading(available: limit - usage, limit: limit)
-            tightest = tightest.map {
-                MemoryPressureMonitor.Reading(available: min($0.available, level.available), limit: min($0.limit, level.limit))
-            } ?? level
+            tightest =
+                tightest.map {
+                    MemoryPressureMonitor.Reading(available: min($0.available, level.available), limit: min($0.limit, level.limit))
+                } ?? level
         }
         return tightest
     }
@@ -47,7 +50,7 @@ enum SystemMemory {
         let ownLimit = ProcessCgroup.readInteger(folder + "/memory.limit_in_bytes")
         let hierarchical = ProcessCgroup.readSmallFile(folder + "/memory.stat").flatMap { statValue("hierarchical_memory_limit", in: $0) }
         guard let limit = [ownLimit, hierarchical].compactMap({ $0 }).min(), limit < unlimited,
-              let usage = ProcessCgroup.readInteger(folder + "/memory.usage_in_bytes")
+            let usage = ProcessCgroup.readInteger(folder + "/memory.usage_in_bytes")
         else { return nil }
         return MemoryPressureMonitor.Reading(available: limit - usage, limit: limit)
     }

@@ -9,8 +9,10 @@ import Foundation
 /// only queue work behind the throttle.
 package enum SystemProcessors {
     /// The count for this process, from the files at the given places (at least 1).
-    package static func count(cgroupList: String = "/proc/self/cgroup", cgroupRoot: String = "/sys/fs/cgroup",
-                      active: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+    package static func count(
+        cgroupList: String = "/proc/self/cgroup", cgroupRoot: String = "/sys/fs/cgroup",
+        active: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) -> Int {
         let cgroup = ProcessCgroup(cgroupList: cgroupList, root: cgroupRoot)
         let quota = cgroupV2Quota(cgroup.unifiedFolders) ?? cgroupV1Quota(cgroup.folders(controller: "cpu"))
         return max(1, min(active, quota ?? Int.max))
@@ -32,7 +34,7 @@ package enum SystemProcessors {
     static func cgroupV1Quota(_ folders: [String]) -> Int? {
         folders.compactMap { folder -> Int? in
             guard let quota = ProcessCgroup.readInteger(folder + "/cpu.cfs_quota_us"),
-                  let period = ProcessCgroup.readInteger(folder + "/cpu.cfs_period_us")
+                let period = ProcessCgroup.readInteger(folder + "/cpu.cfs_period_us")
             else { return nil }
             return processors(quota: quota, period: period)
         }.min()

@@ -37,8 +37,10 @@ public struct Bitmap: Sendable, Equatable {
     /// A bitmap whose pixels `initialize` writes, every byte of them (C decoders that fill the
     /// whole image). Skips zero-filling memory that is overwritten at once; when `initialize`
     /// throws the bitmap never exists, so unwritten bytes are never read.
-    init(uninitializedWidth width: Int, height: Int,
-         initialize: (UnsafeMutableBufferPointer<UInt8>, _ bytesPerRow: Int) throws(ImageError) -> Void) throws(ImageError) {
+    init(
+        uninitializedWidth width: Int, height: Int,
+        initialize: (UnsafeMutableBufferPointer<UInt8>, _ bytesPerRow: Int) throws(ImageError) -> Void
+    ) throws(ImageError) {
         precondition(width >= 0 && height >= 0, "negative bitmap size")
         self.width = width
         self.height = height
@@ -61,15 +63,15 @@ public struct Bitmap: Sendable, Equatable {
     /// row, or `pixels` is too short for the size and stride (a size whose byte count overflows
     /// `Int` included: it traps no more than any other size the pixels cannot hold).
     public init?(width: Int, height: Int, bytesPerRow: Int? = nil, alphaMode: AlphaMode = .straight, pixels: [UInt8]) {
-        guard width >= 0, height >= 0, case let (rowBytes, false) = width.multipliedReportingOverflow(by: 4) else {
+        guard width >= 0, height >= 0, case (let rowBytes, false) = width.multipliedReportingOverflow(by: 4) else {
             return nil
         }
         let stride = bytesPerRow ?? rowBytes
         guard stride >= rowBytes else { return nil }
         if height > 0 {
-            guard case let (rows, false) = stride.multipliedReportingOverflow(by: height - 1),
-                  case let (needed, false) = rows.addingReportingOverflow(rowBytes),
-                  pixels.count >= needed
+            guard case (let rows, false) = stride.multipliedReportingOverflow(by: height - 1),
+                case (let needed, false) = rows.addingReportingOverflow(rowBytes),
+                pixels.count >= needed
             else { return nil }
         }
         self.width = width

@@ -30,12 +30,16 @@ enum ColorTransform {
         var out = bitmap.converted(to: .straight)
         let (width, height, stride) = (out.width, out.height, out.bytesPerRow)
         if space == .rgb {
-            guard let transform = makeTransform(profile, input: CLCMS2_TYPE_RGBA_8, output: CLCMS2_TYPE_RGBA_8,
-                                                flags: CLCMS2_FLAGS_COPY_ALPHA) else { return bitmap }
+            guard
+                let transform = makeTransform(
+                    profile, input: CLCMS2_TYPE_RGBA_8, output: CLCMS2_TYPE_RGBA_8,
+                    flags: CLCMS2_FLAGS_COPY_ALPHA)
+            else { return bitmap }
             defer { cmsDeleteTransform(transform) }
             out.pixels.withUnsafeMutableBufferPointer { pixels in
-                cmsDoTransformLineStride(transform, pixels.baseAddress, pixels.baseAddress, cmsUInt32Number(width),
-                                         cmsUInt32Number(height), cmsUInt32Number(stride), cmsUInt32Number(stride), 0, 0)
+                cmsDoTransformLineStride(
+                    transform, pixels.baseAddress, pixels.baseAddress, cmsUInt32Number(width),
+                    cmsUInt32Number(height), cmsUInt32Number(stride), cmsUInt32Number(stride), 0, 0)
             }
             return out.converted(to: bitmap.alphaMode)
         }
@@ -64,12 +68,14 @@ enum ColorTransform {
     static func cmykToSRGB(_ inks: [UInt8], width: Int, height: Int, profile: [UInt8]?) -> Bitmap {
         var out = Bitmap(width: width, height: height)
         if let profile, space(of: profile) == .cmyk,
-           let transform = makeTransform(profile, input: CLCMS2_TYPE_CMYK_8, output: CLCMS2_TYPE_RGBA_8, flags: 0) {
+            let transform = makeTransform(profile, input: CLCMS2_TYPE_CMYK_8, output: CLCMS2_TYPE_RGBA_8, flags: 0)
+        {
             defer { cmsDeleteTransform(transform) }
             inks.withUnsafeBufferPointer { input in
                 out.pixels.withUnsafeMutableBufferPointer { output in
-                    cmsDoTransformLineStride(transform, input.baseAddress, output.baseAddress, cmsUInt32Number(width),
-                                             cmsUInt32Number(height), cmsUInt32Number(width * 4), cmsUInt32Number(width * 4), 0, 0)
+                    cmsDoTransformLineStride(
+                        transform, input.baseAddress, output.baseAddress, cmsUInt32Number(width),
+                        cmsUInt32Number(height), cmsUInt32Number(width * 4), cmsUInt32Number(width * 4), 0, 0)
                 }
             }
             // lcms leaves the output's extra channel alone: alpha is opaque.
@@ -90,8 +96,10 @@ enum ColorTransform {
         profile.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
     }
 
-    private static func makeTransform(_ profile: [UInt8], input: cmsUInt32Number, output: cmsUInt32Number,
-                                      flags: cmsUInt32Number) -> cmsHTRANSFORM? {
+    private static func makeTransform(
+        _ profile: [UInt8], input: cmsUInt32Number, output: cmsUInt32Number,
+        flags: cmsUInt32Number
+    ) -> cmsHTRANSFORM? {
         guard let source = open(profile) else { return nil }
         defer { cmsCloseProfile(source) }
         guard let sRGB = cmsCreate_sRGBProfile() else { return nil }

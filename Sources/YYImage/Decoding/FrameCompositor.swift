@@ -33,7 +33,8 @@ struct FrameCompositor {
             var clear = i == 0
             if i > 0 {
                 let previous = frames[i - 1]
-                clear = previous.disposal == .background
+                clear =
+                    previous.disposal == .background
                     && (previous.covers(width: canvasWidth, height: canvasHeight) || starts[i - 1].0)
             }
             starts.append((clear, covers))

@@ -28,8 +28,8 @@ public final class ImageDecoder: Sendable {
         /// it are dropped (see `droppedFrameCount`). Default 1 GiB.
         public var maxTotalFrameBytes: Int = 1 << 30
         /// When set, frames come out shrunk so that neither side exceeds it (JPEG decodes
-        /// smaller directly through DCT scaling). At least 1: smaller values count as 1 (0, say
-        /// from a setting where it meant "no limit", stopped the program at the first frame).
+        /// smaller directly through DCT scaling). At least 1: smaller values, 0 included (which
+        /// some settings use for "no limit"), count as 1.
         public var maxPixelSize: Int? {
             didSet { if let size = maxPixelSize, size < 1 { maxPixelSize = 1 } }
         }
@@ -93,7 +93,9 @@ public final class ImageDecoder: Sendable {
         let options = self.options
         return try state.withLock { (state: inout State) throws(ImageError) -> Bool in
             guard !state.isFinal else { throw .invalidUpdate("the data was already final") }
-            guard data.count >= state.bytes.count else { throw .invalidUpdate("data is shorter than before (\(data.count) < \(state.bytes.count) bytes)") }
+            guard data.count >= state.bytes.count else {
+                throw .invalidUpdate("data is shorter than before (\(data.count) < \(state.bytes.count) bytes)")
+            }
             state.bytes = [UInt8](data)
             state.isFinal = final
             if data.count >= 32 || final {
@@ -229,7 +231,8 @@ public final class ImageDecoder: Sendable {
                 throw .frameOutOfRange(index: index, count: state.frameCount)
             }
             let frames = container.frames
-            let standalone = !container.compositesFrames
+            let standalone =
+                !container.compositesFrames
                 || (frames.count == 1 && frames[0].x == 0 && frames[0].y == 0
                     && frames[0].width == container.canvasWidth && frames[0].height == container.canvasHeight)
             if standalone {

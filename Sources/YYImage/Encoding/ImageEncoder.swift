@@ -62,12 +62,13 @@ public struct ImageEncoder: Sendable {
     /// An encoder for `type`.
     public init(type: ImageType) {
         self.type = type
-        self.quality = switch type {
-        case .jpeg, .jpeg2000, .jpegXL: 0.9
-        case .webp: 0.8
-        case .avif: 0.75
-        default: 1
-        }
+        self.quality =
+            switch type {
+            case .jpeg, .jpeg2000, .jpegXL: 0.9
+            case .webp: 0.8
+            case .avif: 0.75
+            default: 1
+            }
     }
 
     /// Adds a frame shown for `duration` seconds (negative counts as 0).
@@ -98,9 +99,10 @@ public struct ImageEncoder: Sendable {
         var bytes: [UInt8]
         switch type {
         case .png where canvases.count == 1:
-            bytes = try PNGWriter.encode(canvases[0].0, withAlpha: alwaysWritesAlpha ? true : nil, level: pngLevel,
-                                         iccProfile: colorProfile.map { [UInt8]($0) }, exif: exif.map { [UInt8]($0) },
-                                         xmp: xmp.map { [UInt8]($0) })
+            bytes = try PNGWriter.encode(
+                canvases[0].0, withAlpha: alwaysWritesAlpha ? true : nil, level: pngLevel,
+                iccProfile: colorProfile.map { [UInt8]($0) }, exif: exif.map { [UInt8]($0) },
+                xmp: xmp.map { [UInt8]($0) })
         case .png:
             bytes = try APNGWriter.write(
                 width: width, height: height,
@@ -112,23 +114,26 @@ public struct ImageEncoder: Sendable {
                 let quantized = ColorQuantizer(canvas, dithering: dithering)
                 // With transparency, each frame clears itself so earlier frames never show through.
                 return GIFWriter.Frame(
-                    info: ImageFrameInfo(width: width, height: height, duration: duration,
-                                         disposal: anyTransparent && canvases.count > 1 ? .background : .none),
+                    info: ImageFrameInfo(
+                        width: width, height: height, duration: duration,
+                        disposal: anyTransparent && canvases.count > 1 ? .background : .none),
                     palette: quantized.palette, indices: quantized.indices, transparentIndex: quantized.transparentIndex)
             }
             bytes = try GIFWriter.write(width: width, height: height, frames: gifFrames, plays: loopCount)
         case .jpeg:
             bytes = try TurboJPEG.encode(canvases[0].0, quality: max(1, Int((quality * 100).rounded())))
             if colorProfile != nil || exif != nil || xmp != nil {
-                bytes = JPEGMetadata.inserting(exif: exif.map { [UInt8]($0) }, xmp: xmp.map { [UInt8]($0) },
-                                               iccProfile: colorProfile.map { [UInt8]($0) }, into: bytes)
+                bytes = JPEGMetadata.inserting(
+                    exif: exif.map { [UInt8]($0) }, xmp: xmp.map { [UInt8]($0) },
+                    iccProfile: colorProfile.map { [UInt8]($0) }, into: bytes)
             }
         case .webp where canvases.count == 1:
             bytes = try WebPWriter.still(canvases[0].0, quality: quality * 100, lossless: lossless, method: webpMethod(animated: false))
             bytes = try WebPWriter.withChunks(webpMetadata, bytes)
         case .webp:
-            bytes = try WebPWriter.animation(canvases.map { ($0.0, $0.1) }, quality: quality * 100, lossless: lossless, plays: loopCount,
-                                             method: webpMethod(animated: true), minimizeSize: (effort ?? 0) >= 9)
+            bytes = try WebPWriter.animation(
+                canvases.map { ($0.0, $0.1) }, quality: quality * 100, lossless: lossless, plays: loopCount,
+                method: webpMethod(animated: true), minimizeSize: (effort ?? 0) >= 9)
             bytes = try WebPWriter.withChunks(webpMetadata, bytes)
         case .bmp:
             bytes = BMPWriter.bmp(canvases[0].0)
@@ -152,15 +157,17 @@ public struct ImageEncoder: Sendable {
         #endif
         #if LibAVIF
         case .avif:
-            bytes = try AVIFWriter.write(canvases, quality: quality, lossless: lossless,
-                                         speed: effort.map { 10 - min(9, max(0, $0)) } ?? AVIFWriter.defaultSpeed)
+            bytes = try AVIFWriter.write(
+                canvases, quality: quality, lossless: lossless,
+                speed: effort.map { 10 - min(9, max(0, $0)) } ?? AVIFWriter.defaultSpeed)
         #else
         case .avif: throw .unsupportedType(type)
         #endif
         #if LibJXL
         case .jpegXL:
-            bytes = try JPEGXLWriter.write(canvases, quality: quality, lossless: lossless,
-                                           effort: effort.map { max(1, min(9, $0)) } ?? JPEGXLWriter.defaultEffort, plays: loopCount)
+            bytes = try JPEGXLWriter.write(
+                canvases, quality: quality, lossless: lossless,
+                effort: effort.map { max(1, min(9, $0)) } ?? JPEGXLWriter.defaultEffort, plays: loopCount)
         #else
         case .jpegXL: throw .unsupportedType(type)
         #endif
@@ -202,7 +209,9 @@ public struct ImageEncoder: Sendable {
     }
 
     /// Every frame of a decoder (composited), with its durations and loop count, as `type`.
-    public static func reencode(_ decoder: ImageDecoder, as type: ImageType, quality: Double? = nil, lossless: Bool = false) throws(ImageError) -> Data {
+    public static func reencode(_ decoder: ImageDecoder, as type: ImageType, quality: Double? = nil, lossless: Bool = false) throws(ImageError)
+        -> Data
+    {
         var encoder = ImageEncoder(type: type)
         if let quality { encoder.quality = quality }
         encoder.lossless = lossless

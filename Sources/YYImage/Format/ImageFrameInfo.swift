@@ -35,8 +35,10 @@ public struct ImageFrameInfo: Sendable, Equatable, Codable {
     public var blend: FrameBlend
 
     /// A frame description.
-    public init(x: Int = 0, y: Int = 0, width: Int, height: Int, duration: Double = 0,
-                disposal: FrameDisposal = .none, blend: FrameBlend = .source) {
+    public init(
+        x: Int = 0, y: Int = 0, width: Int, height: Int, duration: Double = 0,
+        disposal: FrameDisposal = .none, blend: FrameBlend = .source
+    ) {
         self.x = x
         self.y = y
         self.width = width

@@ -27,8 +27,10 @@ public final class FrameImage: AnimatedImage {
     /// Frames with one duration each.
     /// - Throws: `ImageError.invalidInput` when there are no frames or the counts differ, or
     ///   the error decoding frame 0.
-    public init(sources: [Source], frameDurations: [Double], loopCount: Int = 0, options: ImageDecoder.Options = ImageDecoder.Options(),
-                durationRule: FrameDurationRule = .default) throws(ImageError) {
+    public init(
+        sources: [Source], frameDurations: [Double], loopCount: Int = 0, options: ImageDecoder.Options = ImageDecoder.Options(),
+        durationRule: FrameDurationRule = .default
+    ) throws(ImageError) {
         guard !sources.isEmpty else { throw .invalidInput("no frames") }
         guard sources.count == frameDurations.count else {
             throw .invalidInput("\(sources.count) frames but \(frameDurations.count) durations")
@@ -44,11 +46,14 @@ public final class FrameImage: AnimatedImage {
     }
 
     /// Frames that all show for `oneFrameDuration` seconds.
-    public convenience init(sources: [Source], oneFrameDuration: Double, loopCount: Int = 0,
-                            options: ImageDecoder.Options = ImageDecoder.Options(),
-                            durationRule: FrameDurationRule = .default) throws(ImageError) {
-        try self.init(sources: sources, frameDurations: Array(repeating: oneFrameDuration, count: sources.count),
-                      loopCount: loopCount, options: options, durationRule: durationRule)
+    public convenience init(
+        sources: [Source], oneFrameDuration: Double, loopCount: Int = 0,
+        options: ImageDecoder.Options = ImageDecoder.Options(),
+        durationRule: FrameDurationRule = .default
+    ) throws(ImageError) {
+        try self.init(
+            sources: sources, frameDurations: Array(repeating: oneFrameDuration, count: sources.count),
+            loopCount: loopCount, options: options, durationRule: durationRule)
     }
 
     /// Frame `index`, decoded from its source now.

@@ -37,8 +37,10 @@ public final class Image: AnimatedImage {
     ///   - scale: pixels per point (values ≤ 0 mean 1).
     ///   - options: limits and output choices for every frame.
     ///   - durationRule: how too-short frame durations are lengthened.
-    public convenience init(data: Data, scale: Double = 1, options: ImageDecoder.Options = ImageDecoder.Options(),
-                            durationRule: FrameDurationRule = .default) throws(ImageError) {
+    public convenience init(
+        data: Data, scale: Double = 1, options: ImageDecoder.Options = ImageDecoder.Options(),
+        durationRule: FrameDurationRule = .default
+    ) throws(ImageError) {
         try self.init(decoder: ImageDecoder(data: data, options: options), scale: scale, durationRule: durationRule)
     }
 
@@ -108,8 +110,10 @@ public final class Image: AnimatedImage {
     }
 
     /// Decodes a file; the scale comes from its name (`icon@2x.png` → 2, `icon.png` → 1).
-    public convenience init(contentsOfFile path: String, options: ImageDecoder.Options = ImageDecoder.Options(),
-                            durationRule: FrameDurationRule = .default) throws(ImageError) {
+    public convenience init(
+        contentsOfFile path: String, options: ImageDecoder.Options = ImageDecoder.Options(),
+        durationRule: FrameDurationRule = .default
+    ) throws(ImageError) {
         let data = try ImageError.readFile(atPath: path)
         try self.init(data: data, scale: Self.scale(fromFileName: path), options: options, durationRule: durationRule)
     }

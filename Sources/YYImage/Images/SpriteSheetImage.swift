@@ -22,10 +22,12 @@ public final class SpriteSheetImage: AnimatedImage {
     /// A rectangle may reach past the sheet (that part of the sprite is transparent).
     /// - Throws: `ImageError.invalidInput` when there are no rectangles, the counts differ, or a
     ///   rectangle has a negative size, more than ``maximumSpritePixelCount`` pixels, or edges no
-    ///   `Int` holds. Rectangles often come from a sprite atlas's metadata file: one whose far edge
-    ///   overflowed stopped the program, and a huge one made each `frame(at:)` allocate its area.
-    public init(sheet: Bitmap, contentRects: [PixelRect], frameDurations: [Double], loopCount: Int = 0,
-                durationRule: FrameDurationRule = .default) throws(ImageError) {
+    ///   `Int` holds. Rectangles often come from a sprite atlas's metadata file, so every one is
+    ///   checked here: no edge overflows and no `frame(at:)` allocates more than the limit.
+    public init(
+        sheet: Bitmap, contentRects: [PixelRect], frameDurations: [Double], loopCount: Int = 0,
+        durationRule: FrameDurationRule = .default
+    ) throws(ImageError) {
         guard !contentRects.isEmpty else { throw .invalidInput("no content rectangles") }
         guard contentRects.count == frameDurations.count else {
             throw .invalidInput("\(contentRects.count) rectangles but \(frameDurations.count) durations")
@@ -34,9 +36,11 @@ public final class SpriteSheetImage: AnimatedImage {
             let right = rect.x.addingReportingOverflow(rect.width), bottom = rect.y.addingReportingOverflow(rect.height)
             let area = rect.width.multipliedReportingOverflow(by: rect.height)
             guard rect.width >= 0, rect.height >= 0, !right.overflow, !bottom.overflow,
-                  !area.overflow, area.partialValue <= Self.maximumSpritePixelCount else {
-                throw .invalidInput("content rectangle \(index) (x \(rect.x), y \(rect.y), \(rect.width)x\(rect.height)) "
-                                    + "needs a size of 0...\(Self.maximumSpritePixelCount) pixels and edges an Int holds")
+                !area.overflow, area.partialValue <= Self.maximumSpritePixelCount
+            else {
+                throw .invalidInput(
+                    "content rectangle \(index) (x \(rect.x), y \(rect.y), \(rect.width)x\(rect.height)) "
+                        + "needs a size of 0...\(Self.maximumSpritePixelCount) pixels and edges an Int holds")
             }
         }
         self.sheet = sheet

@@ -147,15 +147,19 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
     ///     (``FrameBufferBudget/automatic()``). Players of one image share one buffer, sized by the
     ///     largest of their budgets.
     ///   - lateTolerance: see ``lateTolerance``.
-    public init(image: any AnimatedImage, clock: C, latenessPolicy: PlayerLatenessPolicy = .hold,
-                bufferBudget: Int? = nil, lateTolerance: Duration = .milliseconds(4)) {
+    public init(
+        image: any AnimatedImage, clock: C, latenessPolicy: PlayerLatenessPolicy = .hold,
+        bufferBudget: Int? = nil, lateTolerance: Duration = .milliseconds(4)
+    ) {
         self.image = image
         self.clock = clock
         self.latenessPolicy = latenessPolicy
         self.lateTolerance = max(.zero, lateTolerance)
         self.buffer = FrameBuffer.shared(for: image)
-        self.state = Locked(Playback(timeline: AnimationTimeline(image: image),
-                                     budget: bufferBudget ?? FrameBufferBudget.automatic()))
+        self.state = Locked(
+            Playback(
+                timeline: AnimationTimeline(image: image),
+                budget: bufferBudget ?? FrameBufferBudget.automatic()))
     }
 
     deinit {
@@ -233,10 +237,12 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
     /// Plays of the animation, 0 = forever; `nil` (the default) for the image's own count.
     public var loopCountOverride: Int? {
         get { state.withLock { $0.loopCountOverride } }
-        set { retime { state in
-            state.loopCountOverride = newValue
-            return state.timeline.withLoopCount(newValue ?? image.loopCount)
-        } }
+        set {
+            retime { state in
+                state.loopCountOverride = newValue
+                return state.timeline.withLoopCount(newValue ?? image.loopCount)
+            }
+        }
     }
 
     /// The playback rate: 2 plays twice as fast (clamped to ``AnimationTimeline/rateRange``).
@@ -372,7 +378,7 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             state.bufferToken = token
             return token
         }
-        if kept != token { buffer.detach(token) }   // another call attached first
+        if kept != token { buffer.detach(token) }  // another call attached first
         return kept
     }
 
@@ -402,13 +408,14 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
         } else {
             let player = WeakPlayer(self)
             let clock = self.clock
-            wake = .task(Task {
-                // A deadline already reached needs no sleep (a test clock would wait for an advance).
-                if clock.now < deadline {
-                    do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
-                }
-                player.player?.advance(generation: generation)
-            })
+            wake = .task(
+                Task {
+                    // A deadline already reached needs no sleep (a test clock would wait for an advance).
+                    if clock.now < deadline {
+                        do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+                    }
+                    player.player?.advance(generation: generation)
+                })
         }
         let stale = state.withLock { state -> Bool in
             guard state.generation == generation else { return true }
@@ -471,8 +478,9 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             if let token { buffer.move(token, to: index) }
             // A buffered frame comes back at once (the steady state: nothing allocated).
             if let held = buffer.heldContents(at: index) {
-                return publish(.success(held), sequence: sequence, due: due, skipped: skipped, shownAt: clock.now,
-                               generation: generation)
+                return publish(
+                    .success(held), sequence: sequence, due: due, skipped: skipped, shownAt: clock.now,
+                    generation: generation)
             }
             // Otherwise, once the decoder is done, the plan steps again on its own thread (and
             // finds the frame buffered, or a later one due); a frame that cannot be decoded is
@@ -483,14 +491,16 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
                 guard let player = player.player else { return }
                 var next: C.Instant? = clock.now
                 if case .failure = fetched {
-                    next = player.publish(fetched, sequence: sequence, due: due, skipped: skipped,
-                                          shownAt: clock.now, generation: generation)
+                    next = player.publish(
+                        fetched, sequence: sequence, due: due, skipped: skipped,
+                        shownAt: clock.now, generation: generation)
                 }
                 if let next { player.wake(at: next, generation: generation) }
             }
             guard let held else { return nil }
-            return publish(.success(held), sequence: sequence, due: due, skipped: skipped, shownAt: clock.now,
-                           generation: generation)
+            return publish(
+                .success(held), sequence: sequence, due: due, skipped: skipped, shownAt: clock.now,
+                generation: generation)
         }
     }
 
@@ -533,8 +543,10 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
     /// Records a shown frame, tells subscribers and observers (outside the lock), and returns
     /// the next deadline.
     @_specialize(where C == ContinuousClock)
-    private func publish(_ fetched: Result<FrameContents, ImageError>, sequence: Int, due: C.Instant, skipped: Int,
-                         shownAt: C.Instant, generation: Int) -> C.Instant? {
+    private func publish(
+        _ fetched: Result<FrameContents, ImageError>, sequence: Int, due: C.Instant, skipped: Int,
+        shownAt: C.Instant, generation: Int
+    ) -> C.Instant? {
         let outcome = state.withLock { state -> (C.Instant?, FrameChange?, Listeners) in
             guard state.generation == generation else { return (nil, nil, Listeners()) }
             let timeline = state.timeline
@@ -554,10 +566,11 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             case .success(let contents):
                 state.shownContents = contents
                 state.statistics.framesShown += 1
-                change = FrameChange(index: sequence % frameCount, loop: sequence / frameCount, contents: contents,
-                                     dueAt: due, shownAt: shownAt)
+                change = FrameChange(
+                    index: sequence % frameCount, loop: sequence / frameCount, contents: contents,
+                    dueAt: due, shownAt: shownAt)
             case .failure:
-                state.statistics.framesFailed += 1   // the previous frame stays
+                state.statistics.framesFailed += 1  // the previous frame stays
             }
             guard state.status == .playing, let origin = state.origin else { return (nil, change, state.listeners) }
             // The next change: the next frame, or the end of the last loop.
@@ -566,7 +579,7 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
             if timeline.loopCount > 0, next >= timeline.loopCount * frameCount || frameCount == 1 {
                 media = timeline.mediaStart(ofFrame: 0, loop: timeline.loopCount)
             } else if frameCount == 1 && timeline.loopCount == 0 {
-                return (nil, change, state.listeners)   // a still forever: never wake
+                return (nil, change, state.listeners)  // a still forever: never wake
             } else {
                 media = timeline.mediaStart(ofFrame: next % frameCount, loop: next / frameCount)
             }

@@ -31,7 +31,7 @@ public struct AnimationTimeline: Sendable, Equatable {
     /// player spin. Shorter durations (after the image's `FrameDurationRule`) are raised to it.
     public static let minimumFrameDuration: Duration = .milliseconds(1)
     /// The playback rates accepted; others are clamped into this range (NaN means 1).
-    public static let rateRange: ClosedRange<Double> = 1.0 / 64 ... 64
+    public static let rateRange: ClosedRange<Double> = 1.0 / 64...64
 
     /// Each frame's duration in nanoseconds.
     public let frameNanoseconds: [Int64]
@@ -73,14 +73,16 @@ public struct AnimationTimeline: Sendable, Equatable {
 
     /// The same frames at another rate.
     public func withRate(_ rate: Double) -> AnimationTimeline {
-        AnimationTimeline(frameNanoseconds: frameNanoseconds, frameStarts: frameStarts,
-                          loopCount: loopCount, rate: Self.clampedRate(rate))
+        AnimationTimeline(
+            frameNanoseconds: frameNanoseconds, frameStarts: frameStarts,
+            loopCount: loopCount, rate: Self.clampedRate(rate))
     }
 
     /// The same frames played `loopCount` times (0 = forever).
     public func withLoopCount(_ loopCount: Int) -> AnimationTimeline {
-        AnimationTimeline(frameNanoseconds: frameNanoseconds, frameStarts: frameStarts,
-                          loopCount: max(0, loopCount), rate: rate)
+        AnimationTimeline(
+            frameNanoseconds: frameNanoseconds, frameStarts: frameStarts,
+            loopCount: max(0, loopCount), rate: rate)
     }
 
     private init(frameNanoseconds: [Int64], frameStarts: [Int64], loopCount: Int, rate: Double) {
@@ -113,10 +115,13 @@ public struct AnimationTimeline: Sendable, Equatable {
         let offset = media - loop * loopNanoseconds
         let index = frameIndex(atOffset: offset)
         // One frame changes only when the last play ends; forever, never.
-        let next: Int64? = frameCount > 1 ? Self.sum(loop * loopNanoseconds, frameStarts[index + 1])
+        let next: Int64? =
+            frameCount > 1
+            ? Self.sum(loop * loopNanoseconds, frameStarts[index + 1])
             : loopCount > 0 ? Self.product(Int64(loopCount), loopNanoseconds) : nil
-        return Position(frameIndex: index, loop: Int(loop), isFinished: false,
-                        nextChange: next.map { elapsed(forMedia: $0) })
+        return Position(
+            frameIndex: index, loop: Int(loop), isFinished: false,
+            nextChange: next.map { elapsed(forMedia: $0) })
     }
 
     /// Elapsed time at which frame `index` of play `loop` starts.

@@ -145,8 +145,10 @@ final class FrameBuffer: Sendable {
     /// Frame `index` at once when it is buffered (a hit). Otherwise `nil`, and `whenDecoded` is
     /// called on the decoder's queue once the frame is decoded (a miss; frames players wait for
     /// are decoded before frames fetched ahead).
-    func contents(at index: Int,
-                  whenDecoded: @escaping @Sendable (Result<FrameContents, ImageError>) -> Void) -> FrameContents? {
+    func contents(
+        at index: Int,
+        whenDecoded: @escaping @Sendable (Result<FrameContents, ImageError>) -> Void
+    ) -> FrameContents? {
         let held = state.withLock { state -> FrameContents? in
             if let frame = state.frames[index] {
                 state.statistics.hits += 1
@@ -266,8 +268,8 @@ final class FrameBuffer: Sendable {
     /// held yet.
     private func nextFrameToDecode(_ state: State) -> Int? {
         if let waited = state.waiters.keys.min() { return waited }
-        // A frame that failed is never held: picked again, it was decoded again at once, for as
-        // long as it was wanted (for ever, when the whole animation fits).
+        // A frame that failed is never held, and is not picked again: it would be decoded again
+        // at once for as long as it is wanted (for ever, when the whole animation fits).
         return wantedFrames(state).first { state.frames[$0] == nil && !state.failedFrames.contains($0) }
     }
 
@@ -299,8 +301,9 @@ final class FrameBuffer: Sendable {
                     if wanted && !state.claims.isEmpty {
                         state.hold(frame, at: index)
                         dropUnwanted(&state)
-                        assert(state.frames.count <= max(capacity(state), state.claims.count),
-                               "frame buffer holds more frames than its budget allows")
+                        assert(
+                            state.frames.count <= max(capacity(state), state.claims.count),
+                            "frame buffer holds more frames than its budget allows")
                     }
                 } else {
                     state.statistics.failures += 1

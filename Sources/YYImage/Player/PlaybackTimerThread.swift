@@ -6,8 +6,8 @@ import YYDispatch
 /// one per process, started on first use.
 ///
 /// A task's sleep on Linux wakes a dispatch worker and then a cooperative thread, which costs
-/// several times more CPU than the frame it times (about 250 µs a wake on the machine the
-/// benchmarks ran on, against about 50 µs for a futex wait). This thread waits on a semaphore with
+/// several times more CPU than a futex wait (`Benchmarks/README.md`, "Measured design
+/// choices"). This thread waits on a semaphore with
 /// a timeout until the earliest deadline and wakes each due player itself, so a frame that is
 /// already decoded is shown with no thread hop at all. Players do only the bookkeeping of a frame
 /// change here and hand decoding to their buffer's queue.

@@ -33,8 +33,11 @@ public enum ProcessingStep: Sendable, Hashable, Codable {
         case .resize(let resize): return try resize.apply(to: bitmap)
         case .crop(let rect):
             guard rect.width > 0, rect.height > 0, rect.x >= 0, rect.y >= 0,
-                  rect.x <= bitmap.width - rect.width, rect.y <= bitmap.height - rect.height else {
-                throw .invalidParameter(name: "crop", "\(rect.width)x\(rect.height) at \(rect.x),\(rect.y) does not lie inside the \(bitmap.width)x\(bitmap.height) image")
+                rect.x <= bitmap.width - rect.width, rect.y <= bitmap.height - rect.height
+            else {
+                throw .invalidParameter(
+                    name: "crop", "\(rect.width)x\(rect.height) at \(rect.x),\(rect.y) does not lie inside the \(bitmap.width)x\(bitmap.height) image"
+                )
             }
             return bitmap.cropped(to: rect)
         case .extend(let top, let left, let bottom, let right, let background):

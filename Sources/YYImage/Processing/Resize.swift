@@ -18,8 +18,10 @@ public struct Resize: Sendable, Hashable, Codable {
     public var options = ResizeOptions()
 
     /// A resize to `width` × `height` (give at least one).
-    public init(width: Int? = nil, height: Int? = nil, fit: FitMode = .inside, gravity: Gravity = .centre,
-                enlarge: Bool = false, background: RGBA = RGBA(0, 0, 0, 0), options: ResizeOptions = ResizeOptions()) {
+    public init(
+        width: Int? = nil, height: Int? = nil, fit: FitMode = .inside, gravity: Gravity = .centre,
+        enlarge: Bool = false, background: RGBA = RGBA(0, 0, 0, 0), options: ResizeOptions = ResizeOptions()
+    ) {
         self.width = width
         self.height = height
         self.fit = fit
@@ -41,7 +43,8 @@ public struct Resize: Sendable, Hashable, Codable {
     /// shrink to it for free; `nil` when the resize does not shrink.
     func sourceSideNeeded(sourceWidth: Int, sourceHeight: Int) -> Int? {
         guard let geometry = try? self.geometry(sourceWidth: sourceWidth, sourceHeight: sourceHeight),
-              geometry.scaledWidth < sourceWidth, geometry.scaledHeight < sourceHeight else { return nil }
+            geometry.scaledWidth < sourceWidth, geometry.scaledHeight < sourceHeight
+        else { return nil }
         let scale = max(Double(geometry.scaledWidth) / Double(sourceWidth), Double(geometry.scaledHeight) / Double(sourceHeight))
         let side = Double(max(sourceWidth, sourceHeight)) * scale * (options.reducingGap ?? 1)
         return side >= Double(max(sourceWidth, sourceHeight)) ? nil : Int(side.rounded(.up))
@@ -62,8 +65,9 @@ public struct Resize: Sendable, Hashable, Codable {
         if let gap = options.reducingGap, !(gap.isFinite && gap >= 1) {
             throw .invalidParameter(name: "reducingGap", "\(gap): give 1 or more, or nil")
         }
-        let geometry = ResizeGeometry(sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height,
-                                      fit: fit, enlarge: enlarge)
+        let geometry = ResizeGeometry(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, width: width, height: height,
+            fit: fit, enlarge: enlarge)
         try ProcessingLimits.checkOutput(width: geometry.scaledWidth, height: geometry.scaledHeight)
         try ProcessingLimits.checkOutput(width: geometry.canvasWidth, height: geometry.canvasHeight)
         return geometry
@@ -82,18 +86,25 @@ public struct Resize: Sendable, Hashable, Codable {
             case .entropy, .attention:
                 let window = (Int((Double(g.canvasWidth) * sx).rounded()), Int((Double(g.canvasHeight) * sy).rounded()))
                 let found = SmartCrop.origin(in: bitmap, width: min(bitmap.width, window.0), height: min(bitmap.height, window.1), gravity: gravity)
-                origin = (min(g.scaledWidth - g.canvasWidth, Int((Double(found.x) / sx).rounded())),
-                          min(g.scaledHeight - g.canvasHeight, Int((Double(found.y) / sy).rounded())))
+                origin = (
+                    min(g.scaledWidth - g.canvasWidth, Int((Double(found.x) / sx).rounded())),
+                    min(g.scaledHeight - g.canvasHeight, Int((Double(found.y) / sy).rounded()))
+                )
             case .focalPoint(let fx, let fy):
-                origin = (Gravity.offset(window: g.canvasWidth, extent: g.scaledWidth, focus: fx),
-                          Gravity.offset(window: g.canvasHeight, extent: g.scaledHeight, focus: fy))
+                origin = (
+                    Gravity.offset(window: g.canvasWidth, extent: g.scaledWidth, focus: fx),
+                    Gravity.offset(window: g.canvasHeight, extent: g.scaledHeight, focus: fy)
+                )
             default:
                 let alignment = gravity.alignment() ?? (0.5, 0.5)
-                origin = (Gravity.offset(window: g.canvasWidth, extent: g.scaledWidth, alignment: alignment.x),
-                          Gravity.offset(window: g.canvasHeight, extent: g.scaledHeight, alignment: alignment.y))
+                origin = (
+                    Gravity.offset(window: g.canvasWidth, extent: g.scaledWidth, alignment: alignment.x),
+                    Gravity.offset(window: g.canvasHeight, extent: g.scaledHeight, alignment: alignment.y)
+                )
             }
-            let region = SourceRegion(x: Double(origin.x) * sx, y: Double(origin.y) * sy,
-                                      width: Double(g.canvasWidth) * sx, height: Double(g.canvasHeight) * sy)
+            let region = SourceRegion(
+                x: Double(origin.x) * sx, y: Double(origin.y) * sy,
+                width: Double(g.canvasWidth) * sx, height: Double(g.canvasHeight) * sy)
             return Resampler.resize(bitmap, width: g.canvasWidth, height: g.canvasHeight, region: region, options: options)
         }
         let scaled = Resampler.resize(bitmap, width: g.scaledWidth, height: g.scaledHeight, options: options)
@@ -101,17 +112,21 @@ public struct Resize: Sendable, Hashable, Codable {
         // `contain`: pad at the gravity (the smart modes centre).
         let alignment: (x: Double, y: Double)
         if case .focalPoint(let fx, let fy) = gravity { alignment = (fx, fy) } else { alignment = gravity.alignment() ?? (0.5, 0.5) }
-        var canvas = Bitmap(filledWith: background, width: g.canvasWidth, height: g.canvasHeight,
-                            alphaMode: scaled.alphaMode)
-        canvas.draw(scaled, atX: Gravity.offset(window: g.scaledWidth, extent: g.canvasWidth, alignment: alignment.x),
-                    y: Gravity.offset(window: g.scaledHeight, extent: g.canvasHeight, alignment: alignment.y))
+        var canvas = Bitmap(
+            filledWith: background, width: g.canvasWidth, height: g.canvasHeight,
+            alphaMode: scaled.alphaMode)
+        canvas.draw(
+            scaled, atX: Gravity.offset(window: g.scaledWidth, extent: g.canvasWidth, alignment: alignment.x),
+            y: Gravity.offset(window: g.scaledHeight, extent: g.canvasHeight, alignment: alignment.y))
         return canvas
     }
 
     /// The spelling in ``ProcessingChain/identifier``.
     var identifier: String {
-        var parts = ["w=\(width.map(String.init) ?? "auto")", "h=\(height.map(String.init) ?? "auto")", "fit=\(fit.rawValue)",
-                     "g=\(gravity.spelling)", "k=\(options.kernel.rawValue)"]
+        var parts = [
+            "w=\(width.map(String.init) ?? "auto")", "h=\(height.map(String.init) ?? "auto")", "fit=\(fit.rawValue)",
+            "g=\(gravity.spelling)", "k=\(options.kernel.rawValue)",
+        ]
         if enlarge { parts.append("enlarge") }
         if fit == .contain { parts.append("bg=\(background.hex)") }
         if let gap = options.reducingGap { parts.append("gap=\(gap)") } else { parts.append("gap=none") }

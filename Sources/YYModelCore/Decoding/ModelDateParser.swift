@@ -19,7 +19,8 @@ enum ModelDateParser {
     private static func parseISO8601(_ s: UnsafeBufferPointer<UInt8>) -> Date? {
         var i = 0
         guard let year = digits(s, &i, 4), expect(s, &i, "-"), let month = digits(s, &i, 2), expect(s, &i, "-"),
-              let day = digits(s, &i, 2) else { return nil }
+            let day = digits(s, &i, 2)
+        else { return nil }
         var hour = 0, minute = 0, second = 0
         var fraction = 0.0
         var offset = 0
@@ -27,7 +28,8 @@ enum ModelDateParser {
             guard s[i] == UInt8(ascii: "T") || s[i] == UInt8(ascii: " ") else { return nil }
             i += 1
             guard let h = digits(s, &i, 2), expect(s, &i, ":"), let m = digits(s, &i, 2), expect(s, &i, ":"),
-                  let sec = digits(s, &i, 2) else { return nil }
+                let sec = digits(s, &i, 2)
+            else { return nil }
             (hour, minute, second) = (h, m, sec)
             if i < s.count, s[i] == UInt8(ascii: ".") {
                 i += 1
@@ -46,8 +48,9 @@ enum ModelDateParser {
             }
         }
         guard i == s.count else { return nil }
-        return makeDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                        fraction: fraction, offset: offset)
+        return makeDate(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+            fraction: fraction, offset: offset)
     }
 
     /// `Fri Sep 04 00:12:21 +0800 2015` or `Fri Sep 04 00:12:21.000 +0800 2015`.
@@ -59,7 +62,7 @@ enum ModelDateParser {
         guard let month = months.firstIndex(of: monthName).map({ $0 + 1 }) else { return nil }
         i = 7
         guard expect(s, &i, " "), let day = digits(s, &i, 2), expect(s, &i, " "), let hour = digits(s, &i, 2),
-              expect(s, &i, ":"), let minute = digits(s, &i, 2), expect(s, &i, ":"), let second = digits(s, &i, 2)
+            expect(s, &i, ":"), let minute = digits(s, &i, 2), expect(s, &i, ":"), let second = digits(s, &i, 2)
         else { return nil }
         var fraction = 0.0
         if s.count == 34 {
@@ -67,9 +70,11 @@ enum ModelDateParser {
             fraction = Double(millis) / 1000
         }
         guard expect(s, &i, " "), let offset = parseZone(s, &i), expect(s, &i, " "), let year = digits(s, &i, 4),
-              i == s.count else { return nil }
-        return makeDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                        fraction: fraction, offset: offset)
+            i == s.count
+        else { return nil }
+        return makeDate(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+            fraction: fraction, offset: offset)
     }
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -94,10 +99,13 @@ enum ModelDateParser {
         return sign * (hours * 3600 + minutes * 60)
     }
 
-    private static func makeDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
-                                 fraction: Double, offset: Int) -> Date? {
+    private static func makeDate(
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
+        fraction: Double, offset: Int
+    ) -> Date? {
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour <= 23, minute <= 59, second <= 60 else { return nil }
+            hour <= 23, minute <= 59, second <= 60
+        else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
         return Date(timeIntervalSince1970: seconds)
@@ -144,7 +152,7 @@ enum ModelDateParser {
 
     /// The dates ``string(from:)`` writes, in seconds since 1970: 0001-01-01 to 9999-12-31,
     /// four-digit years (NaN and the infinities are outside, and so never reach the arithmetic).
-    static let writableRange: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799.999
+    static let writableRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799.999
 
     /// `yyyy-MM-dd'T'HH:mm:ssZ` in UTC, with milliseconds when the date has them: what the
     /// encoder writes (YYModel wrote the device's zone; UTC reads the same everywhere). The

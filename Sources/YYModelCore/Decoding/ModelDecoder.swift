@@ -87,7 +87,8 @@ public struct ModelDecoder: Sendable {
         do {
             document = try JSONDocument(parsing: bytes, options: parsingOptions)
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON: \(error)", underlyingError: error))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "The given data was not valid JSON: \(error)", underlyingError: error))
         }
         return try decode(type, from: document)
     }

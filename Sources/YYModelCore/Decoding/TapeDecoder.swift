@@ -20,7 +20,8 @@ struct TapeDecoder: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard reader.view.tag(at: index) == .objectStart else {
             if reader.lenient && reader.isNull(at: index) {
-                throw DecodingError.valueNotFound([String: Any].self, .init(codingPath: codingPath, debugDescription: "Expected a dictionary but found null."))
+                throw DecodingError.valueNotFound(
+                    [String: Any].self, .init(codingPath: codingPath, debugDescription: "Expected a dictionary but found null."))
             }
             throw reader.mismatch([String: Any].self, at: index, path: codingPath)
         }

@@ -54,15 +54,28 @@ extension Array: TapeDirectDecodable where Element: Decodable {
             let rows = try reader.elements(ofArrayAt: index, path: path, nested: true) { try [Double].doubles(reader, $0, path) }
             return unsafeBitCast(rows, to: [Element].self)
         }
-        if Element.self == Int.self { return unsafeBitCast(try reader.elements(ofArrayAt: index, path: path) { try reader.decodeInteger(Int.self, at: $0, path: path) }, to: [Element].self) }
-        if Element.self == String.self { return unsafeBitCast(try reader.elements(ofArrayAt: index, path: path) { try reader.decodeString(at: $0, path: path) }, to: [Element].self) }
-        if Element.self == Bool.self { return unsafeBitCast(try reader.elements(ofArrayAt: index, path: path) { try reader.decodeBool(at: $0, path: path) }, to: [Element].self) }
-        if Element.self == Int64.self { return unsafeBitCast(try reader.elements(ofArrayAt: index, path: path) { try reader.decodeInteger(Int64.self, at: $0, path: path) }, to: [Element].self) }
+        if Element.self == Int.self {
+            return unsafeBitCast(
+                try reader.elements(ofArrayAt: index, path: path) { try reader.decodeInteger(Int.self, at: $0, path: path) }, to: [Element].self)
+        }
+        if Element.self == String.self {
+            return unsafeBitCast(
+                try reader.elements(ofArrayAt: index, path: path) { try reader.decodeString(at: $0, path: path) }, to: [Element].self)
+        }
+        if Element.self == Bool.self {
+            return unsafeBitCast(try reader.elements(ofArrayAt: index, path: path) { try reader.decodeBool(at: $0, path: path) }, to: [Element].self)
+        }
+        if Element.self == Int64.self {
+            return unsafeBitCast(
+                try reader.elements(ofArrayAt: index, path: path) { try reader.decodeInteger(Int64.self, at: $0, path: path) }, to: [Element].self)
+        }
         // Models and nested arrays get the array's own path (an error gets the element's index
         // inserted on its way out), with the way to read them chosen once; other Decodable types
         // see the full path in their decoder, as with JSONDecoder.
         if let model = Element.self as? any _TapeDecodable.Type {
-            return try reader.elements(ofArrayAt: index, path: path, nested: true) { try reader.decodeModel(model, as: Element.self, at: $0, path: path) }
+            return try reader.elements(ofArrayAt: index, path: path, nested: true) {
+                try reader.decodeModel(model, as: Element.self, at: $0, path: path)
+            }
         }
         if let direct = Element.self as? any TapeDirectDecodable.Type {
             return try reader.elements(ofArrayAt: index, path: path, nested: true) { try direct.decode(from: reader, at: $0, path: path) as! Element }
@@ -98,7 +111,9 @@ extension Dictionary: TapeDirectDecodable where Key == String, Value: Decodable 
         // read types get the object's own path (an error gets the key inserted on its way out);
         // other Decodable types see the full path in their decoder, as with JSONDecoder.
         if Value.self == String.self {
-            return try members(reader, index, path) { valueIndex, _ in unsafeBitCast(try reader.decodeString(at: valueIndex, path: path), to: Value.self) }
+            return try members(reader, index, path) { valueIndex, _ in
+                unsafeBitCast(try reader.decodeString(at: valueIndex, path: path), to: Value.self)
+            }
         }
         if let model = Value.self as? any _TapeDecodable.Type {
             return try members(reader, index, path) { valueIndex, _ in try reader.decodeModel(model, as: Value.self, at: valueIndex, path: path) }
@@ -114,8 +129,10 @@ extension Dictionary: TapeDirectDecodable where Key == String, Value: Decodable 
     /// The members of the object at `index`, each value read by `read` (given its tape index and
     /// key). With `pathFree`, values are read with `path` alone and a failure gets the key
     /// inserted right below `path`.
-    private static func members(_ reader: TapeReader, _ index: Int, _ path: [any CodingKey], pathFree: Bool = true,
-                                _ read: (Int, String) throws -> Value) throws -> [String: Value] {
+    private static func members(
+        _ reader: TapeReader, _ index: Int, _ path: [any CodingKey], pathFree: Bool = true,
+        _ read: (Int, String) throws -> Value
+    ) throws -> [String: Value] {
         let view = reader.view
         var result: [String: Value] = [:]
         result.reserveCapacity(view.count(ofContainerAt: index))

@@ -29,8 +29,10 @@ final class TapeReader {
     }
 
     /// Strings that YYModel reads as "no value".
-    static let nullWords: Set<String> = ["NIL", "Nil", "nil", "NULL", "Null", "null", "(NULL)", "(Null)", "(null)",
-                                         "<NULL>", "<Null>", "<null>"]
+    static let nullWords: Set<String> = [
+        "NIL", "Nil", "nil", "NULL", "Null", "null", "(NULL)", "(Null)", "(null)",
+        "<NULL>", "<Null>", "<null>",
+    ]
     static let trueWords: Set<String> = ["TRUE", "True", "true", "YES", "Yes", "yes"]
     static let falseWords: Set<String> = ["FALSE", "False", "false", "NO", "No", "no"]
 
@@ -208,7 +210,10 @@ final class TapeReader {
         }
         if let url = URL(string: text), !text.isEmpty { return url }
         if lenient, let escaped = text.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed.union(.urlQueryAllowed)),
-           let url = URL(string: escaped) { return url }
+            let url = URL(string: escaped)
+        {
+            return url
+        }
         throw corrupted("Invalid URL string: \(text)", path: path)
     }
 

@@ -90,8 +90,12 @@ public struct ModelEncoder: Sendable {
 
     /// The error for a value nested deeper than ``maximumDepth``.
     static func tooDeep(_ value: Any, codingPath: [any CodingKey]) -> EncodingError {
-        EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription:
-            "nested deeper than ModelEncoder.maximumDepth: a reference cycle, or deeper data than the limit allows"))
+        EncodingError.invalidValue(
+            value,
+            .init(
+                codingPath: codingPath,
+                debugDescription:
+                    "nested deeper than ModelEncoder.maximumDepth: a reference cycle, or deeper data than the limit allows"))
     }
 
     func encodeToNode<T: Encodable>(_ value: T) throws -> EncodedNode {
@@ -101,8 +105,8 @@ public struct ModelEncoder: Sendable {
 
     /// Writes the tree. `JSONWriter` has the same walk over a `JSONValue`, and what the two share
     /// (escaping, numbers, layout, containers) is one type, `JSONOutput`. They stay two switches
-    /// because one generic walk over both trees was measured 5–10 % slower on every corpus file
-    /// (it copies each node's payload out before writing it; Benchmarks/README.md, "Write").
+    /// because one generic walk over both trees copies each node's payload out before writing it,
+    /// which is slower on every corpus file (`Benchmarks/README.md`, "Measured design choices").
     static func write(_ node: EncodedNode, to output: inout JSONOutput, sortedKeys: Bool) throws {
         switch node {
         case .null: output.append("null")
@@ -126,7 +130,8 @@ public struct ModelEncoder: Sendable {
         var current = ""
         let characters = Array(key)
         for (i, character) in characters.enumerated() {
-            let startsWord = character.isUppercase && !current.isEmpty
+            let startsWord =
+                character.isUppercase && !current.isEmpty
                 && (!characters[i - 1].isUppercase || (i + 1 < characters.count && characters[i + 1].isLowercase))
             if startsWord {
                 words.append(current)

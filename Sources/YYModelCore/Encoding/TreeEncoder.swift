@@ -3,8 +3,14 @@ import Foundation
 /// What the encoder builds before writing: containers are classes so that nested containers can
 /// keep filling them after they were attached.
 enum EncodedNode {
-    case null, bool(Bool), int(Int64), uint(UInt64), double(Double), string(String)
-    case array(ArrayBox), object(ObjectBox)
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case uint(UInt64)
+    case double(Double)
+    case string(String)
+    case array(ArrayBox)
+    case object(ObjectBox)
 
     /// Whether this is an array or an object.
     var isContainer: Bool {
@@ -80,7 +86,9 @@ final class TreeEncoder: Encoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let box: EncodedNode.ObjectBox
-        if case .object(let existing) = node { box = existing } else {
+        if case .object(let existing) = node {
+            box = existing
+        } else {
             box = EncodedNode.ObjectBox()
             node = .object(box)
         }
@@ -89,7 +97,9 @@ final class TreeEncoder: Encoder {
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         let box: EncodedNode.ArrayBox
-        if case .array(let existing) = node { box = existing } else {
+        if case .array(let existing) = node {
+            box = existing
+        } else {
             box = EncodedNode.ArrayBox()
             node = .array(box)
         }
@@ -130,8 +140,12 @@ final class TreeEncoder: Encoder {
             guard ModelDateParser.writableRange.contains(date.timeIntervalSince1970) else {
                 // The value carried is the number, not the Date: Foundation's Date.description
                 // traps on dates this far out, and errors get printed.
-                throw EncodingError.invalidValue(date.timeIntervalSince1970, .init(codingPath: path, debugDescription:
-                    "\(date.timeIntervalSince1970) s since 1970 is outside the years 0001-9999 that the yyModel date format writes"))
+                throw EncodingError.invalidValue(
+                    date.timeIntervalSince1970,
+                    .init(
+                        codingPath: path,
+                        debugDescription:
+                            "\(date.timeIntervalSince1970) s since 1970 is outside the years 0001-9999 that the yyModel date format writes"))
             }
             return .string(ModelDateParser.string(from: date))
         case .secondsSince1970: return try box(date.timeIntervalSince1970, path: path)

@@ -4,7 +4,7 @@ extension JSONParser {
     /// by a table of powers of five, then rounding to nearest even. `nil` in the rare case the
     /// product cannot decide the rounding; the caller then uses `strtod`.
     static func eiselLemire(_ w: UInt64, _ q: Int) -> Double? {
-        if w == 0 || q < -342 { return 0 }   // below half the smallest subnormal
+        if w == 0 || q < -342 { return 0 }  // below half the smallest subnormal
         if q > 308 { return .infinity }
         let leadingZeros = w.leadingZeroBitCount
         let normalized = w << UInt64(leadingZeros)

@@ -65,7 +65,8 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
         switch reason {
         case .unexpectedEnd: "unexpected end of input"
         case .unexpectedByte(let byte):
-            (0x20..<0x7F).contains(byte) ? "unexpected character '\(Character(Unicode.Scalar(byte)))'"
+            (0x20..<0x7F).contains(byte)
+                ? "unexpected character '\(Character(Unicode.Scalar(byte)))'"
                 : "unexpected byte 0x\(String(byte, radix: 16, uppercase: true))"
         case .expectedKey: "expected a string as object key"
         case .expectedColon: "expected ':' after an object key"

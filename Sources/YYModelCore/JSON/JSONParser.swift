@@ -13,8 +13,8 @@ public struct JSONParsingOptions: Sendable, Equatable {
     /// Parsing never recurses: any limit costs only heap while text becomes a ``JSONDocument``.
     /// What walks the result does recurse, one call per level: building a ``JSONValue`` (and
     /// releasing, comparing or writing it) and decoding with ``ModelDecoder`` or a `@Model` type.
-    /// Building a `JSONValue` took about 0.4 KB of stack a level in a release build and 0.9 KB in
-    /// a debug one (Linux, x86-64; 10,000 levels overflowed a debug build's 8 MB stack). Raise the
+    /// Building a `JSONValue` takes about 0.4 KB of stack a level in a release build and 0.9 KB in
+    /// a debug one (Linux, x86-64; 10,000 levels overflow a debug build's 8 MB stack). Raise the
     /// limit for those only as far as the stacks of the threads that run them allow: 8 MB on
     /// Linux by default, 512 KB for secondary threads on Apple platforms.
     public var maximumDepth: Int
@@ -40,7 +40,7 @@ public struct JSONParsingOptions: Sendable, Equatable {
 /// bytes remain. Plain string bytes and indentation are scanned eight at a time, so the common
 /// cases cost a fraction of a byte-at-a-time loop. The helpers called for nearly every value
 /// (strings, keys, whitespace) are inlined into the loop, which keeps the position in a register
-/// (twitter.json parses about 6% faster so).
+/// (what that saves: `Benchmarks/README.md`, "Measured design choices").
 struct JSONParser {
     private let input: UnsafeBufferPointer<UInt8>
     private let options: JSONParsingOptions
@@ -204,7 +204,9 @@ struct JSONParser {
         // The last four bytes compared at once where they are all there; byte by byte otherwise,
         // and to name the wrong byte.
         let lastFour = position + count - 4
-        if lastFour + 4 > input.count || load4(at: lastFour) != UnsafeRawPointer(literal.utf8Start).loadUnaligned(fromByteOffset: count - 4, as: UInt32.self) {
+        if lastFour + 4 > input.count
+            || load4(at: lastFour) != UnsafeRawPointer(literal.utf8Start).loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        {
             for i in 0..<count {
                 guard position + i < input.count else { throw fail(.unexpectedEnd, at: input.count) }
                 guard input[position + i] == bytes[i] else { throw fail(.unexpectedByte(input[position + i]), at: position + i) }
@@ -233,9 +235,9 @@ struct JSONParser {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
         let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-        let zeroIfQuote = (quotes &- ones) & ~quotes            // high bit set where a byte is `"`
+        let zeroIfQuote = (quotes &- ones) & ~quotes  // high bit set where a byte is `"`
         let zeroIfBackslash = (backslashes &- ones) & ~backslashes
-        let belowSpace = (word &- ones &* 0x20) & ~word         // high bit set where a byte is < 0x20
+        let belowSpace = (word &- ones &* 0x20) & ~word  // high bit set where a byte is < 0x20
         return (zeroIfQuote | zeroIfBackslash | belowSpace | word) & (ones &* 0x80)
     }
 
@@ -309,7 +311,8 @@ struct JSONParser {
                 offset += 2
                 continue
             } else if lead & 0xF8 == 0xF0, offset + 3 < input.count, input[offset + 1] & 0xC0 == 0x80,
-                      input[offset + 2] & 0xC0 == 0x80, input[offset + 3] & 0xC0 == 0x80 {
+                input[offset + 2] & 0xC0 == 0x80, input[offset + 3] & 0xC0 == 0x80
+            {
                 let high = UInt32(lead & 0x07) << 18 | UInt32(input[offset + 1] & 0x3F) << 12
                 if high >= 0x10000, high <= 0x10FFFF {
                     offset += 4
@@ -329,7 +332,7 @@ struct JSONParser {
         guard position < input.count else { throw fail(.unexpectedEnd) }
         switch input[position] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             position += 1
         case UInt8(ascii: "u"):
             let unit = try readHex4(at: position + 1)
@@ -337,7 +340,7 @@ struct JSONParser {
             if (0xD800...0xDBFF).contains(unit) {
                 // A high surrogate must be followed by `\u` and a low surrogate.
                 guard position + 1 < input.count, input[position] == UInt8(ascii: "\\"), input[position + 1] == UInt8(ascii: "u"),
-                      (0xDC00...0xDFFF).contains(try readHex4(at: position + 2))
+                    (0xDC00...0xDFFF).contains(try readHex4(at: position + 2))
                 else { throw fail(.loneSurrogate, at: escapeStart) }
                 position += 6
             } else if (0xDC00...0xDFFF).contains(unit) {
@@ -465,8 +468,9 @@ struct JSONParser {
                 return
             }
         }
-        let value = try doubleValue(start: start, negative: negative, mantissa: mantissa, overflow: overflow,
-                                    exponent: exponent - fractionDigits)
+        let value = try doubleValue(
+            start: start, negative: negative, mantissa: mantissa, overflow: overflow,
+            exponent: exponent - fractionDigits)
         tape.append(JSONTape.word(.double, offset), value.bitPattern)
     }
 

@@ -40,7 +40,9 @@ public struct JSONWriter: Sendable {
             try output.writeArray(elements) { (output, element) throws(JSONWriterError) in try write(element, to: &output) }
         case .object(let members):
             if sortedKeys {
-                try output.writeObject(members.sorted { $0.key < $1.key }, key: \.key) { (output, member) throws(JSONWriterError) in try write(member.value, to: &output) }
+                try output.writeObject(members.sorted { $0.key < $1.key }, key: \.key) { (output, member) throws(JSONWriterError) in
+                    try write(member.value, to: &output)
+                }
             } else {
                 try output.writeObject(members, key: \.key) { (output, member) throws(JSONWriterError) in try write(member.value, to: &output) }
             }
@@ -235,8 +237,10 @@ struct JSONOutput {
         case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
         default:
             let hex = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                      hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            bytes.append(contentsOf: [
+                UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+            ])
         }
     }
 }

@@ -34,8 +34,10 @@ public struct _ModelFieldReader {
     ///   - paths: each a key, or a key path split at `.` (`["ext", "desc"]`); tried in order.
     ///   - coercion: overrides the decoder's coercion for this field (``ModelDecoder`` only).
     ///   - dates: overrides the date strategy for this field.
-    public func decode<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
-                                     dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T? {
+    public func decode<T: Decodable>(
+        _ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
+        dates: ModelDecoder.DateDecodingStrategy? = nil
+    ) throws -> T? {
         for path in paths {
             guard let (holder, key) = try locate(path) else { continue }
             guard coercion != nil || dates != nil else { return try holder.decode(type, forKey: key) }
@@ -53,12 +55,17 @@ public struct _ModelFieldReader {
     }
 
     /// Like ``decode(_:paths:coercion:)``, but a missing value is a `keyNotFound` error.
-    public func require<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
-                                      dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T {
+    public func require<T: Decodable>(
+        _ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
+        dates: ModelDecoder.DateDecodingStrategy? = nil
+    ) throws -> T {
         if let value = try decode(type, paths: paths, coercion: coercion, dates: dates) { return value }
         let key = _ModelKey(paths.first?.joined(separator: ".") ?? "")
-        throw DecodingError.keyNotFound(key, .init(codingPath: container.codingPath,
-                                                   debugDescription: "No value for \(paths.map { $0.joined(separator: ".") }.joined(separator: " or "))."))
+        throw DecodingError.keyNotFound(
+            key,
+            .init(
+                codingPath: container.codingPath,
+                debugDescription: "No value for \(paths.map { $0.joined(separator: ".") }.joined(separator: " or "))."))
     }
 
     /// The container holding the last component of `path` and that key, when every step is
@@ -69,7 +76,8 @@ public struct _ModelFieldReader {
         for component in path.dropLast() {
             let key = _ModelKey(component)
             guard holder.contains(key), try !holder.decodeNil(forKey: key),
-                  let nested = try? holder.nestedContainer(keyedBy: _ModelKey.self, forKey: key) else { return nil }
+                let nested = try? holder.nestedContainer(keyedBy: _ModelKey.self, forKey: key)
+            else { return nil }
             holder = nested
         }
         let key = _ModelKey(last)

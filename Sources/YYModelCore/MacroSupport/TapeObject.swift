@@ -90,8 +90,10 @@ public struct _TapeObject {
     ///
     /// Scalar reads get the object's coding path, and the key is added only if they fail: building
     /// `codingPath + [key]` for every member would allocate for every field of every model.
-    private func read<T>(at index: Int, _ key: StaticString, _ coercion: ModelDecoder.Coercion?,
-                         _ read: (TapeReader, Int, [any CodingKey]) throws -> T) throws -> T? {
+    private func read<T>(
+        at index: Int, _ key: StaticString, _ coercion: ModelDecoder.Coercion?,
+        _ read: (TapeReader, Int, [any CodingKey]) throws -> T
+    ) throws -> T? {
         guard !reader.isNull(at: index) else { return nil }
         do {
             return try read(reader(for: coercion), index, codingPath)
@@ -103,8 +105,10 @@ public struct _TapeObject {
     /// Reads a nested value with this object's coding path: the key joins the path only if an
     /// error comes back (at its depth, below whatever deeper steps the error already names), so
     /// nested models and arrays allocate no path while decoding succeeds.
-    private mutating func readNested<T>(_ key: StaticString, _ coercion: ModelDecoder.Coercion?, _ dates: ModelDecoder.DateDecodingStrategy?,
-                                        _ read: (TapeReader, Int, [any CodingKey]) throws -> T) throws -> T? {
+    private mutating func readNested<T>(
+        _ key: StaticString, _ coercion: ModelDecoder.Coercion?, _ dates: ModelDecoder.DateDecodingStrategy?,
+        _ read: (TapeReader, Int, [any CodingKey]) throws -> T
+    ) throws -> T? {
         guard let index = valueIndex(of: key), !reader.isNull(at: index) else { return nil }
         do {
             return try read(reader(for: coercion, dates: dates), index, codingPath)
@@ -172,26 +176,34 @@ public struct _TapeObject {
     }
 
     /// The member `key` decoded as `T` under `coercion` (the decoder's when `nil`), or `nil` when it is absent or null.
-    public mutating func decode<T: Decodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
-                                              dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T? {
+    public mutating func decode<T: Decodable>(
+        _ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
+        dates: ModelDecoder.DateDecodingStrategy? = nil
+    ) throws -> T? {
         try readNested(key, coercion, dates) { try $0.decode(type, at: $1, path: $2) }
     }
 
     /// A `@Model` member: read straight from the tape, the type known at compile time.
-    public mutating func decode<T: _TapeDecodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
-                                                   dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T? {
+    public mutating func decode<T: _TapeDecodable>(
+        _ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
+        dates: ModelDecoder.DateDecodingStrategy? = nil
+    ) throws -> T? {
         try readNested(key, coercion, dates) { try $0.decodeModel(type, at: $1, path: $2) }
     }
 
     /// An array of `@Model` values: each element read straight from the tape.
-    public mutating func decode<T: _TapeDecodable>(_ type: [T].Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
-                                                   dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> [T]? {
+    public mutating func decode<T: _TapeDecodable>(
+        _ type: [T].Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
+        dates: ModelDecoder.DateDecodingStrategy? = nil
+    ) throws -> [T]? {
         try readNested(key, coercion, dates) { try $0.decodeModels(T.self, at: $1, path: $2) }
     }
 
     /// The value at the first of `paths` (key paths) that is present and not null, or `nil`.
-    public mutating func decode<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
-                                              dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T? {
+    public mutating func decode<T: Decodable>(
+        _ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
+        dates: ModelDecoder.DateDecodingStrategy? = nil
+    ) throws -> T? {
         guard let (index, path) = valueIndex(paths: paths) else { return nil }
         return try reader(for: coercion, dates: dates).decode(type, at: index, path: path)
     }
@@ -233,29 +245,37 @@ public struct _TapeObject {
     }
 
     /// Like `decode(_:key:coercion:)`, but the member must be present and not null: `DecodingError.keyNotFound` otherwise.
-    public mutating func require<T: Decodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
-                                               dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T {
+    public mutating func require<T: Decodable>(
+        _ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
+        dates: ModelDecoder.DateDecodingStrategy? = nil
+    ) throws -> T {
         guard let value = try decode(type, key: key, coercion: coercion, dates: dates) else { throw missing(key.description) }
         return value
     }
 
     /// A `@Model` member that must be present.
-    public mutating func require<T: _TapeDecodable>(_ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
-                                                    dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T {
+    public mutating func require<T: _TapeDecodable>(
+        _ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
+        dates: ModelDecoder.DateDecodingStrategy? = nil
+    ) throws -> T {
         guard let value = try decode(type, key: key, coercion: coercion, dates: dates) else { throw missing(key.description) }
         return value
     }
 
     /// An array of `@Model` values that must be present.
-    public mutating func require<T: _TapeDecodable>(_ type: [T].Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
-                                                    dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> [T] {
+    public mutating func require<T: _TapeDecodable>(
+        _ type: [T].Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
+        dates: ModelDecoder.DateDecodingStrategy? = nil
+    ) throws -> [T] {
         guard let value = try decode(type, key: key, coercion: coercion, dates: dates) else { throw missing(key.description) }
         return value
     }
 
     /// Like `decode(_:paths:coercion:dates:)`, but a value must be found: `DecodingError.keyNotFound` otherwise.
-    public mutating func require<T: Decodable>(_ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
-                                               dates: ModelDecoder.DateDecodingStrategy? = nil) throws -> T {
+    public mutating func require<T: Decodable>(
+        _ type: T.Type, paths: [[String]], coercion: ModelDecoder.Coercion? = nil,
+        dates: ModelDecoder.DateDecodingStrategy? = nil
+    ) throws -> T {
         guard let value = try decode(type, paths: paths, coercion: coercion, dates: dates) else {
             throw missing(paths.map { $0.joined(separator: ".") }.joined(separator: " or "))
         }
@@ -269,8 +289,9 @@ extension DecodingError {
         func amend(_ context: Context) -> Context {
             let path = context.codingPath
             guard path.count == parent.count || (evenIfDeeper && path.count > parent.count) else { return context }  // already there
-            return Context(codingPath: parent + [key] + path.dropFirst(parent.count), debugDescription: context.debugDescription,
-                           underlyingError: context.underlyingError)
+            return Context(
+                codingPath: parent + [key] + path.dropFirst(parent.count), debugDescription: context.debugDescription,
+                underlyingError: context.underlyingError)
         }
         switch self {
         case .typeMismatch(let type, let context): return .typeMismatch(type, amend(context))

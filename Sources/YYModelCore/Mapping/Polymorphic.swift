@@ -41,14 +41,18 @@ extension Polymorphic: Decodable {
         let type = try Chooser.modelType(for: object)
         let decoded: any Decodable
         if let model = type as? any _TapeDecodable.Type, let tape = decoder as? TapeDecoder,
-           tape.reader.view.tag(at: tape.index) == .objectStart {
+            tape.reader.view.tag(at: tape.index) == .objectStart
+        {
             decoded = try model.init(_tape: _TapeObject(reader: tape.reader, start: tape.index, codingPath: tape.codingPath))
         } else {
             decoded = try type.init(from: decoder)
         }
         guard let value = decoded as? Chooser.Base else {
-            throw DecodingError.typeMismatch(Chooser.Base.self, .init(codingPath: decoder.codingPath,
-                debugDescription: "\(Chooser.self) chose \(type), which is not a \(Chooser.Base.self)."))
+            throw DecodingError.typeMismatch(
+                Chooser.Base.self,
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "\(Chooser.self) chose \(type), which is not a \(Chooser.Base.self)."))
         }
         self.value = value
     }
@@ -58,8 +62,11 @@ extension Polymorphic: Encodable {
     /// Encodes the value as its concrete type; a value that is not `Encodable` is an error.
     public func encode(to encoder: any Encoder) throws {
         guard let encodable = value as? any Encodable else {
-            throw EncodingError.invalidValue(value, .init(codingPath: encoder.codingPath,
-                debugDescription: "\(type(of: value)) is not Encodable."))
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: encoder.codingPath,
+                    debugDescription: "\(type(of: value)) is not Encodable."))
         }
         try encodable.encode(to: encoder)
     }

@@ -18,7 +18,8 @@ struct JSONTape: JSONTapeNavigation, @unchecked Sendable {
     /// The kind of a value. The raw values are the declaration order, which is also how Swift
     /// stores a case, so ``JSONTapeNavigation/tag(at:)`` can turn a byte into a tag without a table.
     enum Tag: UInt8, CaseIterable {
-        case null = 0, `true`, `false`, int64, uint64, double, string, escapedString
+        case null = 0
+        case `true`, `false`, int64, uint64, double, string, escapedString
         case arrayStart, arrayEnd, objectStart, objectEnd
     }
 

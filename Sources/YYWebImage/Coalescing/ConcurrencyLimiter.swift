@@ -84,8 +84,10 @@ final class ConcurrencyLimiter: Sendable {
 
     /// Runs `body` once a slot for `group` is free, and frees it after.
     /// - Throws: `.cancelled` when the task is cancelled while waiting, or what `body` throws.
-    func withSlot<T>(group: String, priority: PrioritySignal,
-                     _ body: () async throws(ImagePipelineError) -> T) async throws(ImagePipelineError) -> T {
+    func withSlot<T>(
+        group: String, priority: PrioritySignal,
+        _ body: () async throws(ImagePipelineError) -> T
+    ) async throws(ImagePipelineError) -> T {
         try await acquire(group: group, priority: priority)
         defer { release(group: group) }
         return try await body()

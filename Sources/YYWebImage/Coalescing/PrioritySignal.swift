@@ -4,8 +4,9 @@ import YYDispatch
 ///
 /// Priorities are pushed, not polled: a shared job's priority is the highest of its waiters'
 /// and is recomputed only when one of them comes, goes or changes, and the connection limiter
-/// moves a queued download only when its priority changes. Polling every queued job whenever a
-/// connection freed made a cold batch of n images cost O(n²) lock round trips.
+/// moves a queued download only when its priority changes, so that a cold batch of n images
+/// costs O(n) lock round trips, not the O(n²) of polling every queued job whenever a connection
+/// frees.
 ///
 /// Observers are told *that* the value changed and read ``value`` themselves, under their own
 /// lock: two quick changes may be announced in either order, but the last announcement comes

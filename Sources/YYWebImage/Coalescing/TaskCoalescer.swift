@@ -105,8 +105,10 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable, Event: Send
         return try result.get()
     }
 
-    private func register(key: Key, waiterID: Int, waiter: Waiter,
-                          continuation: CheckedContinuation<Result<Value, ImagePipelineError>, Never>, work: @escaping Work) {
+    private func register(
+        key: Key, waiterID: Int, waiter: Waiter,
+        continuation: CheckedContinuation<Result<Value, ImagePipelineError>, Never>, work: @escaping Work
+    ) {
         // Checked under the lock: a cancellation after this point finds the waiter and removes it.
         let cancelled = state.withLock { (state: inout State) -> Bool in
             if Task.isCancelled { return true }

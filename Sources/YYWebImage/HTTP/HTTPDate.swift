@@ -28,9 +28,12 @@ enum HTTPDate {
             return nil
         }
         guard let day = fields.day, var year = fields.year,
-              let month = months.firstIndex(of: fields.month.lowercased()).map({ $0 + 1 }) else { return nil }
+            let month = months.firstIndex(of: fields.month.lowercased()).map({ $0 + 1 })
+        else { return nil }
         let time = fields.time.compactMap { number($0) }
-        guard time.count == 3, (1...31).contains(day), (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2]) else { return nil }
+        guard time.count == 3, (1...31).contains(day), (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2]) else {
+            return nil
+        }
         // RFC 850's two-digit years: 00-69 are 20xx, 70-99 19xx. A fixed pivot, where RFC 9110
         // counts 50 years from today; in 2026 the two disagree only on 70-76 (a form obsolete
         // since 1994, whose dates are in the past).

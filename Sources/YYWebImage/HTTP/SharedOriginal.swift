@@ -21,7 +21,7 @@ enum SharedOriginal {
         let length = value.prefix(4).reduce(0) { $0 << 8 | Int($1) }
         let start = value.startIndex + 4
         guard length <= value.count - 4,
-              let record = try? JSONDecoder().decode(StoredResponse.self, from: value[start..<(start + length)])
+            let record = try? JSONDecoder().decode(StoredResponse.self, from: value[start..<(start + length)])
         else { return nil }
         return (Data(value[(start + length)...]), record)
     }

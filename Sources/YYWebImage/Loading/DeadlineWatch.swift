@@ -2,12 +2,10 @@ import YYDispatch
 
 /// Calls an action when its deadline passes, for any number of deadlines with one sleeping task.
 ///
-/// The pipeline's whole-request timeout used to be a task group per download, the download
-/// racing a child task that slept until the deadline: a task more, a dispatch timer (a wake-up
-/// of dispatch's timer thread) and a cancellation per download, about 4 % of the CPU time of a
-/// cold load of small images (WebImageBenchmarks). Now each download registers its deadline and
-/// one watcher task sleeps until the earliest registered deadline. Deadlines taken as "now + a fixed timeout" arrive in order, so they never wake the watcher
-/// early; an earlier one replaces the watcher.
+/// Each download registers its whole-request deadline, and one watcher task sleeps until the
+/// earliest: no task, timer or cancellation per download (what that saves on a cold load of
+/// small images is in `Benchmarks/README.md`). Deadlines taken as "now + a fixed timeout"
+/// arrive in order, so they never wake the watcher early; an earlier one replaces the watcher.
 ///
 /// The deadlines wait in a ``DeadlineQueue`` (a heap: O(log n) per deadline, O(1) removal).
 final class DeadlineWatch: Sendable {

@@ -12,9 +12,8 @@ import YYDispatch
 /// ``Configuration/connectionsPerHost`` connections per host alive between requests.
 ///
 /// A connection that cannot be made (refused, unreachable, a name that does not resolve) fails
-/// the requests waiting for it at once, as URLSession and curl do. AsyncHTTPClient's default is to
-/// try again with back-off until the connect timeout, so a server that was down cost every
-/// request 10 s before it said "Connection refused".
+/// the requests waiting for it at once, as URLSession and curl do, rather than after the connect
+/// timeout (AsyncHTTPClient's default is to try again with back-off until then).
 public final class HTTPDataLoader: DataLoading {
     /// Timeouts and pool size.
     public struct Configuration: Sendable {
@@ -59,8 +58,9 @@ public final class HTTPDataLoader: DataLoading {
                 let response = try await client.execute(outgoing, deadline: deadline)
                 var headers = HTTPHeaderFields()
                 for (name, value) in response.headers { headers.append(name: name, value: value) }
-                return DataLoadResponse(statusCode: Int(response.status.code), headers: headers,
-                                        body: ResponseBodyChunks(body: response.body))
+                return DataLoadResponse(
+                    statusCode: Int(response.status.code), headers: headers,
+                    body: ResponseBodyChunks(body: response.body))
             } catch {
                 // A pooled connection the server closed (after junk, or an idle timeout) fails
                 // before any response: a GET is idempotent, so it is sent once more, on a new one.

@@ -2,9 +2,8 @@
 /// (``ImagePipeline/Configuration/failedURLMemory``).
 ///
 /// An entry that has expired is dropped when its key is looked up, and every expired one when the
-/// table has doubled since it was last swept. Looked-up keys alone were dropped before: a server
-/// fetching the URLs its users give, each failing once and never asked for again, kept them all
-/// for as long as it ran.
+/// table has doubled since it was last swept, so that URLs that fail once and are never asked
+/// for again (a server fetching what its users give) are not kept for as long as it runs.
 struct FailedURLTable {
     private var entries: [String: (error: ImagePipelineError, until: ContinuousClock.Instant)] = [:]
     /// The size at which the next sweep runs: twice what the last one left, and at least 1,024.

@@ -1,8 +1,8 @@
 public import Foundation
 public import Logging
 public import YYCache
-public import YYImage
 import YYDispatch
+public import YYImage
 
 extension ImagePipeline {
     /// The stages, limits and policies of a pipeline. Every field has a default; a
@@ -55,10 +55,10 @@ extension ImagePipeline {
         /// The cache key of a URL (default: its absolute string). Use it to drop a query token
         /// that changes while the image does not.
         public var cacheKey: @Sendable (URL) -> String = { $0.absoluteString }
-        /// Waits for Retry-After (a test clock makes them instant).
-        public var clock: any Clock<Duration> = ContinuousClock()
-        /// The wall-clock time for HTTP freshness (tests move it).
-        public var now: @Sendable () -> Date = { Date() }
+        /// Waits for Retry-After (a test clock makes them instant; a seam for this package's tests).
+        package var clock: any Clock<Duration> = ContinuousClock()
+        /// The wall-clock time for HTTP freshness (a seam: this package's tests move it).
+        package var now: @Sendable () -> Date = { Date() }
         /// Where failures of the caches (which never fail a load) are logged.
         public var logger = Logger(label: "yykit.webimage")
 
@@ -74,8 +74,9 @@ extension ImagePipeline {
         /// (a container's, a systemd unit's) where it has one. The machine's memory alone would
         /// let a process limited to 256 MB on a large machine cache 512 MB of images and be killed.
         static var defaultMemoryCostLimit: Int {
-            defaultMemoryCostLimit(memoryLimit: MemoryPressureMonitor.systemReading()?.limit
-                ?? Int64(clamping: ProcessInfo.processInfo.physicalMemory))
+            defaultMemoryCostLimit(
+                memoryLimit: MemoryPressureMonitor.systemReading()?.limit
+                    ?? Int64(clamping: ProcessInfo.processInfo.physicalMemory))
         }
 
         /// The rule, for a process that may use `memoryLimit` bytes.

@@ -40,7 +40,8 @@ extension ImagePipeline {
             } catch .unknownFormat, .truncated, .malformed {
                 // Damaged, or written under this key by other code: every load would fail to decode
                 // it until it went stale. It goes, and the image is fetched as if it were not there.
-                configuration.logger.warning("cached original is not an image; dropped", metadata: ["key": "\(keys.data)", "source": "\(storedSource)"])
+                configuration.logger.warning(
+                    "cached original is not an image; dropped", metadata: ["key": "\(keys.data)", "source": "\(storedSource)"])
                 await forget(key: keys.data, disk: usesDisk, shared: usesShared, order: order)
                 stored = nil
             } catch {
@@ -76,7 +77,7 @@ extension ImagePipeline {
         if let record = StoredResponse(statusCode: response.statusCode, headers: response.headers, now: now, defaultLifetime: lifetime) {
             await store(response.body, record: record, key: keys.data, disk: usesDisk, shared: usesShared, order: order)
         } else if stored != nil {
-            await forget(key: keys.data, disk: usesDisk, shared: usesShared, order: order)   // no-store now: the old copies go too
+            await forget(key: keys.data, disk: usesDisk, shared: usesShared, order: order)  // no-store now: the old copies go too
         }
         return OriginalData(data: response.body, source: .network, statusCode: response.statusCode, headers: response.headers, decoder: decoder)
     }
@@ -100,11 +101,11 @@ extension ImagePipeline {
     }
 
     /// Runs `body`, a data job's write or removal of its key's original, only if no job of the key
-    /// that began later has run its own: two downloads of one image (a refresh beside a plain load)
-    /// stored their originals in the order they finished, so the older could replace the newer.
-    /// Returns whether a newer job's write began while `body` ran. A job that uses neither cache
-    /// (`.ignoreDiskCache`) writes nothing, so it takes no place in the order: it kept an older
-    /// job from storing its original, or made it take it away again.
+    /// that began later has run its own, so that of two downloads of one image (a refresh beside
+    /// a plain load) the older never replaces the newer, whichever finishes last. Returns whether
+    /// a newer job's write began while `body` ran. A job that uses neither cache
+    /// (`.ignoreDiskCache`) writes nothing, so it takes no place in the order and never keeps an
+    /// older job from storing its original.
     private func inStartOrder(_ order: StartOrder.Ticket, key: String, disk: Bool, shared: Bool, _ body: () async -> Void) async -> Bool {
         guard disk || shared else { return false }
         // Marked for the lookups that may put a copy from the shared tier on the disk.
@@ -128,8 +129,10 @@ extension ImagePipeline {
         do {
             guard let entry = try await disk.entry(forKey: key) else { return nil }
             // An entry without our record (written by other code) is fresh until revalidated.
-            let record = entry.extendedData.flatMap { try? JSONDecoder().decode(StoredResponse.self, from: $0) }
-                ?? StoredResponse(statusCode: 200, headers: [:], now: configuration.now(), defaultLifetime: configuration.defaultFreshness.timeInterval)
+            let record =
+                entry.extendedData.flatMap { try? JSONDecoder().decode(StoredResponse.self, from: $0) }
+                ?? StoredResponse(
+                    statusCode: 200, headers: [:], now: configuration.now(), defaultLifetime: configuration.defaultFreshness.timeInterval)
             return record.map { (entry.data, $0) }
         } catch {
             configuration.logger.warning("disk cache read failed", metadata: ["key": "\(key)", "error": "\(error)"])

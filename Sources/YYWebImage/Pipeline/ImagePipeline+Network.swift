@@ -37,7 +37,9 @@ extension ImagePipeline {
                 guard scheme == "http" || scheme == "https" else { throw .invalidRedirect("to a \(scheme ?? "relative") URL") }
                 if url.scheme?.lowercased() == "https", scheme == "http" { throw .invalidRedirect("HTTPS to HTTP (\(next.absoluteString))") }
                 redirects += 1
-                guard redirects <= configuration.maximumRedirects else { throw .invalidRedirect("more than \(configuration.maximumRedirects) redirects") }
+                guard redirects <= configuration.maximumRedirects else {
+                    throw .invalidRedirect("more than \(configuration.maximumRedirects) redirects")
+                }
                 guard visited.insert(next.absoluteString).inserted else { throw .invalidRedirect("loop back to \(next.absoluteString)") }
                 url = next
             case .retryAfter(let statusCode, let delay):
@@ -71,7 +73,9 @@ extension ImagePipeline {
                 let response = try await self.configuration.dataLoader.load(request)
                 switch response.statusCode {
                 case 301, 302, 303, 307, 308:
-                    guard let location = response.headers["Location"] else { throw .invalidResponse("redirect \(response.statusCode) without a Location") }
+                    guard let location = response.headers["Location"] else {
+                        throw .invalidResponse("redirect \(response.statusCode) without a Location")
+                    }
                     return .redirect(location: location)
                 case 429, 503:
                     return .retryAfter(statusCode: response.statusCode, delay: response.headers["Retry-After"].flatMap { self.retryDelay($0) })
@@ -79,7 +83,9 @@ extension ImagePipeline {
                     return .finished(DownloadedResponse(statusCode: 304, headers: response.headers, body: Data()))
                 case 200..<300 where response.statusCode != 204 && response.statusCode != 205:
                     let body = try await self.readBody(of: response, context: context)
-                    self.counters.withLock { $0.downloads += 1; $0.downloadedBytes += body.count }
+                    self.counters.withLock {
+                        $0.downloads += 1; $0.downloadedBytes += body.count
+                    }
                     return .finished(DownloadedResponse(statusCode: response.statusCode, headers: response.headers, body: body))
                 default:
                     throw .statusCode(response.statusCode)
@@ -92,8 +98,10 @@ extension ImagePipeline {
     ///
     /// `body` runs in a task of its own that the pipeline's one ``DeadlineWatch`` cancels when the
     /// deadline passes, rather than racing a sleeping child task per request.
-    private func withDeadline<T: Sendable>(_ deadline: ContinuousClock.Instant,
-                                           _ body: @escaping @Sendable () async throws(ImagePipelineError) -> T) async throws(ImagePipelineError) -> T {
+    private func withDeadline<T: Sendable>(
+        _ deadline: ContinuousClock.Instant,
+        _ body: @escaping @Sendable () async throws(ImagePipelineError) -> T
+    ) async throws(ImagePipelineError) -> T {
         let work = Task { try await body() }
         let expired = Locked(false)
         let token = deadlines.add(deadline) {
@@ -116,7 +124,8 @@ extension ImagePipeline {
     /// The body, within the size limit and its Content-Length, reporting progress as it comes.
     private func readBody(of response: DataLoadResponse, context: DataContext) async throws(ImagePipelineError) -> Data {
         if let encoding = response.headers["Content-Encoding"]?.trimmingHTTPSpaces(),
-           !encoding.isEmpty, !encoding.caseInsensitiveEquals("identity") {
+            !encoding.isEmpty, !encoding.caseInsensitiveEquals("identity")
+        {
             throw .invalidResponse("\(encoding.lowercased())-encoded body although identity was asked")
         }
         let limit = configuration.maximumResponseBytes

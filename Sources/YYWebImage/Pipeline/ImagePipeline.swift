@@ -1,8 +1,8 @@
 public import Foundation
 import Logging
 import YYCache
-public import YYImage
 import YYDispatch
+public import YYImage
 
 /// Loads images: memory cache → disk cache → network → decode → processors, with every stage
 /// shared by identical requests (YYWebImageManager, rebuilt in the shape of Nuke's pipeline).
@@ -73,23 +73,28 @@ public final class ImagePipeline: Sendable {
 
     // MARK: Stage 1: memory, then the shared image job
 
-    func load(_ request: ImageRequest, priority: PrioritySignal, wantsPreviews: Bool,
-              onEvent: (@Sendable (ImageTask.Event) -> Void)?) async throws(ImagePipelineError) -> ImageResponse {
+    func load(
+        _ request: ImageRequest, priority: PrioritySignal, wantsPreviews: Bool,
+        onEvent: (@Sendable (ImageTask.Event) -> Void)?
+    ) async throws(ImagePipelineError) -> ImageResponse {
         try validate(request.url)
         let keys = RequestKeys(request, configuration)
         let options = request.options
         if !options.contains(.ignoreMemoryCache), !options.contains(.refresh),
-           let image = configuration.memoryCache?.value(forKey: keys.image) {
+            let image = configuration.memoryCache?.value(forKey: keys.image)
+        {
             counters.withLock { $0.memoryHits += 1 }
             return ImageResponse(image: image, data: nil, source: .memory, statusCode: nil, headers: [:])
         }
         try checkFailedURL(keys.data)
-        let waiter = TaskCoalescer<String, LoadedImage, ImageTask.Event>.Waiter(priority: priority, wantsPartialResults: { wantsPreviews }, onEvent: onEvent)
+        let waiter = TaskCoalescer<String, LoadedImage, ImageTask.Event>.Waiter(
+            priority: priority, wantsPartialResults: { wantsPreviews }, onEvent: onEvent)
         let loaded = try await images.value(for: keys.imageJob, waiter: waiter) { context throws(ImagePipelineError) in
             try await self.loadImage(request, keys: keys, context: context)
         }
-        return ImageResponse(image: loaded.image, data: options.contains(.returnsOriginalData) ? loaded.original.data : nil,
-                             source: loaded.original.source, statusCode: loaded.original.statusCode, headers: loaded.original.headers)
+        return ImageResponse(
+            image: loaded.image, data: options.contains(.returnsOriginalData) ? loaded.original.data : nil,
+            source: loaded.original.source, statusCode: loaded.original.statusCode, headers: loaded.original.headers)
     }
 
     /// Runs the data stage alone (disk, network, disk write), for the prefetcher's disk destination.
@@ -121,8 +126,10 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    private func loadImage(_ request: ImageRequest, keys: RequestKeys,
-                           context: TaskCoalescer<String, LoadedImage, ImageTask.Event>.Context) async throws(ImagePipelineError) -> LoadedImage {
+    private func loadImage(
+        _ request: ImageRequest, keys: RequestKeys,
+        context: TaskCoalescer<String, LoadedImage, ImageTask.Event>.Context
+    ) async throws(ImagePipelineError) -> LoadedImage {
         let ticket = memoryStores.begin(keys.image)
         defer { memoryStores.end(ticket) }
         let decoderOptions = {
@@ -153,11 +160,12 @@ public final class ImagePipeline: Sendable {
         let parsed = decoderOptions.maxPixelSize == configuration.decoderOptions.maxPixelSize ? original.decoder : nil
         let image = try await DispatchQueuePool.shared(for: .userInitiated).run { () throws(ImagePipelineError) -> Image in
             do throws(ImageError) {
-                var image = if let decoder = parsed {
-                    try Image(decoder: decoder)
-                } else {
-                    try Image(data: original.data, options: decoderOptions)
-                }
+                var image =
+                    if let decoder = parsed {
+                        try Image(decoder: decoder)
+                    } else {
+                        try Image(data: original.data, options: decoderOptions)
+                    }
                 if firstFrameOnly, image.frameCount > 1 { image = Image(bitmap: try image.frame(at: 0), type: image.type, scale: image.scale) }
                 for processor in processors { image = try processor.process(image) }
                 return image

@@ -15,8 +15,10 @@ public struct ImageRequest: Sendable {
     public var cacheKey: String?
 
     /// A request for `url`.
-    public init(url: URL, priority: ImagePriority = .normal, options: Options = [],
-                processors: [any ImageProcessing] = [], cacheKey: String? = nil) {
+    public init(
+        url: URL, priority: ImagePriority = .normal, options: Options = [],
+        processors: [any ImageProcessing] = [], cacheKey: String? = nil
+    ) {
         self.url = url
         self.priority = priority
         self.options = options

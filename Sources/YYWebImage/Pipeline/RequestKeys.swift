@@ -14,9 +14,8 @@ struct RequestKeys: Sendable {
 
     init(_ request: ImageRequest, _ configuration: ImagePipeline.Configuration) {
         data = request.cacheKey ?? configuration.cacheKey(request.url)
-        // Variants follow a NUL, which no URL's text holds: with "#", the key of a processed
-        // image was the text of the key of a URL whose fragment reads like the processor
-        // (`a.png#thumbnail(50)`), and each request was given the other's image.
+        // Variants follow a NUL, which no URL's text holds, so that no URL's key (one whose
+        // fragment reads like a processor, `a.png#thumbnail(50)`) equals a processed image's.
         var image = data
         if request.options.contains(.firstFrameOnly) { image += "\u{0}first-frame" }
         for processor in request.processors { image += "\u{0}" + processor.identifier }

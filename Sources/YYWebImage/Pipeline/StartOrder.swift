@@ -4,12 +4,12 @@ import YYDispatch
 /// replace what a newer one found when the older finishes last.
 ///
 /// Several jobs of one key can run at once: a `.refresh` request beside a plain one, a request
-/// that ignores the disk beside one that does not, two URLs that share a cache key. Each applied
-/// its result when it finished, so a plain load that found an older original (on disk, in the
-/// shared tier, or from a slower download) and finished after a refresh put the older image back
-/// in memory, and a download that failed after a newer one succeeded made the URL fail at once
-/// for ``ImagePipeline/Configuration/failedURLMemory``. A job now applies its result only if no
-/// job of its key that began later has applied one.
+/// that ignores the disk beside one that does not, two URLs that share a cache key. A job
+/// applies its result only if no job of its key that began later has applied one, so a plain
+/// load that found an older original (on disk, in the shared tier, or from a slower download)
+/// and finishes after a refresh does not put the older image back in memory, and a download
+/// that fails after a newer one succeeded does not make the URL fail for
+/// ``ImagePipeline/Configuration/failedURLMemory``.
 final class StartOrder: Sendable {
     /// One job's place in the order, from ``begin(_:)``.
     struct Ticket: Sendable {

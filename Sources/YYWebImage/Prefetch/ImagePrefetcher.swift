@@ -67,7 +67,7 @@ public final class ImagePrefetcher: Sendable {
                             try await Self.prefetch(url, pipeline: pipeline, destination: destination, priority: priority)
                         }
                     } catch {
-                        self?.finished(url, id: id)   // it failed, or was stopped before it had a slot
+                        self?.finished(url, id: id)  // it failed, or was stopped before it had a slot
                     }
                 }
                 state.running[url] = Prefetch(id: id, task: task)
@@ -76,8 +76,8 @@ public final class ImagePrefetcher: Sendable {
     }
 
     /// Forgets the prefetch `id` of `url`, unless a later one took its place: a stopped
-    /// prefetch that ended after the URL was prefetched again removed the new one's entry, which
-    /// could then be neither counted nor stopped.
+    /// prefetch that ends after the URL was prefetched again leaves the new one's entry, which
+    /// stays counted and can be stopped.
     private func finished(_ url: URL, id: Int) {
         state.withLock { state in
             if state.running[url]?.id == id { state.running[url] = nil }
@@ -111,8 +111,10 @@ public final class ImagePrefetcher: Sendable {
         while let task = state.withLock({ $0.running.values.first?.task }) { await task.value }
     }
 
-    private static func prefetch(_ url: URL, pipeline: ImagePipeline, destination: Destination,
-                                 priority: ImagePriority) async throws(ImagePipelineError) {
+    private static func prefetch(
+        _ url: URL, pipeline: ImagePipeline, destination: Destination,
+        priority: ImagePriority
+    ) async throws(ImagePipelineError) {
         let request = ImageRequest(url: url, priority: priority)
         switch destination {
         case .memoryCache:

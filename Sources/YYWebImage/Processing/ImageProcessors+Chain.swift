@@ -17,8 +17,9 @@ extension ImageProcessors {
         /// that does not enlarge: the scaled image never exceeds it on either side.
         public var decodingMaxPixelSize: Int? {
             guard case .resize(let resize)? = chain.steps.first, !resize.enlarge,
-                  resize.fit == .inside || resize.fit == .contain,
-                  let width = resize.width, let height = resize.height else { return nil }
+                resize.fit == .inside || resize.fit == .contain,
+                let width = resize.width, let height = resize.height
+            else { return nil }
             return max(width, height)
         }
 
@@ -31,10 +32,15 @@ extension ImageProcessors {
 
 extension ImageProcessing where Self == ImageProcessors.Process {
     /// ``ImageProcessors/Process`` of a resize into a box.
-    public static func resize(width: Int? = nil, height: Int? = nil, fit: FitMode = .inside, gravity: Gravity = .centre,
-                              kernel: ResamplingKernel = .lanczos3) -> Self {
-        Self(ProcessingChain().resized(Resize(width: width, height: height, fit: fit, gravity: gravity,
-                                              options: ResizeOptions(kernel: kernel))))
+    public static func resize(
+        width: Int? = nil, height: Int? = nil, fit: FitMode = .inside, gravity: Gravity = .centre,
+        kernel: ResamplingKernel = .lanczos3
+    ) -> Self {
+        Self(
+            ProcessingChain().resized(
+                Resize(
+                    width: width, height: height, fit: fit, gravity: gravity,
+                    options: ResizeOptions(kernel: kernel))))
     }
 
     /// ``ImageProcessors/Process`` of a crop to a rectangle.

@@ -94,9 +94,11 @@ struct BenchCacheCommand: ParsableCommand {
             BenchRow.compared(
                 [BenchRow(benchmark: "memory set + get", contender: "MemoryCache (YYCache)", roundTime: memory, operations: calls)],
                 against: BenchRow(benchmark: "memory set + get", contender: "NSCache (Foundation)", roundTime: nsCache, operations: calls))
-            + BenchRow.compared(
-                [BenchRow(benchmark: "disk set + get", contender: "DiskCache (YYCache)", roundTime: disk, operations: calls, bytes: diskBytes)],
-                against: BenchRow(benchmark: "disk set + get", contender: "a file per key (Data.write, atomic)", roundTime: files, operations: calls, bytes: diskBytes)))
+                + BenchRow.compared(
+                    [BenchRow(benchmark: "disk set + get", contender: "DiskCache (YYCache)", roundTime: disk, operations: calls, bytes: diskBytes)],
+                    against: BenchRow(
+                        benchmark: "disk set + get", contender: "a file per key (Data.write, atomic)", roundTime: files, operations: calls,
+                        bytes: diskBytes)))
     }
 
     /// Refuses, before anything runs, a round that would not fit on the disk: the bounds allow
@@ -112,7 +114,8 @@ struct BenchCacheCommand: ParsableCommand {
         let values = Int64(count) * Int64(size)
         let needed = values + values / 8 + (1 << 20)
         guard needed <= available else {
-            throw .failure("\(count) values of \(size) bytes need about \(needed) bytes of disk; the file system of '\(parent.path)' has \(available) free")
+            throw .failure(
+                "\(count) values of \(size) bytes need about \(needed) bytes of disk; the file system of '\(parent.path)' has \(available) free")
         }
     }
 

@@ -28,7 +28,10 @@ struct BenchOptions: ParsableArguments {
     @Option(help: "How long each contender keeps running rounds, in seconds (it runs \(BenchOptions.minimumRounds) at least, however short this is).")
     var seconds = 1.0
 
-    @Flag(help: "One JSON object per row instead of a table: benchmark, contender, roundSeconds, operations, bytes, operationsPerSecond, megabytesPerSecond, againstPeer.")
+    @Flag(
+        help:
+            "One JSON object per row instead of a table: benchmark, contender, roundSeconds, operations, bytes, operationsPerSecond, megabytesPerSecond, againstPeer."
+    )
     var json = false
 
     func validate() throws {

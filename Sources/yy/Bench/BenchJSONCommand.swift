@@ -52,9 +52,11 @@ struct BenchJSONCommand: ParsableCommand {
             try options.report(ours)
             return
         }
-        let peer = row("JSONSerialization (Foundation)", stopwatch.fastestRound {
-            for text in texts { keepResult(try? JSONSerialization.jsonObject(with: text, options: .fragmentsAllowed)) }
-        })
+        let peer = row(
+            "JSONSerialization (Foundation)",
+            stopwatch.fastestRound {
+                for text in texts { keepResult(try? JSONSerialization.jsonObject(with: text, options: .fragmentsAllowed)) }
+            })
         try options.report(BenchRow.compared(ours, against: peer))
     }
 }

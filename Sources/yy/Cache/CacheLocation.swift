@@ -8,23 +8,29 @@ struct CacheLocation: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The cache folder.", valueName: "DIR"))
     var path: String
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Redis servers shared with other machines, as redis://[user:password@]host:port[/db] (rediss:// for TLS), "
-            + "comma-separated. get, set and remove then use them as a third level; stats reports them.",
-        valueName: "URL[,URL…]"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Redis servers shared with other machines, as redis://[user:password@]host:port[/db] (rediss:// for TLS), "
+                + "comma-separated. get, set and remove then use them as a third level; stats reports them.",
+            valueName: "URL[,URL…]"))
     var redis: String?
 
     @Option(name: .customLong("redis-namespace"), help: ArgumentHelp("The prefix of every key stored in Redis.", valueName: "PREFIX"))
     var redisNamespace = "yycache:"
 
-    @Option(name: .customLong("redis-ca-file"), help: ArgumentHelp(
-        "PEM certificates of the authorities that sign the rediss:// servers' certificates, trusted instead of the system's.",
-        valueName: "FILE"))
+    @Option(
+        name: .customLong("redis-ca-file"),
+        help: ArgumentHelp(
+            "PEM certificates of the authorities that sign the rediss:// servers' certificates, trusted instead of the system's.",
+            valueName: "FILE"))
     var redisCAFile: String?
 
-    @Flag(name: .customLong("redis-cluster"), help: ArgumentHelp(
-        "The --redis URLs are nodes of one Redis Cluster (any one will do): keys follow its hash slots "
-            + "instead of being spread over independent servers."))
+    @Flag(
+        name: .customLong("redis-cluster"),
+        help: ArgumentHelp(
+            "The --redis URLs are nodes of one Redis Cluster (any one will do): keys follow its hash slots "
+                + "instead of being spread over independent servers."))
     var redisCluster = false
 
     /// Opens the disk cache, reporting a failure with exit code 3.

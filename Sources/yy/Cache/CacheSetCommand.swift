@@ -17,9 +17,11 @@ struct CacheSetCommand: AsyncParsableCommand {
     @Argument(help: "The file to store; standard input when omitted or '-'.")
     var file: String?
 
-    @Option(name: .customLong("max-size"), help: ArgumentHelp(
-        "The largest value accepted, in bytes (default 1 GiB); reading stops just past it, so an endless input costs no more.",
-        valueName: "BYTES"))
+    @Option(
+        name: .customLong("max-size"),
+        help: ArgumentHelp(
+            "The largest value accepted, in bytes (default 1 GiB); reading stops just past it, so an endless input costs no more.",
+            valueName: "BYTES"))
     var maximumSize = 1 << 30
 
     @Option(name: .long, help: ArgumentHelp("Expire the value after this many seconds.", valueName: "SECONDS"))
@@ -33,7 +35,8 @@ struct CacheSetCommand: AsyncParsableCommand {
     func run() async throws {
         let data = try StandardStreams.read(file ?? "-", atMost: maximumSize)
         guard data.count <= maximumSize else {
-            throw ToolFailure.failure("\(file.map { "'\($0)'" } ?? "standard input") is larger than --max-size (\(maximumSize) bytes); nothing stored")
+            throw ToolFailure.failure(
+                "\(file.map { "'\($0)'" } ?? "standard input") is larger than --max-size (\(maximumSize) bytes); nothing stored")
         }
         // Up to a trillion seconds (30,000 years): `--ttl 1e300` or `inf` mean forever, and
         // forever is as long as the cache keeps anything.

@@ -58,8 +58,9 @@ struct CacheStatsCommand: AsyncParsableCommand {
         let cache = try location.open()
         var report = try ToolFailure.reporting {
             let counters = try cache.lifetimeStatistics
-            return Report(path: cache.path, count: try cache.totalCount, cost: try cache.totalCost,
-                          hits: counters.hits, misses: counters.misses, evictions: counters.evictions)
+            return Report(
+                path: cache.path, count: try cache.totalCount, cost: try cache.totalCost,
+                hits: counters.hits, misses: counters.misses, evictions: counters.evictions)
         }
         if let tier = try location.openRedisTier() {
             report.redis = await redisReport(tier)
@@ -70,7 +71,8 @@ struct CacheStatsCommand: AsyncParsableCommand {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             try StandardStreams.writeStandardOutput(try encoder.encode(report) + Data("\n".utf8))
         } else {
-            print("""
+            print(
+                """
                 path: \(report.path)
                 count: \(report.count)
                 cost: \(report.cost)
@@ -79,7 +81,8 @@ struct CacheStatsCommand: AsyncParsableCommand {
                 evictions: \(report.evictions)
                 """)
             if let redis = report.redis {
-                print("""
+                print(
+                    """
                     redis namespace: \(redis.namespace)
                     redis hits: \(redis.hits)
                     redis misses: \(redis.misses)
@@ -89,7 +92,8 @@ struct CacheStatsCommand: AsyncParsableCommand {
                     redis open circuits: \(redis.openCircuits)
                     """)
                 for node in redis.nodes {
-                    let state = node.reachable
+                    let state =
+                        node.reachable
                         ? "up, keyspace hits \(node.keyspaceHits ?? 0), keyspace misses \(node.keyspaceMisses ?? 0)"
                         : "down (\(node.error ?? "no answer"))"
                     print("redis node \(node.node): \(state)")
@@ -105,9 +109,11 @@ struct CacheStatsCommand: AsyncParsableCommand {
             switch reply {
             case .success(.bulkString(let text?)):
                 let fields = Self.infoFields(String(buffer: text))
-                nodes.append(NodeReport(node: node.description, reachable: true,
-                                        keyspaceHits: fields["keyspace_hits"].flatMap(Int.init),
-                                        keyspaceMisses: fields["keyspace_misses"].flatMap(Int.init)))
+                nodes.append(
+                    NodeReport(
+                        node: node.description, reachable: true,
+                        keyspaceHits: fields["keyspace_hits"].flatMap(Int.init),
+                        keyspaceMisses: fields["keyspace_misses"].flatMap(Int.init)))
             case .success(let other):
                 nodes.append(NodeReport(node: node.description, reachable: true, error: "INFO answered \(other)"))
             case .failure(let error):

@@ -35,7 +35,7 @@ struct CacheTrimCommand: ParsableCommand {
             try cache.removeExpiredValues()
             if let count { try cache.trim(toCount: count) }
             if let cost { try cache.trim(toCost: cost) }
-            if let age { try cache.trim(toAge: .commandLineSeconds(age, atMost: 1e12)) }   // 1e12 s: older than anything
+            if let age { try cache.trim(toAge: .commandLineSeconds(age, atMost: 1e12)) }  // 1e12 s: older than anything
             if let freeSpace { try cache.trim(toFreeDiskSpace: freeSpace) }
             print("count: \(try cache.totalCount)\ncost: \(try cache.totalCost)")
         }

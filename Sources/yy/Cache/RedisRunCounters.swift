@@ -15,8 +15,10 @@ enum RedisRunCounters {
     /// Adds this run's counters, then closes the client.
     static func record(_ tier: RedisCacheTier) async {
         let statistics = tier.statistics
-        let values = [statistics.hits, statistics.misses, statistics.errors,
-                      statistics.skippedWrites, statistics.invalidValues]
+        let values = [
+            statistics.hits, statistics.misses, statistics.errors,
+            statistics.skippedWrites, statistics.invalidValues,
+        ]
         let key = key(namespace: tier.namespace)
         for (field, value) in zip(fields, values) where value != 0 {
             _ = try? await tier.client.send(
@@ -38,7 +40,8 @@ enum RedisRunCounters {
         if case .array(let items?) = reply {
             for pair in stride(from: 0, to: items.count - 1, by: 2) {
                 if case .bulkString(let name?) = items[pair], case .bulkString(let value?) = items[pair + 1],
-                   let number = Int(String(buffer: value)) {
+                    let number = Int(String(buffer: value))
+                {
                     counters[String(buffer: name)] = number
                 }
             }

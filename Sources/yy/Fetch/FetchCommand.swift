@@ -51,7 +51,7 @@ struct FetchCommand: AsyncParsableCommand {
     func run() async throws {
         let pipeline = try makePipeline()
         var seen = Set<String>()
-        let distinct = urls.filter { seen.insert($0).inserted }   // first-given order; O(n), not a scan per URL
+        let distinct = urls.filter { seen.insert($0).inserted }  // first-given order; O(n), not a scan per URL
         var destination = try FetchDestination(out, urlCount: distinct.count)
         let keepsOriginals = destination != nil
         let progress = ProgressBar(title: "fetch")

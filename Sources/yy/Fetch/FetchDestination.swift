@@ -1,6 +1,7 @@
 import Foundation
 import YYDispatch
 import YYImage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -42,7 +43,7 @@ struct FetchDestination {
         do {
             try FileOutput.write(data, toPath: target)
         } catch {
-            unlink(target)   // the empty file that claimed the name
+            unlink(target)  // the empty file that claimed the name
             throw error
         }
         return target
@@ -76,9 +77,10 @@ struct FetchDestination {
     /// extension when the name has none.
     static func safeName(for url: URL, type: ImageType) -> (stem: String, extension: String) {
         let last = url.lastPathComponent.removingPercentEncoding ?? url.lastPathComponent
-        var safe = String(last.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-@".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
-        })
+        var safe = String(
+            last.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-@".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
+            })
         while safe.hasPrefix(".") { safe.removeFirst() }
         if safe.isEmpty || safe == "_" { safe = "image" }
         var stem = (safe as NSString).deletingPathExtension

@@ -45,7 +45,10 @@ struct ImageConvertCommand: ParsableCommand {
     @Option(help: "How the image meets the box: inside, cover, contain, fill or outside (default inside).")
     var fit: String = "inside"
 
-    @Option(help: "Where cover crops and contain pads: centre, north, south, east, west, northeast, northwest, southeast, southwest, entropy, attention, or FX,FY (fractions 0...1).")
+    @Option(
+        help:
+            "Where cover crops and contain pads: centre, north, south, east, west, northeast, northwest, southeast, southwest, entropy, attention, or FX,FY (fractions 0...1)."
+    )
     var gravity: String = "centre"
 
     @Option(help: "Resampling kernel: lanczos3, lanczos2, mitchell, catmull-rom, linear, box or nearest (default lanczos3).")
@@ -84,7 +87,10 @@ struct ImageConvertCommand: ParsableCommand {
     @Flag(name: .customLong("keep-icc"), help: "Keep the source's colour profile instead of converting to sRGB.")
     var keepICC = false
 
-    @Flag(help: "Write no metadata (EXIF, XMP, colour profile); by default EXIF (its orientation reset when the image was turned upright) and XMP are kept for JPEG, PNG and WebP.")
+    @Flag(
+        help:
+            "Write no metadata (EXIF, XMP, colour profile); by default EXIF (its orientation reset when the image was turned upright) and XMP are kept for JPEG, PNG and WebP."
+    )
     var strip = false
 
     @Option(help: "TIFF compression: lzw or deflate (default lzw).")
@@ -140,7 +146,8 @@ struct ImageConvertCommand: ParsableCommand {
         if let crop {
             let numbers = crop.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
             guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let w = numbers[2], let h = numbers[3],
-                  x >= 0, y >= 0, w > 0, h > 0 else {
+                x >= 0, y >= 0, w > 0, h > 0
+            else {
                 throw ValidationError("--crop must be X,Y,W,H: whole pixels, X and Y 0 or more, W and H 1 or more")
             }
             chain = chain.cropped(to: PixelRect(x: x, y: y, width: w, height: h))
@@ -158,8 +165,9 @@ struct ImageConvertCommand: ParsableCommand {
             throw ValidationError("--kernel must be lanczos3, lanczos2, mitchell, catmull-rom, linear, box or nearest")
         }
         if width != nil || height != nil {
-            let resize = Resize(width: width, height: height, fit: fitMode, gravity: gravityValue, enlarge: enlarge,
-                                background: try backgroundColour(), options: ResizeOptions(kernel: kernelValue))
+            let resize = Resize(
+                width: width, height: height, fit: fitMode, gravity: gravityValue, enlarge: enlarge,
+                background: try backgroundColour(), options: ResizeOptions(kernel: kernelValue))
             chain = chain.resized(resize)
         }
         if let blur { chain = chain.blurred(sigma: blur) }

@@ -8,7 +8,8 @@ struct ImageFramesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "frames",
         abstract: "Write every frame, composited at canvas size, as OUTDIR/frame-0000.png, frame-0001.png, ... (RGBA, straight alpha).",
-        discussion: "OUTDIR is created when missing. A multi-page file (TIFF pages, ICNS icon sizes, largest first) writes each page, at its own size."
+        discussion:
+            "OUTDIR is created when missing. A multi-page file (TIFF pages, ICNS icon sizes, largest first) writes each page, at its own size."
     )
 
     @OptionGroup var input: ImageInput

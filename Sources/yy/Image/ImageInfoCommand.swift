@@ -12,7 +12,10 @@ struct ImageInfoCommand: ParsableCommand {
 
     @OptionGroup var input: ImageInput
 
-    @Flag(help: "Print JSON: type, width, height, frameCount, loopCount, orientation, pageCount, frames[{x, y, width, height, duration, disposal, blend}].")
+    @Flag(
+        help:
+            "Print JSON: type, width, height, frameCount, loopCount, orientation, pageCount, frames[{x, y, width, height, duration, disposal, blend}]."
+    )
     var json = false
 
     /// What `--json` prints.

@@ -58,7 +58,7 @@ struct ImagePlayCommand: AsyncParsableCommand {
                 image = try Image(contentsOfFile: file)
             }
         } catch {
-            throw ToolFailure.notFound(ToolFailure.message(about: file, error))   // unreadable, unreachable or undecodable: exit 1
+            throw ToolFailure.notFound(ToolFailure.message(about: file, error))  // unreadable, unreachable or undecodable: exit 1
         }
         if TerminalSession.outputIsTerminal {
             try await TerminalPlayback(image: image, options: self).run()

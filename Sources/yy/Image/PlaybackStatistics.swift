@@ -15,9 +15,11 @@ struct PlaybackStatistics {
         #else
         getrusage(RUSAGE_SELF, &usage)
         #endif
-        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        let cpu =
+            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
             + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-        StandardStreams.printError("""
+        StandardStreams.printError(
+            """
             frames shown: \(framesShown)
             late frames: \(lateFrames)
             decodes: \(decodes)

@@ -30,12 +30,13 @@ struct TerminalPlayback {
         let session = TerminalSession()
         let environment = ProcessInfo.processInfo.environment
         let graphics = chooseProtocol(session: session, environment: environment)
-        var renderer: any TerminalImageRenderer = switch graphics {
+        var renderer: any TerminalImageRenderer =
+            switch graphics {
             case .kitty: KittyRenderer()
             case .iterm: ITermRenderer()
             case .sixel: SixelRenderer()
             case .blocks: HalfBlockRenderer(colorMode: TerminalColorMode.detect(environment: environment))
-        }
+            }
         var fit = self.fit(graphics, session.size())
 
         let player = AnimatedImagePlayer(image: image, latenessPolicy: .skip)
@@ -96,8 +97,10 @@ struct TerminalPlayback {
         session.end(pictureRows: fit.rows)
         if options.stats {
             let counters = player.statistics
-            PlaybackStatistics(framesShown: counters.framesShown, lateFrames: counters.lateFrames,
-                               decodes: counters.buffer.decodes, peakBufferBytes: counters.buffer.peakBytes).print()
+            PlaybackStatistics(
+                framesShown: counters.framesShown, lateFrames: counters.lateFrames,
+                decodes: counters.buffer.decodes, peakBufferBytes: counters.buffer.peakBytes
+            ).print()
         }
     }
 
@@ -112,17 +115,19 @@ struct TerminalPlayback {
         case .auto:
             let known = TerminalGraphicsProtocol.detect(environment: environment, reply: nil)
             if known != .blocks || environment["TMUX"] != nil { return known }
-            let reply = session.ask(TerminalGraphicsProtocol.query, timeout: .milliseconds(300),
-                                    isComplete: TerminalGraphicsProtocol.isCompleteReply)
+            let reply = session.ask(
+                TerminalGraphicsProtocol.query, timeout: .milliseconds(300),
+                isComplete: TerminalGraphicsProtocol.isCompleteReply)
             return TerminalGraphicsProtocol.detect(environment: environment, reply: reply)
         }
     }
 
     /// The picture's size in a terminal of `size`, one row left for the prompt.
     private func fit(_ graphics: TerminalGraphicsProtocol, _ size: TerminalSession.Size) -> TerminalImageFit {
-        TerminalImageFit.fit(width: image.pixelWidth, height: image.pixelHeight, protocol: graphics,
-                             requestedColumns: options.width, terminalColumns: size.columns,
-                             terminalRows: max(1, size.rows - 1), cellPixels: size.cellPixels)
+        TerminalImageFit.fit(
+            width: image.pixelWidth, height: image.pixelHeight, protocol: graphics,
+            requestedColumns: options.width, terminalColumns: size.columns,
+            terminalRows: max(1, size.rows - 1), cellPixels: size.cellPixels)
     }
 }
 

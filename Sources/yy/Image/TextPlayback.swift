@@ -12,8 +12,9 @@ struct TextPlayback {
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let columns = options.width ?? environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 80
-        let fit = TerminalImageFit.fit(width: image.pixelWidth, height: image.pixelHeight, protocol: .blocks,
-                                       requestedColumns: options.width, terminalColumns: columns, terminalRows: Int.max / 4)
+        let fit = TerminalImageFit.fit(
+            width: image.pixelWidth, height: image.pixelHeight, protocol: .blocks,
+            requestedColumns: options.width, terminalColumns: columns, terminalRows: Int.max / 4)
         let renderer = HalfBlockRenderer(colorMode: TerminalColorMode.detect(environment: environment))
         var statistics = PlaybackStatistics()
         func lines(_ index: Int) throws(ToolFailure) -> [UInt8] {

@@ -7,7 +7,8 @@ struct JSONCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "json",
         abstract: "Validate and format JSON with YYModel's parser.",
-        discussion: "FILE may be '-' for standard input. Exit codes: 0 success, 1 invalid JSON (position on standard error), 2 usage error or unreadable file.",
+        discussion:
+            "FILE may be '-' for standard input. Exit codes: 0 success, 1 invalid JSON (position on standard error), 2 usage error or unreadable file.",
         subcommands: [JSONValidateCommand.self, JSONFormatCommand.self, JSONModelCommand.self]
     )
 }
@@ -17,9 +18,11 @@ struct JSONInput: ParsableArguments {
     @Argument(help: "The JSON file, or '-' for standard input.")
     var file: String
 
-    @Option(name: .customLong("max-size"), help: ArgumentHelp(
-        "The largest input accepted, in bytes; reading stops just past it, so an endless input costs no more.",
-        valueName: "BYTES"))
+    @Option(
+        name: .customLong("max-size"),
+        help: ArgumentHelp(
+            "The largest input accepted, in bytes; reading stops just past it, so an endless input costs no more.",
+            valueName: "BYTES"))
     var maximumSize = JSONParsingOptions().maximumInputSize
 
     func validate() throws {

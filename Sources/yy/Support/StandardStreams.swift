@@ -1,3 +1,5 @@
+// swift-format-ignore-file: OrderedImports
+// (Glibc is imported @preconcurrency before Foundation imports it plainly)
 // Glibc declares `stdout` a mutable global, which Swift 6 refuses to read (swiftlang/swift#75601);
 // it is set before `main` and never changed, and the stream locks itself for each call.
 #if canImport(Glibc)

@@ -29,7 +29,8 @@ final class TerminalSession: Sendable {
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else {
             return Size(columns: 80, rows: 24, cellPixels: nil)
         }
-        let cell = window.ws_xpixel > 0 && window.ws_ypixel > 0
+        let cell =
+            window.ws_xpixel > 0 && window.ws_ypixel > 0
             ? (Int(window.ws_xpixel) / Int(window.ws_col), Int(window.ws_ypixel) / Int(window.ws_row)) : nil
         return Size(columns: Int(window.ws_col), rows: Int(window.ws_row), cellPixels: cell)
     }
@@ -98,7 +99,9 @@ final class TerminalSession: Sendable {
         if rows > 0 { bytes += Array("\u{1B}[\(rows)B".utf8) }
         bytes += Array("\r\u{1B}[0m\u{1B}[?25h".utf8)
         write(bytes)
-        if var modes = savedModes.withLock({ saved -> termios? in defer { saved = nil }; return saved }) {
+        if var modes = savedModes.withLock({ saved -> termios? in
+            defer { saved = nil }; return saved
+        }) {
             tcsetattr(STDIN_FILENO, TCSANOW, &modes)
         }
     }
@@ -124,4 +127,3 @@ final class TerminalSession: Sendable {
         }
     }
 }
-

@@ -22,8 +22,10 @@ public enum PillowReference {
 
     /// The Python with Pillow, if any.
     public static let python: String? = {
-        let candidates: [String?] = [ProcessInfo.processInfo.environment["YYKIT_REFERENCE_PYTHON"],
-                                     repository.appendingPathComponent(".build-refs/venv/bin/python").path]
+        let candidates: [String?] = [
+            ProcessInfo.processInfo.environment["YYKIT_REFERENCE_PYTHON"],
+            repository.appendingPathComponent(".build-refs/venv/bin/python").path,
+        ]
         return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
@@ -56,8 +58,9 @@ public enum PillowReference {
             offset += w * h * 4
         }
         let info = try JSONSerialization.jsonObject(with: output.standardOutput) as? [String: Any] ?? [:]
-        return Result(frames: frames, format: info["format"] as? String ?? "",
-                      loop: info["loop"] as? Int, durations: (info["durations"] as? [Any] ?? []).map { $0 as? Int })
+        return Result(
+            frames: frames, format: info["format"] as? String ?? "",
+            loop: info["loop"] as? Int, durations: (info["durations"] as? [Any] ?? []).map { $0 as? Int })
     }
 }
 

@@ -42,7 +42,7 @@ let folder = URL(fileURLWithPath: arguments[1])
 do {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let files: [(String, Data)] = [
-        ("spinner.png", try animation(.png, frames: 24, size: 96, duration: 0.04)),   // APNG
+        ("spinner.png", try animation(.png, frames: 24, size: 96, duration: 0.04)),  // APNG
         ("spinner.webp", try animation(.webp, frames: 12, size: 96, duration: 0.07)),
         ("spinner.gif", try animation(.gif, frames: 16, size: 96, duration: 0.06)),
         ("still.png", try ImageEncoder.encode(frame(size: 160, phase: 0.1), as: .png)),

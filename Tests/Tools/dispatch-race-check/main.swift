@@ -42,7 +42,9 @@ do {
     let work = SupersedingWork<Int>(deliveringOn: .queue(delivery), pool: pool)
     let published = Locked([Int]())
     DispatchQueue.concurrentPerform(iterations: 4) { thread in
-        for index in 0..<500 { work.start({ isCancelled in isCancelled() ? nil : thread * 1000 + index }, publish: { value in published.withLock { $0.append(value) } }) }
+        for index in 0..<500 {
+            work.start({ isCancelled in isCancelled() ? nil : thread * 1000 + index }, publish: { value in published.withLock { $0.append(value) } })
+        }
     }
     for queue in pool.queues { drain(queue) }
     drain(delivery)
@@ -102,8 +104,10 @@ do {
     var configuration = StallMonitor.Configuration()
     configuration.interval = .milliseconds(5)
     configuration.threshold = .milliseconds(40)
-    let monitor = StallMonitor(probes: [.queue(queue, name: "watched"), .concurrencyPool(), .actor(Watched(), name: "actor")],
-                               configuration: configuration) { event in events.withLock { $0.append(event) } }
+    let monitor = StallMonitor(
+        probes: [.queue(queue, name: "watched"), .concurrencyPool(), .actor(Watched(), name: "actor")],
+        configuration: configuration
+    ) { event in events.withLock { $0.append(event) } }
     monitor.start()
     queue.async { _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(150)) }
     let deadline = ContinuousClock.now + .seconds(20)

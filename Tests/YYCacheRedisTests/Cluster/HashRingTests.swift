@@ -1,4 +1,5 @@
 import Testing
+
 @testable import YYCacheRedis
 
 @Suite struct HashRingTests {

@@ -1,5 +1,6 @@
 import NIOCore
 import Testing
+
 @testable import YYCacheRedis
 
 /// Key slots as Redis Cluster computes them (its specification's CRC16 check value and examples),
@@ -18,9 +19,9 @@ struct HashSlotTests {
 
     @Test(arguments: [
         ("{user1000}.following", "user1000"),
-        ("foo{}{bar}", "foo{}{bar}"),      // an empty tag: the whole key
-        ("foo{{bar}}zap", "{bar"),         // from the first "{" to the first "}" after it
-        ("foo{bar}{zap}", "bar"),          // only the first tag counts
+        ("foo{}{bar}", "foo{}{bar}"),  // an empty tag: the whole key
+        ("foo{{bar}}zap", "{bar"),  // from the first "{" to the first "}" after it
+        ("foo{bar}{zap}", "bar"),  // only the first tag counts
         ("no tag at all", "no tag at all"),
         ("{unclosed", "{unclosed"),
     ])
@@ -33,16 +34,19 @@ struct HashSlotTests {
     }
 
     @Test func movedAndAskRepliesAreRead() {
-        #expect(ClusterRedirect(errorMessage: "MOVED 3999 127.0.0.1:6381")
-            == ClusterRedirect(kind: .moved, slot: 3999, host: "127.0.0.1", port: 6381))
+        #expect(
+            ClusterRedirect(errorMessage: "MOVED 3999 127.0.0.1:6381")
+                == ClusterRedirect(kind: .moved, slot: 3999, host: "127.0.0.1", port: 6381))
         #expect(ClusterRedirect(errorMessage: "ASK 0 10.0.0.7:7000") == ClusterRedirect(kind: .ask, slot: 0, host: "10.0.0.7", port: 7000))
         // IPv6 hosts keep their colons; an unknown endpoint is an empty host.
         #expect(ClusterRedirect(errorMessage: "MOVED 16383 ::1:7001") == ClusterRedirect(kind: .moved, slot: 16383, host: "::1", port: 7001))
         #expect(ClusterRedirect(errorMessage: "MOVED 12 :7002") == ClusterRedirect(kind: .moved, slot: 12, host: "", port: 7002))
     }
 
-    @Test(arguments: ["ERR unknown command", "MOVED", "MOVED 16384 127.0.0.1:1", "MOVED 1 127.0.0.1", "ASK x 127.0.0.1:1",
-                      "MOVED 1 127.0.0.1:0", "MOVED 1 127.0.0.1:1 extra", "CLUSTERDOWN The cluster is down"])
+    @Test(arguments: [
+        "ERR unknown command", "MOVED", "MOVED 16384 127.0.0.1:1", "MOVED 1 127.0.0.1", "ASK x 127.0.0.1:1",
+        "MOVED 1 127.0.0.1:0", "MOVED 1 127.0.0.1:1 extra", "CLUSTERDOWN The cluster is down",
+    ])
     func otherErrorsAreNoRedirection(message: String) {
         #expect(ClusterRedirect(errorMessage: message) == nil)
     }
@@ -55,10 +59,11 @@ struct HashSlotTests {
             .array([.integer(0), .integer(5460), node("127.0.0.1", 7000), node("127.0.0.1", 7003)]),
             .array([.integer(5461), .integer(16383), node("?", 7001)]),
         ])
-        #expect(try ClusterSlotRange.parse(reply, node: "n") == [
-            ClusterSlotRange(slots: 0...5460, host: "127.0.0.1", port: 7000),
-            ClusterSlotRange(slots: 5461...16383, host: "", port: 7001),
-        ])
+        #expect(
+            try ClusterSlotRange.parse(reply, node: "n") == [
+                ClusterSlotRange(slots: 0...5460, host: "127.0.0.1", port: 7000),
+                ClusterSlotRange(slots: 5461...16383, host: "", port: 7001),
+            ])
     }
 
     @Test(arguments: [

@@ -1,9 +1,10 @@
 import Foundation
 import NIOCore
-import Testing
 import TestSupport
 import TestTraits
+import Testing
 import YYCache
+
 @testable import YYCacheRedis
 
 /// The client against a real three-master Redis Cluster started by the test: keys go to the

@@ -1,9 +1,10 @@
 import Foundation
 import NIOCore
-import Testing
 import TestSupport
 import TestTraits
+import Testing
 import YYCache
+
 @testable import YYCacheRedis
 
 @Suite(.needsRedisServer, .timeLimit(.minutes(2))) struct RedisFailoverTests {

@@ -1,9 +1,10 @@
 import Foundation
 import NIOCore
 import NIOPosix
-import Testing
 import TestSupport
 import TestTraits
+import Testing
+
 @testable import YYCacheRedis
 
 @Suite(.needsRedisServer, .timeLimit(.minutes(1))) struct RedisClientTests {
@@ -87,8 +88,9 @@ import TestTraits
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 3)
         let loops = Array(group.makeIterator())
         for homeIndex in loops.indices {
-            let pool = RedisConnectionPool(address: RedisNodeAddress(host: "127.0.0.1", port: server.port), tls: nil, size: 2,
-                                           connectTimeout: .seconds(2), maximumReplySize: 1 << 20, group: group, home: loops[homeIndex])
+            let pool = RedisConnectionPool(
+                address: RedisNodeAddress(host: "127.0.0.1", port: server.port), tls: nil, size: 2,
+                connectTimeout: .seconds(2), maximumReplySize: 1 << 20, group: group, home: loops[homeIndex])
             // From the shared concurrency pool (not a loop of the group): slots in turn.
             let first = try await pool.connection()
             let second = try await pool.connection()
@@ -159,8 +161,8 @@ import TestTraits
     }
 
     @Test(arguments: [
-        ("HTTP/1.1 400 Bad Request\r\n\r\n", "0x48"),           // garbage: not RESP at all
-        ("$9999999999\r\n", "over the limit"),                   // a reply too large to accept, refused from its header
+        ("HTTP/1.1 400 Bad Request\r\n\r\n", "0x48"),  // garbage: not RESP at all
+        ("$9999999999\r\n", "over the limit"),  // a reply too large to accept, refused from its header
     ])
     func aMalformedReplyIsAProtocolError(reply: String, reason: String) async throws {
         let server = try await FakeRedisServer(.reply(reply, close: false))

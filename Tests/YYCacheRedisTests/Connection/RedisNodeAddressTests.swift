@@ -1,5 +1,6 @@
 import NIOPosix
 import Testing
+
 @testable import YYCacheRedis
 
 @Suite struct RedisNodeAddressTests {
@@ -36,7 +37,8 @@ import Testing
         let router = ClusterRouter(seeds: configuration.nodes, now: { .zero }) { address in
             RedisNode(address: address, configuration: configuration, tls: nil, group: group, home: group.next(), now: { .zero })
         }
-        #expect(router.node(host: "10.0.0.2", port: 7001).address
+        #expect(
+            router.node(host: "10.0.0.2", port: 7001).address
                 == RedisNodeAddress(host: "10.0.0.2", port: 7001, user: "cache", password: "pw", usesTLS: true))
     }
     #else

@@ -1,6 +1,7 @@
 import NIOCore
-import Testing
 import TestSupport
+import Testing
+
 @testable import YYCacheRedis
 
 @Suite struct RESPParserTests {
@@ -16,11 +17,12 @@ import TestSupport
 
     @Test func readsEveryReplyType() throws {
         let values = try parseAll("+OK\r\n-WRONGTYPE bad\r\n:-42\r\n$5\r\nhe\r\no\r\n$-1\r\n*2\r\n:1\r\n*1\r\n$0\r\n\r\n*-1\r\n")
-        #expect(values == [
-            .simpleString("OK"), .error("WRONGTYPE bad"), .integer(-42),
-            .bulkString(ByteBuffer(string: "he\r\no")), .bulkString(nil),
-            .array([.integer(1), .array([.bulkString(ByteBuffer())])]), .array(nil),
-        ])
+        #expect(
+            values == [
+                .simpleString("OK"), .error("WRONGTYPE bad"), .integer(-42),
+                .bulkString(ByteBuffer(string: "he\r\no")), .bulkString(nil),
+                .array([.integer(1), .array([.bulkString(ByteBuffer())])]), .array(nil),
+            ])
     }
 
     @Test func aReplyCutAnywhereWaitsForTheRestWithoutConsuming() throws {

@@ -1,5 +1,6 @@
 import NIOCore
 import Testing
+
 @testable import YYCacheRedis
 
 @Suite struct RedisCommandTests {
@@ -24,7 +25,11 @@ extension RedisCommandTests {
         #expect(command.parts[1] == large)
         var bytes = command.bytes
         let parsed = try RESPParser(maximumBulkLength: 1 << 20).parse(&bytes)
-        #expect(parsed == .array([.bulkString(ByteBuffer(string: "SET")), .bulkString(ByteBuffer(string: "k")),
-                                  .bulkString(large), .bulkString(ByteBuffer(string: "PX"))]))
+        #expect(
+            parsed
+                == .array([
+                    .bulkString(ByteBuffer(string: "SET")), .bulkString(ByteBuffer(string: "k")),
+                    .bulkString(large), .bulkString(ByteBuffer(string: "PX")),
+                ]))
     }
 }

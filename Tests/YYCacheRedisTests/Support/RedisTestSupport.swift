@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import YYDispatch
+
 @testable import YYCacheRedis
 
 /// A clock the circuit breakers read, moved by hand.

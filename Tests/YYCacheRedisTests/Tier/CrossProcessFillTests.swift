@@ -1,8 +1,9 @@
 import Foundation
 import NIOCore
-import Testing
 import TestSupport
 import TestTraits
+import Testing
+
 @testable import YYCacheRedis
 
 @Suite(.needsRedisServer, .timeLimit(.minutes(2))) struct CrossProcessFillTests {

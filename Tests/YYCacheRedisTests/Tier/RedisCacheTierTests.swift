@@ -1,10 +1,11 @@
 import Foundation
 import NIOCore
 import Synchronization
-import Testing
 import TestSupport
 import TestTraits
+import Testing
 import YYCache
+
 @testable import YYCacheRedis
 
 @Suite(.needsRedisServer, .timeLimit(.minutes(1))) struct RedisCacheTierTests {
@@ -125,12 +126,15 @@ import YYCache
         try await cache.setValue(Data("door".utf8), forKey: "lock:door-7")
         let lockKey = tier.fillLockKey("door-7")
         let client = self.client
-        let filled = try await cache.value(forKey: "door-7", fillLockTimeToLive: .seconds(30), orFill: {
-            // Filled under the lock: it holds this process's token (a UUID), not another value.
-            guard case .bulkString(let token?) = try await client.send(RedisCommand("GET", arguments: [lockKey])),
-                  UUID(uuidString: String(buffer: token)) != nil else { return Data("filled without the lock".utf8) }
-            return Data("filled".utf8)
-        })
+        let filled = try await cache.value(
+            forKey: "door-7", fillLockTimeToLive: .seconds(30),
+            orFill: {
+                // Filled under the lock: it holds this process's token (a UUID), not another value.
+                guard case .bulkString(let token?) = try await client.send(RedisCommand("GET", arguments: [lockKey])),
+                    UUID(uuidString: String(buffer: token)) != nil
+                else { return Data("filled without the lock".utf8) }
+                return Data("filled".utf8)
+            })
         #expect(filled == Data("filled".utf8))
         // And the lock's own bytes never read as the other key's value.
         #expect(try await makeCache("b").value(forKey: "lock:door-7") == Data("door".utf8))
@@ -140,15 +144,22 @@ import YYCache
     @Test func aFillsValueIsStoredUnderItsOwnLockOverNoValueOnly() async throws {
         let tier = RedisCacheTier(client: client)
         #expect(try await tier.acquireFillLock(forKey: "k", owner: "a", timeToLive: .seconds(60)))
-        #expect(try await tier.setFilledData(Data("v".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "b", replacingUnusableValue: false) == .superseded,
-                "another owner's lock")
-        #expect(try await tier.setFilledData(Data("v".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "a", replacingUnusableValue: false) == .stored)
+        #expect(
+            try await tier.setFilledData(Data("v".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "b", replacingUnusableValue: false)
+                == .superseded,
+            "another owner's lock")
+        #expect(
+            try await tier.setFilledData(Data("v".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "a", replacingUnusableValue: false)
+                == .stored)
         #expect(try await tier.entry(forKey: "k")?.data == Data("v".utf8))
-        #expect(try await tier.setFilledData(Data("w".utf8), forKey: "k", timeToLive: nil, fillLockOwner: "a", replacingUnusableValue: false) == .superseded,
-                "a value is stored: a write came")
+        #expect(
+            try await tier.setFilledData(Data("w".utf8), forKey: "k", timeToLive: nil, fillLockOwner: "a", replacingUnusableValue: false)
+                == .superseded,
+            "a value is stored: a write came")
         #expect(try await tier.entry(forKey: "k")?.data == Data("v".utf8))
-        #expect(try await tier.setFilledData(Data("w".utf8), forKey: "k", timeToLive: nil, fillLockOwner: "a", replacingUnusableValue: true) == .stored,
-                "the fill began with that value and could not use it")
+        #expect(
+            try await tier.setFilledData(Data("w".utf8), forKey: "k", timeToLive: nil, fillLockOwner: "a", replacingUnusableValue: true) == .stored,
+            "the fill began with that value and could not use it")
         #expect(try await tier.entry(forKey: "k")?.data == Data("w".utf8))
     }
 
@@ -158,12 +169,16 @@ import YYCache
         let tier = RedisCacheTier(client: client)
         #expect(try await tier.acquireFillLock(forKey: "k", owner: "a", timeToLive: .seconds(60)))
         try await tier.removeData(forKey: "k")
-        #expect(try await tier.setFilledData(Data("stale".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "a", replacingUnusableValue: false) == .superseded)
+        #expect(
+            try await tier.setFilledData(Data("stale".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "a", replacingUnusableValue: false)
+                == .superseded)
         #expect(try await tier.entry(forKey: "k") == nil)
         #expect(try await !tier.acquireFillLock(forKey: "k", owner: "b", timeToLive: .seconds(60)))
         try await tier.releaseFillLock(forKey: "k", owner: "a")
         #expect(try await tier.acquireFillLock(forKey: "k", owner: "b", timeToLive: .seconds(60)))
-        #expect(try await tier.setFilledData(Data("fresh".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "b", replacingUnusableValue: false) == .stored)
+        #expect(
+            try await tier.setFilledData(Data("fresh".utf8), forKey: "k", timeToLive: .seconds(60), fillLockOwner: "b", replacingUnusableValue: false)
+                == .stored)
     }
 
     /// A removal reads the key's fill lock to mark it superseded: a lock key that holds something
@@ -185,7 +200,8 @@ import YYCache
         let lockKey = tier.fillLockKey("k")
         let client = self.client
         await waitUntil(timeout: .seconds(30)) { (try? await client.send(RedisCommand("EXISTS", arguments: [lockKey]))) == .integer(0) }
-        #expect(try await tier.setFilledData(Data("v".utf8), forKey: "k", timeToLive: nil, fillLockOwner: "a", replacingUnusableValue: false) == .stored)
+        #expect(
+            try await tier.setFilledData(Data("v".utf8), forKey: "k", timeToLive: nil, fillLockOwner: "a", replacingUnusableValue: false) == .stored)
     }
 
     /// Two caches on one Redis: one removes the key while the other fills it.
@@ -218,7 +234,10 @@ import YYCache
         try await client.send(RedisCommand("SET", ["yycache:k", "left by another program"]))
         let fills = Atomic<Int>(0)
         for _ in 0..<2 {
-            #expect(try await cache.value(forKey: "k") { fills.add(1, ordering: .relaxed); return Data("filled".utf8) } == Data("filled".utf8))
+            #expect(
+                try await cache.value(forKey: "k") {
+                    fills.add(1, ordering: .relaxed); return Data("filled".utf8)
+                } == Data("filled".utf8))
         }
         #expect(fills.load(ordering: .relaxed) == 1)
         #expect(try await makeCache("elsewhere").value(forKey: "k") == Data("filled".utf8), "the tier holds the fill's value")

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Testing
+
 @testable import YYCacheRedis
 
 @Suite struct StoredValueFrameTests {

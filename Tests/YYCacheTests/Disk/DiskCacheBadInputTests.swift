@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import TestSupport
 import Testing
+
 @testable import YYCache
 
 @Suite struct DiskCacheBadInputTests {
@@ -19,8 +20,9 @@ import Testing
             try cache.setData(testBytes(i.isMultiple(of: 2) ? 30_000 : 50, seed: UInt8(i)), forKey: key)
         }
         for (i, key) in Self.hostileKeys.enumerated() {
-            #expect(try cache.data(forKey: key) == testBytes(i.isMultiple(of: 2) ? 30_000 : 50, seed: UInt8(i)),
-                    "key #\(i)")
+            #expect(
+                try cache.data(forKey: key) == testBytes(i.isMultiple(of: 2) ? 30_000 : 50, seed: UInt8(i)),
+                "key #\(i)")
         }
         #expect(try cache.totalCount == Self.hostileKeys.count)
         // The sandbox holds only the cache folder; the cache folder only its own layout.
@@ -93,7 +95,8 @@ import Testing
         }
         // Root ignores permissions: ask an unprivileged child to try instead.
         guard let helper = BuildProducts.executable("cache-crash-writer"),
-              FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+        else {
             Issue.record("running as root needs /usr/bin/setpriv and the cache-crash-writer product")
             return
         }

@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import TestSupport
 import Testing
+
 @testable import YYCache
 
 /// A child process writes to a cache and is killed with SIGKILL at random moments. After each kill
@@ -15,7 +16,10 @@ import Testing
         var description: String { "run \(seed) write #\(seq)" }
     }
 
-    enum Check: Equatable { case valid(Stamp, key: UInt32), torn(String) }
+    enum Check: Equatable {
+        case valid(Stamp, key: UInt32)
+        case torn(String)
+    }
 
     static func inspect(_ data: Data) -> Check {
         guard data.count >= 32 else { return .torn("only \(data.count) bytes") }
@@ -87,8 +91,10 @@ import Testing
                     Issue.record("key \(key) holds a torn value: \(why)")
                 case .valid(let stamp, let storedKey):
                     #expect(storedKey == key, "key \(key) holds the value of key \(storedKey)")
-                    #expect(stamp == committed[key] || stamp == flying,
-                            "key \(key) holds \(stamp), expected \(committed[key].map(\.description) ?? "nothing") or \(flying.map(\.description) ?? "-")")
+                    #expect(
+                        stamp == committed[key] || stamp == flying,
+                        "key \(key) holds \(stamp), expected \(committed[key].map(\.description) ?? "nothing") or \(flying.map(\.description) ?? "-")"
+                    )
                     committed[key] = stamp
                 }
             }

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
-import YYDispatch
 import TestSupport
 import Testing
+import YYDispatch
+
 @testable import YYCache
 
 @Suite struct DiskCacheTests {
@@ -54,7 +55,7 @@ import Testing
         #expect(first.count == 1)
         #expect(second.count == 1)
         #expect(first != second)
-        try cache.setData(testBytes(10, seed: 3), forKey: "k")   // now inline: the file goes
+        try cache.setData(testBytes(10, seed: 3), forKey: "k")  // now inline: the file goes
         #expect(cache.dataFileNames.isEmpty)
         #expect(try cache.data(forKey: "k") == testBytes(10, seed: 3))
         #expect(try cache.totalCount == 1)
@@ -233,7 +234,7 @@ import Testing
             try cache.setData(testBytes(i.isMultiple(of: 3) ? 30_000 : 100), forKey: "\(i)")
             env.advance(by: .milliseconds(1))
         }
-        _ = try cache.data(forKey: "0")        // 0 becomes the most recent (recorded in a batch)
+        _ = try cache.data(forKey: "0")  // 0 becomes the most recent (recorded in a batch)
         env.advance(by: .milliseconds(1))
         try cache.trim(toCount: 5)
         #expect(try cache.totalCount == 5)
@@ -251,10 +252,10 @@ import Testing
         try cache.setData(testBytes(10), forKey: "new")
         let written = env.milliseconds.load(ordering: .relaxed)
         env.advance(by: .milliseconds(500))
-        #expect(try cache.entry(forKey: "old")?.lastAccessDate == Date(milliseconds: written))   // not recorded
+        #expect(try cache.entry(forKey: "old")?.lastAccessDate == Date(milliseconds: written))  // not recorded
         env.advance(by: .milliseconds(600))
         #expect(try cache.entry(forKey: "old")?.lastAccessDate == Date(milliseconds: written + 1_100))
-        try cache.trim(toCount: 1)                  // "old" was read more recently than "new" was written
+        try cache.trim(toCount: 1)  // "old" was read more recently than "new" was written
         #expect(try cache.contains("old"))
         #expect(try !cache.contains("new"))
     }
@@ -271,7 +272,7 @@ import Testing
         #expect(try cache.totalCost == 100_000)
         #expect(try !cache.contains("5"))
         #expect(try cache.contains("6"))
-        try cache.trim(toAge: .milliseconds(2_500))      // 8 and 9 were written 2 s and 1 s ago
+        try cache.trim(toAge: .milliseconds(2_500))  // 8 and 9 were written 2 s and 1 s ago
         #expect(try cache.totalCount == 2)
         #expect(try cache.contains("8"))
         #expect(cache.dataFileNames.count == 2)
@@ -322,9 +323,9 @@ import Testing
             env.advance(by: .milliseconds(1))
         }
         env.freeBytes.store(1_000_000, ordering: .relaxed)
-        try cache.trim(toFreeDiskSpace: 500_000)        // enough space: nothing goes
+        try cache.trim(toFreeDiskSpace: 500_000)  // enough space: nothing goes
         #expect(try cache.totalCount == 10)
-        cache.freeDiskSpaceLimit = 1_035_000              // 35,000 short: four values go
+        cache.freeDiskSpaceLimit = 1_035_000  // 35,000 short: four values go
         cache.trimToLimits()
         #expect(try cache.totalCount == 6)
         #expect(try !cache.contains("3"))
@@ -457,7 +458,7 @@ import Testing
         }
         let data = folder.path + "/data/"
         for name in try FileManager.default.contentsOfDirectory(atPath: data) where name != keep {
-            try FileManager.default.removeItem(atPath: data + name)        // "lost" loses its file
+            try FileManager.default.removeItem(atPath: data + name)  // "lost" loses its file
         }
         try testBytes(5).write(to: URL(fileURLWithPath: data + "orphan"))  // a file no row names
         let cache = try DiskCache(path: folder.path)
@@ -485,9 +486,10 @@ import Testing
         let cache = try DiskCache(path: folder.path, logger: logger)
         try cache.setData(testBytes(30_000), forKey: "k")
         try cache.setData(testBytes(30_000, seed: 1), forKey: "kept")
-        let file = try #require(cache.dataFileNames.first { name in
-            FileManager.default.contents(atPath: folder.path + "/data/" + name) == testBytes(30_000)
-        })
+        let file = try #require(
+            cache.dataFileNames.first { name in
+                FileManager.default.contents(atPath: folder.path + "/data/" + name) == testBytes(30_000)
+            })
         #expect(truncate(folder.path + "/data/" + file, off_t(damagedSize)) == 0)
         #expect(try cache.data(forKey: "k") == nil)
         #expect(try cache.totalCount == 1)

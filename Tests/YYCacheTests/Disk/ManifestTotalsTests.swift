@@ -1,7 +1,8 @@
 import CSQLite
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import YYCache
 
 /// The manifest's row count and total size are counted once and then kept up to date with the
@@ -23,7 +24,7 @@ import TestSupport
         let folder = TemporaryDirectory("totals")
         let clock = DiskTestEnvironment()
         let cache = try DiskCache(path: folder.path, inlineThreshold: 100, testEnvironment: clock)
-        #expect(try totals(cache).kept == [0, 0])   // counted now; what follows is kept up to date
+        #expect(try totals(cache).kept == [0, 0])  // counted now; what follows is kept up to date
         for index in 0..<20 { try cache.setData(testBytes(10 * index + 1), forKey: "k\(index)") }
         // Replacements that change the size, inline to file and back.
         try cache.setData(testBytes(500), forKey: "k1")
@@ -59,7 +60,9 @@ import TestSupport
         try cache.setData(testBytes(10), forKey: "mine")
         #expect(try totals(cache).kept == [1, 10])
         try withOtherConnection(folder) { db in
-            sqlite3_exec(db, """
+            sqlite3_exec(
+                db,
+                """
                 INSERT INTO manifest (key, size, inline_data, modification_time, last_access_time)
                 VALUES (x'6f74686572', 4, x'01020304', 1, 1);
                 UPDATE manifest SET size = 12 WHERE key = CAST('mine' AS BLOB);
@@ -80,8 +83,9 @@ import TestSupport
         struct Abandon: Error {}
         try cache.core.withManifest { manifest throws(SQLiteError) in
             _ = try? manifest.connection.transaction { () throws(SQLiteError) in
-                _ = try manifest.save(key: "gone", fileName: nil, size: 50, inlineData: testBytes(50), extendedData: nil,
-                                      expirationTime: nil, now: 1)
+                _ = try manifest.save(
+                    key: "gone", fileName: nil, size: 50, inlineData: testBytes(50), extendedData: nil,
+                    expirationTime: nil, now: 1)
                 _ = try manifest.remove(key: "kept")
                 throw SQLiteError(code: SQLITE_ABORT, message: "abandoned by the test", context: "test")
             }
@@ -117,7 +121,7 @@ import TestSupport
             try cache.setData(testBytes(100), forKey: "k\(index)")
             clock.advance(by: .seconds(3600))
         }
-        _ = try cache.data(forKey: "k0")   // now the most recently used (an hour is past any access-time resolution)
+        _ = try cache.data(forKey: "k0")  // now the most recently used (an hour is past any access-time resolution)
         try cache.trim(toCost: 250)
         #expect(try cache.totalCost == 200)
         #expect(try cache.contains("k0"))

@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import YYCache
 
 /// The list against a plain model (an array in recency order), through thousands of random

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
-import YYDispatch
-import Testing
 import TestSupport
+import Testing
+import YYDispatch
+
 @testable import YYCache
 
 /// A clock the test moves by hand.
@@ -57,14 +58,14 @@ final class Tracked: Sendable {
         let cache = MemoryCache<Int, Int>()
         cache.countLimit = 3
         for i in 0..<3 { cache.setValue(i, forKey: i) }
-        _ = cache.value(forKey: 0)          // order now 0, 2, 1 (most to least recent)
-        cache.setValue(3, forKey: 3)        // evicts 1
+        _ = cache.value(forKey: 0)  // order now 0, 2, 1 (most to least recent)
+        cache.setValue(3, forKey: 3)  // evicts 1
         #expect(!cache.contains(1))
         #expect(cache.contains(0))
         #expect(cache.contains(2))
         #expect(cache.contains(3))
-        cache.setValue(20, forKey: 2)       // overwrite refreshes 2; order 2, 3, 0
-        cache.setValue(4, forKey: 4)        // evicts 0
+        cache.setValue(20, forKey: 2)  // overwrite refreshes 2; order 2, 3, 0
+        cache.setValue(4, forKey: 4)  // evicts 0
         #expect(!cache.contains(0))
         #expect(cache.value(forKey: 2) == 20)
         #expect(cache.statistics.evictions == 2)
@@ -186,7 +187,7 @@ final class Tracked: Sendable {
         do {
             let cache = MemoryCache<Int, Int>()
             cache.autoTrimInterval = .milliseconds(10)
-            cache.ageLimit = .seconds(3_600)   // starts the timer
+            cache.ageLimit = .seconds(3_600)  // starts the timer
             cache.setValue(1, forKey: 1)
             cache.setValue(2, forKey: 2, expiresAfter: .milliseconds(1))
             weakCache = cache
@@ -217,7 +218,7 @@ final class Tracked: Sendable {
         cache.countLimit = 1
         let base = 1_000_000
         cache.setValue(Tracked(base), forKey: 1)
-        Tracked.marking { cache.setValue(Tracked(base + 1), forKey: 2) }   // evicts `base`
+        Tracked.marking { cache.setValue(Tracked(base + 1), forKey: 2) }  // evicts `base`
         let deadline = Date().addingTimeInterval(10)
         while Tracked.deallocation(of: base) == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
         let evicted = try #require(Tracked.deallocation(of: base))
@@ -235,7 +236,7 @@ final class Tracked: Sendable {
         Tracked.marking { cache.removeAll() }
         #expect(Tracked.deallocation(of: id)?.insideMarkedCall == true)
         cache.setValue(Tracked(id + 1), forKey: 1)
-        Tracked.marking { cache.setValue(Tracked(id + 2), forKey: 1) }   // the replaced value goes at once too
+        Tracked.marking { cache.setValue(Tracked(id + 2), forKey: 1) }  // the replaced value goes at once too
         #expect(Tracked.deallocation(of: id + 1)?.insideMarkedCall == true)
     }
 
@@ -291,7 +292,7 @@ final class Tracked: Sendable {
     /// The ways an entry leaves the cache other than by being replaced.
     enum Removal: CaseIterable, Sendable {
         case evictedOverTheCountLimit, replacedByAValueOverTheCostLimit, removedWithAnEqualKey, expiredWhenRead,
-             removedAsExpired, trimmed
+            removedAsExpired, trimmed
     }
 
     /// Keys were released under the cache's lock when their entry went: a key whose `deinit` used

@@ -1,9 +1,10 @@
 import Foundation
-import Synchronization
 import SharedTierDoubles
-import Testing
+import Synchronization
 import TestSupport
+import Testing
 import YYDispatch
+
 @testable import YYCache
 
 @Suite struct CacheFillTests {
@@ -70,8 +71,9 @@ import YYDispatch
         let expected = removing ? nil : "newer"
         #expect(try await here.value(forKey: "k") == expected, "this machine keeps the fill's value")
         #expect(try await elsewhere.value(forKey: "k") == expected)
-        #expect(try await Cache<String>(path: folder.appending("third"), sharedTier: tier).value(forKey: "k") == expected,
-                "the tier keeps the fill's value")
+        #expect(
+            try await Cache<String>(path: folder.appending("third"), sharedTier: tier).value(forKey: "k") == expected,
+            "the tier keeps the fill's value")
         #expect(here.sharedTierStatistics.supersededFills == 1)
         #expect(tier.state.withLock { $0.locks.isEmpty }, "the filler released its lock, superseded or not")
     }
@@ -85,7 +87,10 @@ import YYDispatch
         let cache = try Cache<Int>(path: folder.appending("a"), sharedTier: tier)
         let fills = Atomic<Int>(0)
         for _ in 0..<2 {
-            #expect(try await cache.value(forKey: "k") { fills.add(1, ordering: .relaxed); return 42 } == 42)
+            #expect(
+                try await cache.value(forKey: "k") {
+                    fills.add(1, ordering: .relaxed); return 42
+                } == 42)
         }
         #expect(fills.load(ordering: .relaxed) == 1)
         #expect(tier.state.withLock { $0.entries["k"] }?.data == Data("42".utf8))
@@ -104,7 +109,11 @@ import YYDispatch
         try #require(tier.waitingCount == 1, "the queued removal never reached the tier")
         let link = try #require(cache.tierLink)
         let fills = Atomic<Int>(0)
-        let caller = Task { try await cache.value(forKey: "k") { fills.add(1, ordering: .relaxed); return "new" } }
+        let caller = Task {
+            try await cache.value(forKey: "k") {
+                fills.add(1, ordering: .relaxed); return "new"
+            }
+        }
         // The fill waits for the removal to be sent, or has run without waiting.
         await waitUntil(timeout: .seconds(60)) { link.flushesWaiting > 0 || fills.load(ordering: .relaxed) > 0 }
         tier.open()
@@ -117,7 +126,9 @@ import YYDispatch
     @Test func aStoredValueIsReturnedWithoutFilling() async throws {
         let cache = try Cache<String>(path: folder.appending("a"))
         try await cache.setValue("stored", forKey: "k")
-        let value = try await cache.value(forKey: "k") { Issue.record("filled"); return "filled" }
+        let value = try await cache.value(forKey: "k") {
+            Issue.record("filled"); return "filled"
+        }
         #expect(value == "stored")
     }
 
@@ -160,14 +171,16 @@ import YYDispatch
         let cache = try Cache<String>(path: folder.appending("a"), sharedTier: tier)
         let filling = Task { try await cache.value(forKey: "k", fillLockTimeToLive: .milliseconds(200), orFill: { "filled here" }) }
         let ended = Locked(false)
-        let watcher = Task { _ = await filling.result; ended.withLock { $0 = true } }
+        let watcher = Task {
+            _ = await filling.result; ended.withLock { $0 = true }
+        }
         // Ten minutes: only a missing fix waits that long. In the whole suite this test took 60 to
         // 80 s, not the lock's 200 ms: it runs beside the cache stress suites, which hold the two
         // cores (and the threads its awaits resume on) for about as long.
         await waitUntil(timeout: .seconds(600)) { ended.withLock { $0 } }
         #expect(ended.withLock { $0 }, "still waiting for the lock after 10 minutes")
         #expect(tier.state.withLock { $0.locks["k"] } == "not a filler")
-        tier.state.withLock { $0.locks["k"] = nil }   // so that a waiter that never gives up ends
+        tier.state.withLock { $0.locks["k"] = nil }  // so that a waiter that never gives up ends
         await watcher.value
         #expect(try await filling.value == "filled here")
         #expect(try await Cache<String>(path: folder.appending("b"), sharedTier: tier).value(forKey: "k") == "filled here")
@@ -188,7 +201,7 @@ import YYDispatch
             do { _ = try await second.value } catch { return error }
             return nil
         }
-        await waitUntil(timeout: .seconds(600)) { ended.withLock { $0 } }   // as above
+        await waitUntil(timeout: .seconds(600)) { ended.withLock { $0 } }  // as above
         #expect(ended.withLock { $0 }, "the cancelled caller still waits after 10 minutes")
         #expect(cache.fills.runningCount == 1)
         fill.gate.continuation.yield()

@@ -1,9 +1,10 @@
 import Foundation
 import Logging
 import SharedTierDoubles
-import Testing
 import TestSupport
+import Testing
 import YYDispatch
+
 @testable import YYCache
 
 @Suite struct CacheSharedTierTests {
@@ -113,7 +114,7 @@ import YYDispatch
         }
         let expected: String? = seconds.isNaN ? nil : "far"
         #expect(try await cache.value(forKey: "k") == expected)
-        #expect(try await cache.value(forKey: "k") == expected)   // from the local levels when kept
+        #expect(try await cache.value(forKey: "k") == expected)  // from the local levels when kept
         #expect(tier.state.withLock(\.reads) == (seconds.isNaN ? 2 : 1))
     }
 
@@ -126,8 +127,8 @@ import YYDispatch
         // Synchronous contexts, so that the synchronous methods are the ones called.
         let removeSynchronously = { () throws in try cache.removeValue(forKey: "k") }
         let readLocally = { () throws -> String? in try cache.value(forKey: "k") }
-        #expect(try await cache.value(forKey: "k") == "old")       // from the tier, kept locally
-        try removeSynchronously()                                   // its removal from the tier waits
+        #expect(try await cache.value(forKey: "k") == "old")  // from the tier, kept locally
+        try removeSynchronously()  // its removal from the tier waits
         #expect(try await cache.value(forKey: "k") == nil)
         #expect(try readLocally() == nil, "nothing was put back in memory or on disk")
         stalled.open()
@@ -150,7 +151,7 @@ import YYDispatch
         try #require(stalled.waitingCount == 1, "the read never reached the tier")
         if removing { try await cache.removeValue(forKey: "k") } else { try await cache.setValue("new", forKey: "k") }
         stalled.open()
-        #expect(try await reading.value == "old")   // the read began before the write
+        #expect(try await reading.value == "old")  // the read began before the write
         let readLocally = { () throws -> String? in try cache.value(forKey: "k") }
         #expect(try readLocally() == (removing ? nil : "new"), "the tier's older value was kept")
     }

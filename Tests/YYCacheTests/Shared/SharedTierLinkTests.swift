@@ -4,6 +4,7 @@ import SharedTierDoubles
 import TestSupport
 import Testing
 import YYDispatch
+
 @testable import YYCache
 
 @Suite struct SharedTierLinkTests {
@@ -39,7 +40,7 @@ import YYDispatch
         let older = SharedTierLink.Write.set(Data("older".utf8), key: "k", timeToLive: nil)
         let link = SharedTierLink(tier: tier, logger: Logger(label: "test"), maximumQueuedBytes: older.queuedSize)
         defer { link.finish() }
-        link.enqueue(older)   // the queue is full until the tier takes it
+        link.enqueue(older)  // the queue is full until the tier takes it
         let newer = Task {
             if removing { await link.removeData(forKey: "k") } else { await link.setData(Data("newer".utf8), forKey: "k", timeToLive: nil) }
         }

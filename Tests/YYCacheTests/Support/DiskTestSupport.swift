@@ -1,8 +1,9 @@
 import Foundation
 import Logging
 import Synchronization
-import YYDispatch
 import TestSupport
+import YYDispatch
+
 @testable import YYCache
 
 /// A manual wall clock and free-space figure for disk-cache tests.
@@ -24,8 +25,10 @@ final class DiskTestEnvironment: Sendable {
 
 extension DiskCache {
     /// A cache on a manual clock and free-space figure.
-    convenience init(path: String, inlineThreshold: Int = 20 * 1024, testEnvironment: DiskTestEnvironment,
-                     logger: Logger = Logger(label: "test")) throws(DiskCacheError) {
+    convenience init(
+        path: String, inlineThreshold: Int = 20 * 1024, testEnvironment: DiskTestEnvironment,
+        logger: Logger = Logger(label: "test")
+    ) throws(DiskCacheError) {
         try self.init(path: path, inlineThreshold: inlineThreshold, logger: logger, environment: testEnvironment.environment)
     }
 

@@ -68,6 +68,8 @@ final class ManualProbe: Sendable {
 
     /// Answers every ping sent so far.
     func answer() {
-        for answer in pending.withLock({ pending in defer { pending = [] }; return pending }) { answer() }
+        for answer in pending.withLock({ pending in
+            defer { pending = [] }; return pending
+        }) { answer() }
     }
 }

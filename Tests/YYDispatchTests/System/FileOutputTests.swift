@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import YYDispatch
 
 /// Output files written atomically when they are files, and in place when they are not.

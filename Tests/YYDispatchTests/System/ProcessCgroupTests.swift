@@ -1,10 +1,12 @@
 import Testing
+
 @testable import YYDispatch
 
 /// Which cgroup `/proc/self/cgroup` names, and the folders limits are read from.
 @Suite struct ProcessCgroupTests {
     @Test func readsThePathsOfBothHierarchies() {
-        let hybrid = ProcessCgroup(parsing: "12:pids:/user.slice\n4:cpu,memory:/system.slice/app.service\n0::/system.slice/app.service\n", root: "/cg")
+        let hybrid = ProcessCgroup(
+            parsing: "12:pids:/user.slice\n4:cpu,memory:/system.slice/app.service\n0::/system.slice/app.service\n", root: "/cg")
         #expect(hybrid.unifiedPath == "/system.slice/app.service")
         #expect(hybrid.controllerPaths["memory"] == "/system.slice/app.service")
         #expect(hybrid.controllerPaths["cpu"] == "/system.slice/app.service")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import YYDispatch
 
 /// Where the process's memory limit is read from, on cgroup trees laid out in a temporary folder.
@@ -28,15 +29,17 @@ import Testing
             "a/fs/outer/memory.max": "1000\n", "a/fs/outer/memory.current": "100\n",
             "a/fs/outer/inner/memory.max": "500\n", "a/fs/outer/inner/memory.current": "450\n",
         ])
-        #expect(SystemMemory.reading(cgroupList: nested + "/a/cgroup", cgroupRoot: nested + "/a/fs", meminfo: "/nonexistent")
-            == MemoryPressureMonitor.Reading(available: 50, limit: 500))
+        #expect(
+            SystemMemory.reading(cgroupList: nested + "/a/cgroup", cgroupRoot: nested + "/a/fs", meminfo: "/nonexistent")
+                == MemoryPressureMonitor.Reading(available: 50, limit: 500))
         // A container's own cgroup is its root: the path named in /proc is not under the mount.
         let container = try tree([
             "b/cgroup": "0::/docker/1234\n",
             "b/fs/memory.max": "2000\n", "b/fs/memory.current": "500\n",
         ])
-        #expect(SystemMemory.reading(cgroupList: container + "/b/cgroup", cgroupRoot: container + "/b/fs", meminfo: "/nonexistent")
-            == MemoryPressureMonitor.Reading(available: 1500, limit: 2000))
+        #expect(
+            SystemMemory.reading(cgroupList: container + "/b/cgroup", cgroupRoot: container + "/b/fs", meminfo: "/nonexistent")
+                == MemoryPressureMonitor.Reading(available: 1500, limit: 2000))
     }
 
     @Test func aV1LimitComesFromTheHierarchicalFigureOfTheProcesssCgroup() throws {
@@ -70,7 +73,8 @@ import Testing
             "cgroup": "0::/../../etc\n",
             "fs/memory.max": "100\n", "fs/memory.current": "10\n",
         ])
-        #expect(SystemMemory.reading(cgroupList: root + "/cgroup", cgroupRoot: root + "/fs", meminfo: "/nonexistent")
-            == MemoryPressureMonitor.Reading(available: 90, limit: 100))
+        #expect(
+            SystemMemory.reading(cgroupList: root + "/cgroup", cgroupRoot: root + "/fs", meminfo: "/nonexistent")
+                == MemoryPressureMonitor.Reading(available: 90, limit: 100))
     }
 }

@@ -14,12 +14,13 @@ import YYImage
     }
 
     /// The byte counts of these sizes overflowed `Int` and trapped instead of returning `nil`.
-    @Test(arguments: [
-        (Int.max / 2, 1, nil),
-        (1, Int.max, nil),
-        (1, 3, Int.max / 2),
-        (Int.max / 4, 2, nil),
-    ] as [(Int, Int, Int?)])
+    @Test(
+        arguments: [
+            (Int.max / 2, 1, nil),
+            (1, Int.max, nil),
+            (1, 3, Int.max / 2),
+            (Int.max / 4, 2, nil),
+        ] as [(Int, Int, Int?)])
     func aSizeWhoseByteCountOverflowsIsRefused(width: Int, height: Int, bytesPerRow: Int?) {
         #expect(Bitmap(width: width, height: height, bytesPerRow: bytesPerRow, pixels: [0, 0, 0, 0]) == nil)
     }

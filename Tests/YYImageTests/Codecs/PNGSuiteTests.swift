@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import YYImage
 
 /// PngSuite (Willem van Schaik's conformance images, shipped in Debian's golang-1.N-src) decodes

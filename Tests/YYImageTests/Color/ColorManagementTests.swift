@@ -1,7 +1,8 @@
 import CLCMS2
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import YYImage
 
 /// What the colour tests compare against.
@@ -23,9 +24,10 @@ struct ColorManagementTests {
     /// A Display P3 profile (P3 primaries, D65, the sRGB curve), made with Little CMS.
     static func displayP3() -> [UInt8] {
         var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
-        var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: 0.680, y: 0.320, Y: 1),
-                                        Green: cmsCIExyY(x: 0.265, y: 0.690, Y: 1),
-                                        Blue: cmsCIExyY(x: 0.150, y: 0.060, Y: 1))
+        var primaries = cmsCIExyYTRIPLE(
+            Red: cmsCIExyY(x: 0.680, y: 0.320, Y: 1),
+            Green: cmsCIExyY(x: 0.265, y: 0.690, Y: 1),
+            Blue: cmsCIExyY(x: 0.150, y: 0.060, Y: 1))
         var parameters: [Double] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
         let curve = cmsBuildParametricToneCurve(nil, 4, &parameters)
         var curves: [OpaquePointer?] = [curve, curve, curve]

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
 import TestTraits
+import Testing
+
 @testable import YYImage
 
 /// Hostile and damaged input: typed errors or limited results, never a crash, a hang or
@@ -140,8 +141,10 @@ struct BadInputTests {
         #expect(throws: ImageError.frameOutOfRange(index: 1000, count: 1000)) { try capped.frame(at: 1000) }
     }
 
-    @Test(arguments: [[], [0x89], Array("GIF89a".utf8), Array("RIFF\0\0\0\0WEBP".utf8),
-                                                                       Array("hello, world, not an image".utf8), [0xFF, 0xD8, 0xFF]])
+    @Test(arguments: [
+        [], [0x89], Array("GIF89a".utf8), Array("RIFF\0\0\0\0WEBP".utf8),
+        Array("hello, world, not an image".utf8), [0xFF, 0xD8, 0xFF],
+    ])
     func emptyTinyAndUnknownDataAreTypedErrors(_ bytes: [UInt8]) {
         #expect(Self.decodeAll(Data(bytes)) != nil)
     }
@@ -194,7 +197,7 @@ extension BadInputTests {
         ico.appendLE(UInt32(png.count)); ico.appendLE(UInt32(22))
         ico += png
         var bmp = BMPWriter.bmp(TestImages.solid(2, 2, RGBA(1, 2, 3)))
-        bmp.replaceSubrange(18..<26, with: [0, 0, 0, 0, 0x58, 0x03, 0x00, 0x38])   // 0 × 939,524,952
+        bmp.replaceSubrange(18..<26, with: [0, 0, 0, 0, 0x58, 0x03, 0x00, 0x38])  // 0 × 939,524,952
         #expect(throws: ImageError.malformed(.png, "IHDR size 0x939524152")) { try ImageDecoder(data: Data(png)) }
         #expect(throws: ImageError.malformed(.ico, "no readable entry")) { try ImageDecoder(data: Data(ico)) }
         #expect(throws: ImageError.malformed(.bmp, "size 0x939524952")) { try ImageDecoder(data: Data(bmp)) }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import YYImage
 
 /// Compositing edge cases, made here with our writers and checked against Pillow (GIF, WebP)
@@ -28,19 +29,25 @@ struct CompositingTests {
     /// browsers and wuffs: both restore to transparent.
     @Test func gifDisposalToPreviousOnFrameZeroRestoresTransparencyAndBackgroundClears() throws {
         let frames = [
-            TestImages.gifFrame(ImageFrameInfo(x: 0, y: 0, width: 8, height: 8, duration: 0.1, disposal: .previous), palette: Self.palette) { _, _ in 0 },
-            TestImages.gifFrame(ImageFrameInfo(x: 2, y: 2, width: 4, height: 4, duration: 0.1, disposal: .background), palette: Self.palette) { _, _ in 1 },
-            TestImages.gifFrame(ImageFrameInfo(x: 4, y: 0, width: 4, height: 4, duration: 0.1, disposal: .previous), palette: Self.palette) { _, _ in 2 },
+            TestImages.gifFrame(ImageFrameInfo(x: 0, y: 0, width: 8, height: 8, duration: 0.1, disposal: .previous), palette: Self.palette) { _, _ in
+                0
+            },
+            TestImages.gifFrame(ImageFrameInfo(x: 2, y: 2, width: 4, height: 4, duration: 0.1, disposal: .background), palette: Self.palette) {
+                _, _ in 1
+            },
+            TestImages.gifFrame(ImageFrameInfo(x: 4, y: 0, width: 4, height: 4, duration: 0.1, disposal: .previous), palette: Self.palette) { _, _ in
+                2
+            },
             TestImages.gifFrame(ImageFrameInfo(x: 0, y: 4, width: 2, height: 2, duration: 0.1), palette: Self.palette) { _, _ in 3 },
         ]
         let bytes = try GIFWriter.write(width: 8, height: 8, frames: frames, plays: 0)
         let decoder = try ImageDecoder(data: Data(bytes))
         #expect(try decoder.frame(at: 0)[0, 0] == Self.red)
-        #expect(try decoder.frame(at: 1)[0, 0] == Self.clear)   // frame 0 restored to "before it": transparent
+        #expect(try decoder.frame(at: 1)[0, 0] == Self.clear)  // frame 0 restored to "before it": transparent
         #expect(try decoder.frame(at: 1)[3, 3] == Self.green)
-        #expect(try decoder.frame(at: 2)[3, 3] == Self.clear)   // frame 1 cleared its rectangle
+        #expect(try decoder.frame(at: 2)[3, 3] == Self.clear)  // frame 1 cleared its rectangle
         #expect(try decoder.frame(at: 2)[5, 1] == Self.blue)
-        #expect(try decoder.frame(at: 3)[5, 1] == Self.clear)   // frame 2 restored
+        #expect(try decoder.frame(at: 3)[5, 1] == Self.clear)  // frame 2 restored
         #expect(try decoder.frame(at: 3)[1, 5] == RGBA(255, 255, 255))
     }
 
@@ -72,18 +79,24 @@ struct CompositingTests {
         let decoder = try ImageDecoder(data: Data(bytes))
         #expect(try decoder.frame(at: 0)[2, 2] == RGBA(0, 0, 0))
         let second = try decoder.frame(at: 1)
-        #expect(second[0, 0] == RGBA(0, 0, 0))          // transparent index 200: the black below shows
-        #expect(second[1, 0] == RGBA(0, 0, 0))          // index 100: beyond the palette, opaque black
+        #expect(second[0, 0] == RGBA(0, 0, 0))  // transparent index 200: the black below shows
+        #expect(second[1, 0] == RGBA(0, 0, 0))  // index 100: beyond the palette, opaque black
         #expect(second[2, 0] == Self.green)
         #expect(try decoder.frame(at: 2)[0, 0] == RGBA(255, 255, 255))  // no transparency leaks into frame 2
     }
 
     @Test func gifInterlacedFrameDecodesLikeTheSameFrameStoredInOrder() throws {
         let pattern: (Int, Int) -> UInt8 = { x, y in UInt8((x / 3 + y) % 4) }
-        let plain = try GIFWriter.write(width: 13, height: 23, frames: [
-            TestImages.gifFrame(ImageFrameInfo(width: 13, height: 23), palette: Self.palette, pattern: pattern)], plays: 1)
-        let interlaced = try GIFWriter.write(width: 13, height: 23, frames: [
-            TestImages.gifFrame(ImageFrameInfo(width: 13, height: 23), palette: Self.palette, interlaced: true, pattern: pattern)], plays: 1)
+        let plain = try GIFWriter.write(
+            width: 13, height: 23,
+            frames: [
+                TestImages.gifFrame(ImageFrameInfo(width: 13, height: 23), palette: Self.palette, pattern: pattern)
+            ], plays: 1)
+        let interlaced = try GIFWriter.write(
+            width: 13, height: 23,
+            frames: [
+                TestImages.gifFrame(ImageFrameInfo(width: 13, height: 23), palette: Self.palette, interlaced: true, pattern: pattern)
+            ], plays: 1)
         let decoded = try Self.expectMatchesPillow(interlaced, name: "interlaced.gif")
         #expect(try decoded.frame(at: 0) == (try ImageDecoder(data: Data(plain)).frame(at: 0)))
     }
@@ -106,8 +119,9 @@ struct CompositingTests {
     // MARK: APNG
 
     static func apngFrame(_ x: Int, _ y: Int, _ w: Int, _ h: Int, _ disposal: FrameDisposal, _ blend: FrameBlend, _ color: RGBA) -> APNGWriter.Frame {
-        APNGWriter.Frame(info: ImageFrameInfo(x: x, y: y, width: w, height: h, duration: 0.1, disposal: disposal, blend: blend),
-                         pixels: TestImages.solid(w, h, color))
+        APNGWriter.Frame(
+            info: ImageFrameInfo(x: x, y: y, width: w, height: h, duration: 0.1, disposal: disposal, blend: blend),
+            pixels: TestImages.solid(w, h, color))
     }
 
     /// Decodes with us and with apngdis and expects every frame equal.
@@ -133,11 +147,11 @@ struct CompositingTests {
         let decoder = try Self.expectMatchesAPNGDisassembler(bytes, tolerance: 1)
         #expect(decoder.loopCount == 2)
         #expect(decoder.frameInfos[0].disposal == .background)
-        #expect(try decoder.frame(at: 1)[0, 0] == Self.clear)           // frame 0 cleared (previous -> background)
-        #expect(try decoder.frame(at: 1)[3, 3] == halfRed)             // over transparent: the source itself
-        #expect(try decoder.frame(at: 2)[3, 3] == RGBA(0, 255, 0, 64)) // source replaces, alpha included
-        #expect(try decoder.frame(at: 3)[1, 1] == Self.clear)           // frame 2 cleared its rectangle
-        #expect(try decoder.frame(at: 3)[3, 3] == Self.clear)           // frame 1 restored to before it (transparent)
+        #expect(try decoder.frame(at: 1)[0, 0] == Self.clear)  // frame 0 cleared (previous -> background)
+        #expect(try decoder.frame(at: 1)[3, 3] == halfRed)  // over transparent: the source itself
+        #expect(try decoder.frame(at: 2)[3, 3] == RGBA(0, 255, 0, 64))  // source replaces, alpha included
+        #expect(try decoder.frame(at: 3)[1, 1] == Self.clear)  // frame 2 cleared its rectangle
+        #expect(try decoder.frame(at: 3)[3, 3] == Self.clear)  // frame 1 restored to before it (transparent)
     }
 
     @Test func apngDefaultImageOutsideTheAnimationIsNotAFrame() throws {
@@ -163,8 +177,9 @@ struct CompositingTests {
         var outside = good  // second frame's x moved past the canvas, CRC fixed up
         outside[fctl.data.lowerBound + 15] = 200
         let crc = CRC32.checksum(outside[(fctl.data.lowerBound - 4)..<fctl.data.upperBound])
-        outside.replaceSubrange(fctl.data.upperBound..<(fctl.data.upperBound + 4),
-                                with: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
+        outside.replaceSubrange(
+            fctl.data.upperBound..<(fctl.data.upperBound + 4),
+            with: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
         for bytes in [badSequence, badCRC, outside] {
             let decoder = try ImageDecoder(data: Data(bytes))
             #expect(decoder.frameCount == 1)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
 import TestTraits
+import Testing
+
 @testable import YYImage
 
 /// Output options (downsampling, premultiplication, orientation), random access, and sharing a
@@ -124,8 +125,9 @@ struct DecoderOptionsTests {
         #expect(image.oriented(.leftMirrored)[1, 2] == RGBA(2, 1, 0))
     }
 
-    @Test(.needsSharedTestData,
-          arguments: ["demo/pia@2x.png", "demo/nyancat@2x.webp", "demo/wall-e@2x.webp", "compare/ermilio.gif", "misc/Demo.gif"])
+    @Test(
+        .needsSharedTestData,
+        arguments: ["demo/pia@2x.png", "demo/nyancat@2x.webp", "demo/wall-e@2x.webp", "compare/ermilio.gif", "misc/Demo.gif"])
     func randomAccessEqualsSequentialDecoding(_ file: String) throws {
         let data = try Samples.data(file)
         let sequential = try ImageDecoder(data: data)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import YYImage
 
 /// A seeded mutation fuzzer per decoder: small valid files of every format (made by our
@@ -24,10 +25,14 @@ struct ImageFuzzTests {
             for image in images { encoder.addFrame(image, duration: 0.05) }
             return [UInt8]((try? encoder.encode()) ?? Data())
         }
-        let partial = try? APNGWriter.write(width: 24, height: 16, frames: [
-            APNGWriter.Frame(info: ImageFrameInfo(width: 24, height: 16, disposal: .previous), pixels: frames[0]),
-            APNGWriter.Frame(info: ImageFrameInfo(x: 3, y: 2, width: 10, height: 8, disposal: .background, blend: .over), pixels: TestImages.photo(10, 8, alpha: true)),
-        ], plays: 2)
+        let partial = try? APNGWriter.write(
+            width: 24, height: 16,
+            frames: [
+                APNGWriter.Frame(info: ImageFrameInfo(width: 24, height: 16, disposal: .previous), pixels: frames[0]),
+                APNGWriter.Frame(
+                    info: ImageFrameInfo(x: 3, y: 2, width: 10, height: 8, disposal: .background, blend: .over),
+                    pixels: TestImages.photo(10, 8, alpha: true)),
+            ], plays: 2)
         return [
             "png": [encode(.png, [still]), encode(.png, [frames[0]])],
             "apng": [encode(.png, frames), partial ?? []],
@@ -71,8 +76,9 @@ struct ImageFuzzTests {
         var offset = 8
         while let length = bytes.u32BE(offset).map(Int.init), length < 0x7FFF_FFFF, offset + 12 + length <= bytes.count {
             let crc = CRC32.checksum(bytes[(offset + 4)..<(offset + 8 + length)])
-            bytes.replaceSubrange((offset + 8 + length)..<(offset + 12 + length),
-                                  with: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
+            bytes.replaceSubrange(
+                (offset + 8 + length)..<(offset + 12 + length),
+                with: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
             offset += 12 + length
         }
     }
@@ -90,7 +96,9 @@ struct ImageFuzzTests {
             case 4: bytes = Array(bytes.prefix(position))
             case 5:
                 // Big-endian or little-endian length fields: write a large 32-bit value.
-                if position + 4 <= bytes.count { bytes.replaceSubrange(position..<(position + 4), with: [0x7F, 0xFF, 0xFF, UInt8(truncatingIfNeeded: generator.next())]) }
+                if position + 4 <= bytes.count {
+                    bytes.replaceSubrange(position..<(position + 4), with: [0x7F, 0xFF, 0xFF, UInt8(truncatingIfNeeded: generator.next())])
+                }
             default:
                 let length = min(bytes.count - position, Int(generator.next() % 32))
                 let copy = Array(bytes[position..<(position + length)])

@@ -1,16 +1,19 @@
 import Foundation
-import Testing
 import TestSupport
 import TestTraits
+import Testing
+
 @testable import YYImage
 
 /// Files fed in 1 KB chunks: frame 0 appears progressively before the data is final, and the
 /// final pixels equal a one-shot decode.
 @Suite(.needsSharedTestData)
 struct IncrementalDecodingTests {
-    static let files = ["demo/mew_baseline.png", "demo/mew_interlaced.png", "demo/mew_baseline.gif", "demo/mew_interlaced.gif",
-                        "demo/mew_baseline.jpg", "demo/mew_progressive.jpg", "demo/pia@2x.png", "compare/ermilio.gif",
-                        "demo/nyancat@2x.webp"]
+    static let files = [
+        "demo/mew_baseline.png", "demo/mew_interlaced.png", "demo/mew_baseline.gif", "demo/mew_interlaced.gif",
+        "demo/mew_baseline.jpg", "demo/mew_progressive.jpg", "demo/pia@2x.png", "compare/ermilio.gif",
+        "demo/nyancat@2x.webp",
+    ]
 
     /// The share of pixels that differ from the final image.
     static func differingShare(_ a: Bitmap, _ b: Bitmap) -> Double {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
 import TestTraits
+import Testing
+
 @testable import YYImage
 
 /// Every composited frame of the YYKit samples equals a reference decoder no one here wrote:
@@ -11,8 +12,9 @@ import TestTraits
 ///
 /// Pillow disagrees with apngdis on pia@2x.png frame 5: frame 4 disposes to "previous" and
 /// Pillow restores the wrong region. We follow apngdis and the APNG spec; the test pins both.
-@Suite(.needsSharedTestData,
-       .enabled(if: PillowReference.isAvailable, Comment(rawValue: PillowReference.missingReason)))
+@Suite(
+    .needsSharedTestData,
+    .enabled(if: PillowReference.isAvailable, Comment(rawValue: PillowReference.missingReason)))
 struct SampleConformanceTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let file: String
@@ -22,8 +24,9 @@ struct SampleConformanceTests {
 
     static let animatedPNGs = ["demo/cube@2x.png", "demo/pia@2x.png", "compare/ermilio.png"]
 
-    @Test(.enabled(if: APNGDisassembler.isAvailable, Comment(rawValue: APNGDisassembler.missingReason)),
-          arguments: animatedPNGs)
+    @Test(
+        .enabled(if: APNGDisassembler.isAvailable, Comment(rawValue: APNGDisassembler.missingReason)),
+        arguments: animatedPNGs)
     func everyAPNGFrameEqualsApngdis(_ file: String) throws {
         let decoder = try ImageDecoder(data: try Samples.data(file))
         #expect(decoder.frameCount > 1)

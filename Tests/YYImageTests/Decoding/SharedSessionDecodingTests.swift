@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import YYDispatch
+
 @testable import YYImage
 
 /// The decoders on C libraries that keep a session between calls (AVIF, JPEG XL), used from many

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import YYImage
 
 /// Encode -> decode round trips (lossless formats exact, lossy at least 35 dB PSNR at the default
@@ -52,7 +53,9 @@ struct ImageEncoderTests {
         var encoder = ImageEncoder(type: type)
         encoder.loopCount = 3
         encoder.lossless = true
-        let frames = (0..<5).map { i in TestImages.bitmap(20, 12) { x, y in (x + i) % 4 == 0 ? RGBA(0, 0, 0, 0) : RGBA(UInt8(i * 50), UInt8(x * 10), UInt8(y * 20)) } }
+        let frames = (0..<5).map { i in
+            TestImages.bitmap(20, 12) { x, y in (x + i) % 4 == 0 ? RGBA(0, 0, 0, 0) : RGBA(UInt8(i * 50), UInt8(x * 10), UInt8(y * 20)) }
+        }
         for (i, frame) in frames.enumerated() { encoder.addFrame(frame, duration: [0.1, 0.05, 0.2, 0.04, 1][i]) }
         let decoder = try ImageDecoder(data: try encoder.encode())
         #expect(decoder.frameCount == 5)
@@ -94,18 +97,19 @@ struct ImageEncoderTests {
         encoder.addFrame(TestImages.solid(4, 4, RGBA(0, 0, 255)), duration: 1e300)
         let decoder = try ImageDecoder(data: try encoder.encode())
         #expect(decoder.frameCount == 3)
-        let longest: Double = switch type {
-            case .gif: 655.35            // 16 bits of centiseconds
-            case .png: 65535             // a 16-bit fraction: 65535/1 s
-            default: 16_777.215          // 24 bits of milliseconds
-        }
+        let longest: Double =
+            switch type {
+            case .gif: 655.35  // 16 bits of centiseconds
+            case .png: 65535  // a 16-bit fraction: 65535/1 s
+            default: 16_777.215  // 24 bits of milliseconds
+            }
         #expect(decoder.frameInfos.map(\.duration) == [longest, 0, longest])
         #expect(decoder.loopCount == (type == .png ? Int(UInt32.max) : type == .gif ? 65536 : 65535))
     }
 
     @Test func aWebPAnimationLongerThanItsClockHoldsIsATypedError() {
         var encoder = ImageEncoder(type: .webp)
-        for _ in 0..<200 { encoder.addFrame(TestImages.solid(2, 2, RGBA(255, 0, 0)), duration: 20_000) }   // 46 days
+        for _ in 0..<200 { encoder.addFrame(TestImages.solid(2, 2, RGBA(255, 0, 0)), duration: 20_000) }  // 46 days
         #expect(throws: ImageError.invalidInput("the animation lasts longer than WebP can time (24 days)")) { try encoder.encode() }
     }
 
@@ -118,7 +122,9 @@ struct ImageEncoderTests {
         animation.addFrame(tall, duration: 0.1)
         animation.addFrame(tall, duration: 0.1)
         #expect(throws: ImageError.invalidInput("WebP images are 1...16383 pixels a side, not 2x20000")) { try animation.encode() }
-        #expect(throws: ImageError.invalidInput("GIF screens are 1...65535 pixels a side, not 1x65536")) { try ImageEncoder.encode(Bitmap(width: 1, height: 65_536), as: .gif) }
+        #expect(throws: ImageError.invalidInput("GIF screens are 1...65535 pixels a side, not 1x65536")) {
+            try ImageEncoder.encode(Bitmap(width: 1, height: 65_536), as: .gif)
+        }
         let widest = try Image(data: ImageEncoder.encode(Bitmap(width: 16_383, height: 1), as: .webp))
         #expect((widest.pixelWidth, widest.pixelHeight) == (16_383, 1))
     }
@@ -138,8 +144,9 @@ struct ImageEncoderTests {
 
     // MARK: Outside tools
 
-    @Test(.enabled(if: PillowReference.isAvailable, Comment(rawValue: PillowReference.missingReason)),
-          arguments: [ImageType.png, .gif, .webp, .bmp, .ico])
+    @Test(
+        .enabled(if: PillowReference.isAvailable, Comment(rawValue: PillowReference.missingReason)),
+        arguments: [ImageType.png, .gif, .webp, .bmp, .ico])
     func pillowReadsEveryFileWeWriteWithTheRightFramesAndPixels(_ type: ImageType) throws {
         let folder = TemporaryDirectory("pillow-reads")
         var encoder = ImageEncoder(type: type)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
 import TestTraits
+import Testing
+
 @testable import YYImage
 
 struct AnimatedImageTests {
@@ -23,9 +24,11 @@ struct AnimatedImageTests {
         #expect(still.animatedImageData == nil)
     }
 
-    @Test(arguments: [("a@2x.png", 2.0), ("a@3x", 3), ("dir/b@2.5x.gif", 2.5), ("c.png", 1), ("d@x.png", 1), ("e@2x@3x.png", 3), ("f@-2x.png", 1),
-                            // Not a finite positive number: an infinite scale made the size in points 0 × 0.
-                            ("g@1e999x.png", 1), ("h@1e-320x.png", 1)])
+    @Test(arguments: [
+        ("a@2x.png", 2.0), ("a@3x", 3), ("dir/b@2.5x.gif", 2.5), ("c.png", 1), ("d@x.png", 1), ("e@2x@3x.png", 3), ("f@-2x.png", 1),
+        // Not a finite positive number: an infinite scale made the size in points 0 × 0.
+        ("g@1e999x.png", 1), ("h@1e-320x.png", 1),
+    ])
     func scaleSuffixes(_ name: String, _ scale: Double) {
         #expect(Image.scale(fromFileName: name) == scale)
     }
@@ -44,7 +47,9 @@ struct AnimatedImageTests {
     @Test func anImageFromAParsedDecoderEqualsOneFromItsDataAndAnUnfinishedDecoderIsRefused() throws {
         var encoder = ImageEncoder(type: .gif)
         encoder.loopCount = 3
-        for (index, duration) in [0.05, 0.2, 0.1].enumerated() { encoder.addFrame(TestImages.photo(6, 4, seed: UInt64(index + 1)), duration: duration) }
+        for (index, duration) in [0.05, 0.2, 0.1].enumerated() {
+            encoder.addFrame(TestImages.photo(6, 4, seed: UInt64(index + 1)), duration: duration)
+        }
         let data = try encoder.encode()
         let fromData = try Image(data: data)
         let fromDecoder = try Image(decoder: ImageDecoder(data: data))
@@ -71,7 +76,8 @@ struct AnimatedImageTests {
         let frames = try FrameImage(sources: [.data(data), .data(data)], frameDurations: [0.005, 0.2])
         #expect(frames.duration(at: 0) == 0.1)
         #expect(frames.duration(at: 1) == 0.2)
-        let sprites = try SpriteSheetImage(sheet: TestImages.solid(4, 4, RGBA(0, 0, 0)), contentRects: [PixelRect(x: 0, y: 0, width: 2, height: 2)], frameDurations: [0])
+        let sprites = try SpriteSheetImage(
+            sheet: TestImages.solid(4, 4, RGBA(0, 0, 0)), contentRects: [PixelRect(x: 0, y: 0, width: 2, height: 2)], frameDurations: [0])
         #expect(sprites.duration(at: 0) == 0.1)
     }
 
@@ -107,22 +113,29 @@ struct AnimatedImageTests {
     /// (arithmetic overflow), a huge one made each frame allocate its area.
     @Test func spriteRectanglesThatNoFrameCouldHaveAreATypedError() throws {
         let sheet = TestImages.solid(4, 4, RGBA(255, 0, 0))
-        for rect in [PixelRect(x: .max - 1, y: 0, width: 4, height: 4), PixelRect(x: 0, y: .min, width: 1, height: -1),
-                     PixelRect(x: 0, y: 0, width: -1, height: 4), PixelRect(x: 0, y: 0, width: 1 << 20, height: 1 << 20),
-                     PixelRect(x: 0, y: 0, width: .max, height: 2)] {
+        for rect in [
+            PixelRect(x: .max - 1, y: 0, width: 4, height: 4), PixelRect(x: 0, y: .min, width: 1, height: -1),
+            PixelRect(x: 0, y: 0, width: -1, height: 4), PixelRect(x: 0, y: 0, width: 1 << 20, height: 1 << 20),
+            PixelRect(x: 0, y: 0, width: .max, height: 2),
+        ] {
             #expect(throws: ImageError.self, "\(rect)") { try SpriteSheetImage(sheet: sheet, contentRects: [rect], frameDurations: [0.1]) }
         }
         // As large as a decoded image may be, and reaching past the sheet: allowed.
         let side = Int(Double(SpriteSheetImage.maximumSpritePixelCount).squareRoot())
-        let large = try SpriteSheetImage(sheet: sheet, contentRects: [PixelRect(x: -side / 2, y: 0, width: side, height: side)], frameDurations: [0.1])
+        let large = try SpriteSheetImage(
+            sheet: sheet, contentRects: [PixelRect(x: -side / 2, y: 0, width: side, height: side)], frameDurations: [0.1])
         #expect(large.contentsRect(at: 0) == UnitRect(x: 0, y: 0, width: 1, height: 1))
     }
 
     @Test func spriteSheetImageCropsSpritesAndGivesUnitRectanglesClippedToTheSheet() throws {
         let sheet = TestImages.bitmap(8, 4) { x, _ in x < 4 ? RGBA(255, 0, 0) : RGBA(0, 255, 0) }
-        let image = try SpriteSheetImage(sheet: sheet, contentRects: [PixelRect(x: 0, y: 0, width: 4, height: 4), PixelRect(x: 4, y: 0, width: 4, height: 4),
-                                                                       PixelRect(x: 6, y: -2, width: 4, height: 4)],
-                                         frameDurations: [0.1, 0.1, 0.1], loopCount: 1)
+        let image = try SpriteSheetImage(
+            sheet: sheet,
+            contentRects: [
+                PixelRect(x: 0, y: 0, width: 4, height: 4), PixelRect(x: 4, y: 0, width: 4, height: 4),
+                PixelRect(x: 6, y: -2, width: 4, height: 4),
+            ],
+            frameDurations: [0.1, 0.1, 0.1], loopCount: 1)
         #expect(image.frameCount == 3)
         #expect(image.bytesPerFrame == 0)
         #expect(try image.frame(at: 1)[0, 0] == RGBA(0, 255, 0))

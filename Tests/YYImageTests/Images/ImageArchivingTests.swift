@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import YYCache
 import YYModelCore
+
 @testable import YYImage
 
 /// `Image`, `FrameImage` and `SpriteSheetImage` through `JSONEncoder`, `ModelEncoder` and a
@@ -22,8 +23,10 @@ struct ImageArchivingTests {
         return try encoder.encode()
     }
 
-    static func expectSame(_ a: some AnimatedImage, _ b: some AnimatedImage, _ label: String,
-                           sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectSame(
+        _ a: some AnimatedImage, _ b: some AnimatedImage, _ label: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         #expect(a.frameCount == b.frameCount, "\(label) frames", sourceLocation: sourceLocation)
         #expect(a.loopCount == b.loopCount, "\(label) loop count", sourceLocation: sourceLocation)
         for index in 0..<min(a.frameCount, b.frameCount) {

@@ -1,8 +1,9 @@
 import Clocks
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
 import YYDispatch
+
 @testable import YYImage
 
 /// Playback against a test clock: frame times, lateness, loops, rate, seeking and pausing.
@@ -17,7 +18,7 @@ import YYDispatch
         let first = try await harness.nextFrame()
         #expect(first.index == 0)
         #expect(first.shownAt == harness.start)
-        var cumulative: Int64 = 0   // nanoseconds, added up here independently of the player
+        var cumulative: Int64 = 0  // nanoseconds, added up here independently of the player
         for index in 1..<durations.count {
             cumulative += Int64((durations[index - 1] * 1e9).rounded())
             let change = try await harness.frame(at: .nanoseconds(cumulative))
@@ -41,9 +42,9 @@ import YYDispatch
         var harness = PlayerHarness(image: image, policy: policy)
         harness.player.play()
         #expect(try await harness.nextFrame().index == 0)
-        await wait(for: gate.entered)                       // the decoder is inside frame 1
+        await wait(for: gate.entered)  // the decoder is inside frame 1
         await harness.clock.advance(to: harness.at(.milliseconds(100)))
-        await harness.player.buffer.waitUntil(misses: 1)    // the player waits for frame 1
+        await harness.player.buffer.waitUntil(misses: 1)  // the player waits for frame 1
         await harness.clock.advance(to: harness.at(.milliseconds(350)))
         gate.release.signal()
         return harness
@@ -72,7 +73,8 @@ import YYDispatch
         // as due at 300 ms, and the schedule is not moved.
         let caughtUp = try await harness.nextFrame()
         #expect(caughtUp.index == 3)
-        #expect(caughtUp.dueAt == harness.at(.milliseconds(300))
+        #expect(
+            caughtUp.dueAt == harness.at(.milliseconds(300))
                 && caughtUp.shownAt == harness.at(.milliseconds(350)))
         let next = try await harness.frame(at: .milliseconds(400))
         #expect(next.index == 4)
@@ -94,7 +96,7 @@ import YYDispatch
         guard case .finished = try await harness.nextEvent() else { Issue.record("no end"); return }
         #expect(harness.player.status == .finished)
         #expect(harness.player.currentFrameIndex == 2)
-        try await harness.clock.checkSuspension()           // nothing left to wake for
+        try await harness.clock.checkSuspension()  // nothing left to wake for
         // Playing again starts over.
         harness.player.play()
         #expect(try await harness.nextFrame().index == 0)
@@ -133,7 +135,7 @@ import YYDispatch
         harness.player.pause()
         #expect(harness.player.status == .paused)
         await harness.clock.advance(to: harness.at(.seconds(10)))
-        try await harness.clock.checkSuspension()           // a paused player sleeps on nothing
+        try await harness.clock.checkSuspension()  // a paused player sleeps on nothing
         harness.player.play()
         // 70 ms of frame 0 were left.
         let next = try await harness.frame(at: .seconds(10) + .milliseconds(70))
@@ -197,7 +199,7 @@ import YYDispatch
         #expect(visible.width == 1)
         #expect(visible.height == 2)
         #expect(visible[0, 1] == CountingAnimation.color(of: 2))
-        #expect(harness.player.statistics.buffer.bytesHeld == 0)   // the sheet belongs to the image
+        #expect(harness.player.statistics.buffer.bytesHeld == 0)  // the sheet belongs to the image
     }
 }
 
@@ -222,8 +224,9 @@ import YYDispatch
     @Test func eightRealTimePlayersOnTwoImagesPlaySeekAndTrimConcurrently() async throws {
         let images = (0..<2).map { CountingAnimation(frameCount: 20 + 7 * $0, duration: 0.005) }
         let players = (0..<8).map { index in
-            AnimatedImagePlayer(image: images[index % 2], latenessPolicy: index % 2 == 0 ? .hold : .skip,
-                                bufferBudget: (6 + index) * images[index % 2].bytesPerFrame)
+            AnimatedImagePlayer(
+                image: images[index % 2], latenessPolicy: index % 2 == 0 ? .hold : .skip,
+                bufferBudget: (6 + index) * images[index % 2].bytesPerFrame)
         }
         let shown = Locked([Int](repeating: 0, count: players.count))
         for (index, player) in players.enumerated() {

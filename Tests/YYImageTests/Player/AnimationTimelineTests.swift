@@ -1,4 +1,5 @@
 import Testing
+
 @testable import YYImage
 
 @Suite struct AnimationTimelineTests {
@@ -10,7 +11,7 @@ import Testing
     @Test func framesStartAtTheCumulativeDurationsWithoutDriftOverTenThousandFrames() {
         let durations = Self.irregularDurations(10_000)
         let timeline = AnimationTimeline(durations: durations, loopCount: 0)
-        var cumulative: Int64 = 0   // nanoseconds, added up independently of the timeline
+        var cumulative: Int64 = 0  // nanoseconds, added up independently of the timeline
         for index in 0..<durations.count {
             let start = Duration.nanoseconds(cumulative)
             #expect(timeline.start(ofFrame: index) == start)
@@ -30,8 +31,11 @@ import Testing
 
     @Test func finishesOnTheLastFrameAfterItsLoops() {
         let timeline = AnimationTimeline(durations: [0.1, 0.2, 0.3], loopCount: 2)
-        #expect(timeline.position(at: .milliseconds(1_199)) == .init(frameIndex: 2, loop: 1, isFinished: false,
-                                                                   nextChange: .milliseconds(1_200)))
+        #expect(
+            timeline.position(at: .milliseconds(1_199))
+                == .init(
+                    frameIndex: 2, loop: 1, isFinished: false,
+                    nextChange: .milliseconds(1_200)))
         #expect(timeline.position(at: .milliseconds(1_200)) == .init(frameIndex: 2, loop: 1, isFinished: true, nextChange: nil))
         #expect(timeline.position(at: .seconds(100)).isFinished)
     }

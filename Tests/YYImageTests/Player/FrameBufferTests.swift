@@ -2,13 +2,16 @@ import Clocks
 import TestSupport
 import Testing
 import YYDispatch
+
 @testable import YYImage
 
 /// The shared frame buffer under players: decodes, budgets, trimming, cancellation.
 @Suite(.timeLimit(.minutes(2))) struct FrameBufferTests {
     /// Plays `harnesses` (all on one clock) in step for `frames` frame changes of 100 ms each.
-    private func playInStep(_ harnesses: inout [PlayerHarness], frames: Int,
-                            afterEachFrame check: (PlayerHarness) -> Void = { _ in }) async throws {
+    private func playInStep(
+        _ harnesses: inout [PlayerHarness], frames: Int,
+        afterEachFrame check: (PlayerHarness) -> Void = { _ in }
+    ) async throws {
         for index in harnesses.indices { harnesses[index].player.play() }
         for index in harnesses.indices { _ = try await harnesses[index].nextFrame() }
         for step in 1..<frames {
@@ -27,7 +30,7 @@ import YYDispatch
         let single = CountingAnimation(frameCount: frameCount)
         var one = [PlayerHarness(image: single, budget: 8 * single.bytesPerFrame)]
         try await playInStep(&one, frames: frameCount * loops)
-        await one[0].player.buffer.waitUntilIdle()          // the window past the end is filled too
+        await one[0].player.buffer.waitUntilIdle()  // the window past the end is filled too
         one[0].player.stop()
         await one[0].player.buffer.waitUntilIdle()
 
@@ -103,14 +106,16 @@ import YYDispatch
         // Nine frames held at most, and the one being decoded: within the budget.
         #expect(statistics.capacity == 9)
         #expect(statistics.peakBytes <= budget)
-        #expect(statistics.peakBytes >= 9 * image.bytesPerFrame)   // the window was used
+        #expect(statistics.peakBytes >= 9 * image.bytesPerFrame)  // the window was used
     }
 
     @Test func theDecodersCanvasComesOutOfTheBudget() async throws {
         var encoder = ImageEncoder(type: .gif)
-        for index in 0..<40 { encoder.addFrame(Bitmap(width: 8, height: 8, pixels: [UInt8](repeating: UInt8(index * 6), count: 256))!, duration: 0.1) }
+        for index in 0..<40 {
+            encoder.addFrame(Bitmap(width: 8, height: 8, pixels: [UInt8](repeating: UInt8(index * 6), count: 256))!, duration: 0.1)
+        }
         let gif = try Image(data: try encoder.encode())
-        #expect(gif.decodingScratchBytes == gif.bytesPerFrame)   // GIF frames are composited on a canvas
+        #expect(gif.decodingScratchBytes == gif.bytesPerFrame)  // GIF frames are composited on a canvas
         let still = try Image(data: try ImageEncoder.encode(Bitmap(width: 8, height: 8), as: .png))
         #expect(still.decodingScratchBytes == 0)
         // 10.5 frames of budget: the canvas, the frame in decode, and 8 held.
@@ -199,8 +204,9 @@ import YYDispatch
         let clock = TestClock<Duration>()
         let players = (0..<16).map { index in
             let image = images[index % 4]
-            return AnimatedImagePlayer(image: image, clock: clock, latenessPolicy: index % 2 == 0 ? .hold : .skip,
-                                       bufferBudget: (8 + index) * image.bytesPerFrame)
+            return AnimatedImagePlayer(
+                image: image, clock: clock, latenessPolicy: index % 2 == 0 ? .hold : .skip,
+                bufferBudget: (8 + index) * image.bytesPerFrame)
         }
         await withTaskGroup(of: Void.self) { group in
             for (index, player) in players.enumerated() {
@@ -238,7 +244,7 @@ import YYDispatch
         for player in players { player.stop() }
         for player in players { await player.buffer.waitUntilIdle() }
         for player in players {
-            #expect(player.statistics.buffer.bytesHeld == 0)   // every player stopped: nothing kept
+            #expect(player.statistics.buffer.bytesHeld == 0)  // every player stopped: nothing kept
         }
     }
 }

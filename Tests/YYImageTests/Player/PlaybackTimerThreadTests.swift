@@ -1,4 +1,5 @@
 import Testing
+
 @testable import YYImage
 
 @Suite(.timeLimit(.minutes(1))) struct PlaybackTimerThreadTests {

@@ -2,6 +2,7 @@ import Clocks
 import Dispatch
 import Testing
 import YYDispatch
+
 @testable import YYImage
 
 /// A player on a test clock, with everything it reports collected by an observer.
@@ -14,8 +15,10 @@ struct PlayerHarness {
     /// Events reported and not yet taken, oldest first.
     private let received = Locked<[Player.Event]>([])
 
-    init(image: any AnimatedImage, policy: PlayerLatenessPolicy = .hold, budget: Int? = nil,
-         clock: TestClock<Duration> = TestClock()) {
+    init(
+        image: any AnimatedImage, policy: PlayerLatenessPolicy = .hold, budget: Int? = nil,
+        clock: TestClock<Duration> = TestClock()
+    ) {
         self.clock = clock
         self.player = Player(image: image, clock: clock, latenessPolicy: policy, bufferBudget: budget ?? 1 << 30)
         self.start = clock.now

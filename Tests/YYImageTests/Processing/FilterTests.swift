@@ -1,4 +1,5 @@
 import Testing
+
 @testable import YYImage
 
 @Suite struct FilterTests {

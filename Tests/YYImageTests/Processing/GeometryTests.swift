@@ -1,34 +1,38 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import YYImage
 
 @Suite struct GeometryTests {
     /// source, box (nil = follows the aspect ratio), fit, enlarge → the canvas, by sharp's rules.
-    @Test(arguments: [
-        (600, 400, 300, 300, FitMode.inside, false, 300, 200),
-        (600, 400, 300, nil, .inside, false, 300, 200),
-        (600, 400, nil, 100, .inside, false, 150, 100),
-        (600, 400, 300, 300, .cover, false, 300, 300),
-        (600, 400, 300, 300, .contain, false, 300, 300),
-        (600, 400, 300, 100, .fill, false, 300, 100),
-        (600, 400, 300, 300, .outside, false, 450, 300),
-        (1, 1000, 10, 10, .inside, false, 1, 10),
-        (1000, 1, 10, 10, .inside, false, 10, 1),
-        (1000, 1, 10, 10, .cover, false, 10, 1),
-        (1, 1, 5, 5, .contain, false, 5, 5),
-        (3, 2, 2, 2, .inside, false, 2, 1),
-        (333, 777, 100, 100, .inside, false, 43, 100),
-        (200, 100, 400, 400, .inside, false, 200, 100),
-        (200, 100, 400, 400, .inside, true, 400, 200),
-        (200, 100, 400, 400, .cover, false, 200, 100),
-        (200, 100, 400, 400, .cover, true, 400, 400),
-        (200, 100, 400, 400, .contain, false, 400, 400),
-        (200, 100, 400, 50, .fill, false, 200, 50),
-        (200, 100, 400, 50, .fill, true, 400, 50),
-        (100_000, 10, 100, 100, .inside, false, 100, 1),
-    ] as [(Int, Int, Int?, Int?, FitMode, Bool, Int, Int)])
-    func outputSizesFollowSharpsRules(_ w: Int, _ h: Int, _ boxW: Int?, _ boxH: Int?, _ fit: FitMode, _ enlarge: Bool,
-                                      _ expectedW: Int, _ expectedH: Int) throws {
+    @Test(
+        arguments: [
+            (600, 400, 300, 300, FitMode.inside, false, 300, 200),
+            (600, 400, 300, nil, .inside, false, 300, 200),
+            (600, 400, nil, 100, .inside, false, 150, 100),
+            (600, 400, 300, 300, .cover, false, 300, 300),
+            (600, 400, 300, 300, .contain, false, 300, 300),
+            (600, 400, 300, 100, .fill, false, 300, 100),
+            (600, 400, 300, 300, .outside, false, 450, 300),
+            (1, 1000, 10, 10, .inside, false, 1, 10),
+            (1000, 1, 10, 10, .inside, false, 10, 1),
+            (1000, 1, 10, 10, .cover, false, 10, 1),
+            (1, 1, 5, 5, .contain, false, 5, 5),
+            (3, 2, 2, 2, .inside, false, 2, 1),
+            (333, 777, 100, 100, .inside, false, 43, 100),
+            (200, 100, 400, 400, .inside, false, 200, 100),
+            (200, 100, 400, 400, .inside, true, 400, 200),
+            (200, 100, 400, 400, .cover, false, 200, 100),
+            (200, 100, 400, 400, .cover, true, 400, 400),
+            (200, 100, 400, 400, .contain, false, 400, 400),
+            (200, 100, 400, 50, .fill, false, 200, 50),
+            (200, 100, 400, 50, .fill, true, 400, 50),
+            (100_000, 10, 100, 100, .inside, false, 100, 1),
+        ] as [(Int, Int, Int?, Int?, FitMode, Bool, Int, Int)])
+    func outputSizesFollowSharpsRules(
+        _ w: Int, _ h: Int, _ boxW: Int?, _ boxH: Int?, _ fit: FitMode, _ enlarge: Bool,
+        _ expectedW: Int, _ expectedH: Int
+    ) throws {
         let resize = Resize(width: boxW, height: boxH, fit: fit, enlarge: enlarge)
         let size = try resize.outputSize(sourceWidth: w, sourceHeight: h)
         #expect(size.width == expectedW && size.height == expectedH, "\(w)x\(h) \(fit) → \(size)")
@@ -84,8 +88,9 @@ import TestSupport
         // A busy, colourful object at x 560...680.
         for y in 150..<270 {
             for x in 560..<680 {
-                image[x, y] = RGBA(UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
-                                   UInt8.random(in: 0...255, using: &generator))
+                image[x, y] = RGBA(
+                    UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
+                    UInt8.random(in: 0...255, using: &generator))
             }
         }
         let origin = SmartCrop.origin(in: image, width: 400, height: 400, gravity: gravity)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
 import TestTraits
+import Testing
+
 @testable import YYImage
 
 /// Our Lanczos 3 against Pillow's and libvips' on real photos (`../shared/testdata/photos`).
@@ -38,7 +39,8 @@ struct PeerResizeTests {
         let size = (photo.width, photo.height)
         let pillow = try #require(try PillowReference.resized(rgb, size: size, width: width, height: height, library: "pillow"))
         let pillowBitmap = Self.bitmap(pillow, width: width, height: height)
-        var report = "\(name) → \(width)x\(height): ours vs float \(Self.psnr(ours, rounded)) dB, Pillow vs float \(Self.psnr(pillowBitmap, rounded)) dB"
+        var report =
+            "\(name) → \(width)x\(height): ours vs float \(Self.psnr(ours, rounded)) dB, Pillow vs float \(Self.psnr(pillowBitmap, rounded)) dB"
         #expect(Self.psnr(ours, pillow) >= 40, "ours vs Pillow: \(Self.psnr(ours, pillow)) dB")
         if let vips = try PillowReference.resized(rgb, size: size, width: width, height: height, library: "pyvips") {
             #expect(Self.psnr(ours, vips) >= 40, "ours vs libvips: \(Self.psnr(ours, vips)) dB")

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+
 @testable import YYImage
 
 /// Synthetic images for the processing tests, made the same way on every run.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import YYImage
 
 @Suite struct ResamplerTests {
@@ -41,7 +42,8 @@ import Testing
     @Test func theSameSizeGivesTheSamePixels() throws {
         let source = ProcessingFixtures.texture(width: 33, height: 21, alpha: true)
         for kernel in ResamplingKernel.allCases {
-            let same = try ProcessingChain().resized(Resize(width: 33, height: 21, fit: .fill, options: ResizeOptions(kernel: kernel))).apply(to: source)
+            let same = try ProcessingChain().resized(Resize(width: 33, height: 21, fit: .fill, options: ResizeOptions(kernel: kernel))).apply(
+                to: source)
             #expect(same == source, "\(kernel)")
         }
     }
@@ -73,8 +75,9 @@ import Testing
         let fast = Resampler.resize(source, width: 100, height: 57, options: ResizeOptions())
         #expect(psnr(exact, fast) > 30)
         #expect(Resampler.resize(source, width: 100, height: 57, options: oneThread) == fast)
-        #expect(Resampler.resize(source, width: 1201, height: 333, options: oneThread)
-            == Resampler.resize(source, width: 1201, height: 333, options: ResizeOptions()))
+        #expect(
+            Resampler.resize(source, width: 1201, height: 333, options: oneThread)
+                == Resampler.resize(source, width: 1201, height: 333, options: ResizeOptions()))
     }
 
     @Test func linearLightKeepsTheAverageLightOfFineDetail() {

@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import YYDispatch
+
 @testable import YYImage
 
 /// An animation made in memory whose frames are solid colours, counting its decodes; a test may
@@ -34,8 +35,9 @@ final class CountingAnimation: AnimatedImage {
     }
 
     convenience init(frameCount: Int, duration: Double = 0.1, loopCount: Int = 0, width: Int = 2, height: Int = 2, failing: Set<Int> = []) {
-        self.init(durations: Array(repeating: duration, count: frameCount), loopCount: loopCount, width: width, height: height,
-                  failing: failing)
+        self.init(
+            durations: Array(repeating: duration, count: frameCount), loopCount: loopCount, width: width, height: height,
+            failing: failing)
     }
 
     var bytesPerFrame: Int { width * height * 4 }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import YYImage
 
 /// How far two RGBA images are apart: the largest channel difference over pixels where at least
@@ -31,8 +32,10 @@ func maxChannelDifference(_ a: Bitmap, _ b: Bitmap) -> Int {
 }
 
 /// Expects every frame of `decoder` within `tolerance` of the reference's frames, and as many.
-func expectFrames(of decoder: ImageDecoder, match reference: [ReferenceFrame], tolerance: Int = 0, _ label: String,
-                  sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectFrames(
+    of decoder: ImageDecoder, match reference: [ReferenceFrame], tolerance: Int = 0, _ label: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     #expect(decoder.frameCount == reference.count, "\(label): frame count", sourceLocation: sourceLocation)
     for (index, expected) in reference.enumerated() where index < decoder.frameCount {
         let difference = maxChannelDifference(try decoder.frame(at: index), expected)

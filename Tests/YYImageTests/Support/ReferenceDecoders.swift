@@ -1,6 +1,7 @@
 import CPNG
 import Foundation
 import TestSupport
+
 @testable import YYImage
 
 /// libpng's own decoding, through its simplified API (none of our code on the path): the
@@ -65,7 +66,8 @@ enum APNGDisassembler {
             // apngdis pads the frame number to the width of the frame count.
             let names = (1...4).map { folder.appending("frame" + String(repeating: "0", count: max(0, $0 - String(index).count)) + "\(index).png") }
             guard let name = names.first(where: { FileManager.default.fileExists(atPath: $0) }),
-                  let decoded = LibPNGReference.decode(try Data(contentsOf: URL(fileURLWithPath: name))) else { break }
+                let decoded = LibPNGReference.decode(try Data(contentsOf: URL(fileURLWithPath: name)))
+            else { break }
             frames.append(decoded)
         }
         return frames

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+
 @testable import YYImage
 
 /// Small images made by the tests.
@@ -20,15 +21,18 @@ enum TestImages {
         return bitmap(width, height) { x, y in
             let noise = Int(random.next() % 9) - 4
             func clamp(_ v: Int) -> UInt8 { UInt8(max(0, min(255, v))) }
-            return RGBA(clamp(x * 255 / max(1, width - 1) + noise), clamp(y * 255 / max(1, height - 1) + noise),
-                        clamp((x + y) * 128 / max(1, width + height - 2) + 64 + noise),
-                        alpha ? clamp(255 - x * 200 / max(1, width - 1)) : 255)
+            return RGBA(
+                clamp(x * 255 / max(1, width - 1) + noise), clamp(y * 255 / max(1, height - 1) + noise),
+                clamp((x + y) * 128 / max(1, width + height - 2) + 64 + noise),
+                alpha ? clamp(255 - x * 200 / max(1, width - 1)) : 255)
         }
     }
 
     /// A GIF frame from a few palette colours: index `pattern(x, y)` per pixel.
-    static func gifFrame(_ info: ImageFrameInfo, palette: [RGBA], transparent: Int? = nil, interlaced: Bool = false,
-                         pattern: (Int, Int) -> UInt8) -> GIFWriter.Frame {
+    static func gifFrame(
+        _ info: ImageFrameInfo, palette: [RGBA], transparent: Int? = nil, interlaced: Bool = false,
+        pattern: (Int, Int) -> UInt8
+    ) -> GIFWriter.Frame {
         var indices: [UInt8] = []
         for y in 0..<info.height { for x in 0..<info.width { indices.append(pattern(x, y)) } }
         return GIFWriter.Frame(info: info, palette: palette, indices: indices, transparentIndex: transparent, interlaced: interlaced)

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import TestTraits
 import Testing
+
 @testable import YYModelCore
 
 @Suite struct ModelDecoderTests {
@@ -37,7 +38,7 @@ import Testing
         ("2014-01-20T12:24:48.000+12:00", 1_390_177_488),
         ("Fri Sep 04 00:12:21 +0800 2015", 1_441_296_741),
         ("Fri Sep 04 00:12:21.000 +0800 2015", 1_441_296_741),
-        ("2014-01-20T12:24:53.78Z", 1_390_220_693.78),          // two fraction digits: YYModel #170
+        ("2014-01-20T12:24:53.78Z", 1_390_220_693.78),  // two fraction digits: YYModel #170
         ("2014-01-20T12:24:48.123456789-05:30", 1_390_240_488.123456789),
     ]
 
@@ -82,8 +83,10 @@ import Testing
     /// Numbers just below Int64.min round to its Double (-2^63), which fits: they decoded as
     /// Int64.min. The number as written decides.
     @Test func aNumberBelowInt64MinIsOutOfRangeThoughItsDoubleIsNot() throws {
-        for json in ["-9223372036854775809", "-9223372036854776000", "-9.223372036854775809e18",
-                     #""-9223372036854775809""#, #""-9.2233720368547758090e18""#] {
+        for json in [
+            "-9223372036854775809", "-9223372036854776000", "-9.223372036854775809e18",
+            #""-9223372036854775809""#, #""-9.2233720368547758090e18""#,
+        ] {
             #expect(throws: DecodingError.self, "\(json)") { try lenient(Int64.self, json) }
             #expect(throws: DecodingError.self, "\(json)") { try lenient(Int.self, json) }
         }
@@ -168,9 +171,11 @@ import Testing
         // YYModel's README probe: a string property from a number, an int from a string,
         // a date from an ISO string, a URL from a string with spaces.
         struct Probe: Decodable { var name: String; var count: Int; var date: Date; var url: URL }
-        let probe = try Self.lenient.decode(Probe.self, from: #"""
-            {"name": 123, "count": "45", "date": "2015-08-06T12:00:00Z", "url": "  http://example.com/a b  "}
-            """#)
+        let probe = try Self.lenient.decode(
+            Probe.self,
+            from: #"""
+                {"name": 123, "count": "45", "date": "2015-08-06T12:00:00Z", "url": "  http://example.com/a b  "}
+                """#)
         #expect(probe.name == "123")
         #expect(probe.count == 45)
         #expect(probe.date.timeIntervalSince1970 == 1_438_862_400)
@@ -200,8 +205,15 @@ import Testing
         let big = try Self.lenient.decode([String: Int].self, from: "{\(members)}")
         #expect(big.count == 40)
         #expect(big["k39"] == 39)
-        struct Escaped: Decodable { var é: Int; var quote: Int
-            enum CodingKeys: String, CodingKey { case é, quote = "a\"b" } }
+        // swift-format-ignore: IdentifiersMustBeASCII
+        // (a non-ASCII key, spelled as the JSON spells it)
+        struct Escaped: Decodable {
+            var é: Int; var quote: Int
+            enum CodingKeys: String, CodingKey {
+                case é
+                case quote = "a\"b"
+            }
+        }
         let escaped = try Self.lenient.decode(Escaped.self, from: #"{"\u00e9": 1, "a\"b": 2}"#)
         #expect(escaped.é == 1)
         #expect(escaped.quote == 2)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import YYModelCore
 
 @Suite struct UntypedEntryPointTests {
@@ -26,7 +27,8 @@ import Testing
 
     @Test func arraysAndDictionariesOfModelsSkipWhatIsNotAModel() throws {
         let decoder = ModelDecoder()
-        let books = try decoder.decodeArray(of: Book.self, from: Array(#"[{"name": "A", "pages": 1}, 7, "x", {"name": "B"}, {"name": "C", "pages": 3}]"#.utf8))
+        let books = try decoder.decodeArray(
+            of: Book.self, from: Array(#"[{"name": "A", "pages": 1}, 7, "x", {"name": "B"}, {"name": "C", "pages": 3}]"#.utf8))
         #expect(books == [Book(name: "A", pages: 1), Book(name: "C", pages: 3)])
         let shelf = try decoder.decodeDictionary(of: Book.self, from: Array(#"{"a": {"name": "A", "pages": 1}, "b": null}"#.utf8))
         #expect(shelf == ["a": Book(name: "A", pages: 1)])

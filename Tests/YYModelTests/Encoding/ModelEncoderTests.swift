@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import YYModelCore
 
 @Suite struct ModelEncoderTests {
@@ -14,13 +15,17 @@ import Testing
         var rating: Float?
     }
 
-    static let book = Book(title: "YYKit \"in\" Swift", pages: 320, price: 8.8, tags: ["cache", "model"],
-                           published: Date(timeIntervalSince1970: 1_390_220_688), cover: URL(string: "https://example.com/c.png"),
-                           isbn: 9_787_111_111_111, rating: nil)
+    static let book = Book(
+        title: "YYKit \"in\" Swift", pages: 320, price: 8.8, tags: ["cache", "model"],
+        published: Date(timeIntervalSince1970: 1_390_220_688), cover: URL(string: "https://example.com/c.png"),
+        isbn: 9_787_111_111_111, rating: nil)
 
     @Test func writesMembersInEncodingOrder() throws {
         let text = try ModelEncoder().encodeToString(Self.book)
-        #expect(text == #"{"title":"YYKit \"in\" Swift","pages":320,"price":8.8,"tags":["cache","model"],"published":"2014-01-20T12:24:48Z","cover":"https://example.com/c.png","isbn":9787111111111}"#)
+        #expect(
+            text
+                == #"{"title":"YYKit \"in\" Swift","pages":320,"price":8.8,"tags":["cache","model"],"published":"2014-01-20T12:24:48Z","cover":"https://example.com/c.png","isbn":9787111111111}"#
+        )
     }
 
     @Test func roundTripsThroughTheDecoder() throws {

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import TestTraits
 import Testing
+
 @testable import YYModelCore
 
 @Suite(.needsSharedTestData)

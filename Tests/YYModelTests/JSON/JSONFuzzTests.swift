@@ -1,3 +1,5 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (properties spelled as the JSON keys they decode)
 import Foundation
 import TestSupport
 import TestTraits
@@ -25,7 +27,8 @@ struct JSONFuzzTests {
         return (suite + corpus).compactMap { try? [UInt8](Data(contentsOf: $0)) }
     }()
 
-    static let interesting: [UInt8] = Array(#"{}[]",:"\/bfnrtu0123456789-+.eE truefalsenull"#.utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xBF, 0xC0, 0xED, 0xF4, 0xFF]
+    static let interesting: [UInt8] =
+        Array(#"{}[]",:"\/bfnrtu0123456789-+.eE truefalsenull"#.utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xBF, 0xC0, 0xED, 0xF4, 0xFF]
 
     @Test func mutatedInputsNeverCrash() throws {
         let environment = ProcessInfo.processInfo.environment
@@ -57,15 +60,22 @@ struct JSONFuzzTests {
         #expect(decoded > 0, "some inputs decoded into models")
     }
 
-    static let decoders: [ModelDecoder] = [ModelDecoder(), { var strict = ModelDecoder(); strict.coercion = .strict; return strict }()]
+    static let decoders: [ModelDecoder] = [
+        ModelDecoder(),
+        {
+            var strict = ModelDecoder(); strict.coercion = .strict; return strict
+        }(),
+    ]
 
     /// Decodes `input` into the fuzz models through both paths; only `DecodingError`s may come out.
     /// Returns how many of the decodes succeeded.
     static func decodeAsModels(_ input: [UInt8]) -> Int {
         var decoded = 0
         for decoder in decoders {
-            for decode in [{ _ = try decoder.decode(FuzzUser.self, from: input) }, { _ = try decoder.decode(PlainFuzzUser.self, from: input) },
-                           { _ = try decoder.decode([FuzzUser].self, from: input) }] {
+            for decode in [
+                { _ = try decoder.decode(FuzzUser.self, from: input) }, { _ = try decoder.decode(PlainFuzzUser.self, from: input) },
+                { _ = try decoder.decode([FuzzUser].self, from: input) },
+            ] {
                 do {
                     try decode()
                     decoded += 1

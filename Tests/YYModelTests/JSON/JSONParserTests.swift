@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import YYModelCore
 
 @Suite struct JSONParserTests {
@@ -31,15 +32,18 @@ import Testing
     }
 
     @Test func doublesAreCorrectlyRounded() throws {
-        for text in ["0.1", "2.2250738585072014e-308", "4.9e-324", "1.7976931348623157e308", "0.30000000000000004",
-                     "123456789012345678901234567890", "9007199254740993", "1e23", "8.8", "3.141592653589793238462643383279"] {
+        for text in [
+            "0.1", "2.2250738585072014e-308", "4.9e-324", "1.7976931348623157e308", "0.30000000000000004",
+            "123456789012345678901234567890", "9007199254740993", "1e23", "8.8", "3.141592653589793238462643383279",
+        ] {
             let expected = Double(text)!
             let parsed = try parse(text)
-            let bits: UInt64? = switch parsed {
-            case .double(let value): value.bitPattern
-            case .int(let value): Double(value).bitPattern
-            default: nil
-            }
+            let bits: UInt64? =
+                switch parsed {
+                case .double(let value): value.bitPattern
+                case .int(let value): Double(value).bitPattern
+                default: nil
+                }
             #expect(bits == expected.bitPattern, "\(text)")
         }
     }
@@ -68,8 +72,10 @@ import Testing
     }
 
     @Test func rejectsInvalidUTF8() {
-        for bytes: [UInt8] in [[0x22, 0xFF, 0x22], [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22],
-                               [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], [0x22, 0xE2, 0x82, 0x22], [0x22, 0xC3]] {
+        for bytes: [UInt8] in [
+            [0x22, 0xFF, 0x22], [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22],
+            [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], [0x22, 0xE2, 0x82, 0x22], [0x22, 0xC3],
+        ] {
             #expect(throws: JSONError.self, "\(bytes)") { try JSONDocument(parsing: bytes) }
         }
         #expect((try? JSONDocument(parsing: [0x22, 0xF0, 0x9F, 0x98, 0x80, 0x22])) != nil)
@@ -199,7 +205,9 @@ import Testing
     @Test func everyTapeTagReadsBackFromItsWord() {
         // `tag(at:)` turns the top byte into a `Tag` by its raw value.
         for tag in JSONTape.Tag.allCases {
-            let read = [JSONTape.word(tag, 12345), 0].withUnsafeBufferPointer { TapeView(words: $0, input: UnsafeBufferPointer(start: nil, count: 0)).tag(at: 0) }
+            let read = [JSONTape.word(tag, 12345), 0].withUnsafeBufferPointer {
+                TapeView(words: $0, input: UnsafeBufferPointer(start: nil, count: 0)).tag(at: 0)
+            }
             #expect(read == tag)
         }
     }

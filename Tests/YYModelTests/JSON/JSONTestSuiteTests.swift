@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import TestTraits
 import Testing
+
 @testable import YYModelCore
 
 /// nst/JSONTestSuite: every `y_` file accepted, every `n_` file rejected, no crash on `i_`.
@@ -48,7 +49,7 @@ struct JSONTestSuiteTests {
             try JSONDocument(parsing: Data(contentsOf: TestData.url("json/jsontestsuite/test_transform/" + name))).value
         }
         #expect(try value("number_-9223372036854775808.json") == [.int(.min)])
-        #expect(try value("number_-9223372036854775809.json") == [.double(-0x1p63)])   // below Int64.min: a double
+        #expect(try value("number_-9223372036854775809.json") == [.double(-0x1p63)])  // below Int64.min: a double
         #expect(try value("number_9223372036854775807.json") == [.int(.max)])
         #expect(try value("number_9223372036854775808.json") == [.uint(9_223_372_036_854_775_808)])
         #expect(try value("number_10000000000000000999.json") == [.uint(10_000_000_000_000_000_999)])
@@ -64,9 +65,11 @@ struct JSONTestSuiteTests {
         // An escaped NUL is an ordinary character.
         #expect(try value("string_with_escaped_NULL.json") == ["A\u{0}B"])
         // Invalid code points: rejected like every other invalid UTF-8 or lone surrogate.
-        for name in ["string_1_invalid_codepoint.json", "string_2_invalid_codepoints.json", "string_3_invalid_codepoints.json",
-                     "string_1_escaped_invalid_codepoint.json", "string_2_escaped_invalid_codepoints.json",
-                     "string_3_escaped_invalid_codepoints.json"] {
+        for name in [
+            "string_1_invalid_codepoint.json", "string_2_invalid_codepoints.json", "string_3_invalid_codepoints.json",
+            "string_1_escaped_invalid_codepoint.json", "string_2_escaped_invalid_codepoints.json",
+            "string_3_escaped_invalid_codepoints.json",
+        ] {
             #expect(throws: JSONError.self, "\(name)") { try value(name) }
         }
     }

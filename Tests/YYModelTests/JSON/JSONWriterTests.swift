@@ -1,22 +1,24 @@
 import Testing
+
 @testable import YYModelCore
 
 @Suite struct JSONWriterTests {
     @Test func writesCompactAndPretty() throws {
         let value: JSONValue = ["b": [1, 2.5, "x"], "a": nil, "c": [:], "d": []]
         #expect(try JSONWriter(sortedKeys: true).string(for: value) == #"{"a":null,"b":[1,2.5,"x"],"c":{},"d":[]}"#)
-        #expect(try JSONWriter(pretty: true, sortedKeys: true).string(for: value) == """
-            {
-              "a": null,
-              "b": [
-                1,
-                2.5,
-                "x"
-              ],
-              "c": {},
-              "d": []
-            }
-            """)
+        #expect(
+            try JSONWriter(pretty: true, sortedKeys: true).string(for: value) == """
+                {
+                  "a": null,
+                  "b": [
+                    1,
+                    2.5,
+                    "x"
+                  ],
+                  "c": {},
+                  "d": []
+                }
+                """)
     }
 
     @Test func escapesWhatJSONRequires() throws {
@@ -40,8 +42,8 @@ import Testing
     }
 
     @Test func integersOfEveryWidth() throws {
-        #expect(try JSONWriter().string(for: [.int(.min), .int(.max), .uint(.max)]) ==
-            "[-9223372036854775808,9223372036854775807,18446744073709551615]")
+        #expect(
+            try JSONWriter().string(for: [.int(.min), .int(.max), .uint(.max)]) == "[-9223372036854775808,9223372036854775807,18446744073709551615]")
     }
 }
 

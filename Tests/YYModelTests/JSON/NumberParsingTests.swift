@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import YYModelCore
 
 /// The parser's doubles against the standard library's correctly rounded reader, bit for bit.
@@ -41,7 +42,9 @@ import Testing
             for _ in 1..<digitCount { digits.append(Character(String(generator.next() % 10))) }
             let exponent = Int(generator.next() % 680) - 350
             let point = Int(generator.next() % UInt64(digitCount))
-            let text = point == 0 ? "\(digits)e\(exponent)"
+            let text =
+                point == 0
+                ? "\(digits)e\(exponent)"
                 : "\(digits.prefix(point)).\(digits.dropFirst(point))e\(exponent)"
             guard let expected = Double(text), expected.isFinite else { continue }
             if try parsedBits(text) != expected.bitPattern { mismatches.append(text) }

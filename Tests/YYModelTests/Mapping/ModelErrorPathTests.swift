@@ -57,7 +57,8 @@ struct ModelErrorPathTests {
         #expect(Self.path(replacing(#""tags": ["a"]"#, #""tags": ["a", 5]"#)) == ["grid", "Index 0", "Index 0", "tags", "Index 1"])
         #expect(Self.path(replacing(#""name": "x""#, #""nom": "x""#)) == ["owner", "missing name"])
         #expect(Self.path(replacing(#""lookup": {}"#, #""lookup": {"k": {"id": true, "tags": []}}"#)) == ["lookup", "k", "id"])
-        #expect(Self.path(replacing(#"[[{"id": 2"#, #"[[], [{"id": 2"#).replacingOccurrences(of: #""tags": ["a"]"#, with: #""tags": "a""#))
+        #expect(
+            Self.path(replacing(#"[[{"id": 2"#, #"[[], [{"id": 2"#).replacingOccurrences(of: #""tags": ["a"]"#, with: #""tags": "a""#))
                 == ["grid", "Index 1", "Index 0", "tags"])
     }
 }

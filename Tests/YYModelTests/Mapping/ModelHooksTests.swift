@@ -51,7 +51,7 @@ struct IgnoreListed: Equatable {
 
     @Test func willDecodeReplacesOrRejectsTheInput() throws {
         #expect(try decoder.decode(HookedOrder.self, from: #"{"order": {"id": 1, "total": 9.5}}"#) == HookedOrder(id: 1, total: 9.5))
-        #expect(try decoder.decode(HookedOrder.self, from: #"{"id": 2, "total": "3"}"#).total == 3)   // the decoder's leniency still applies
+        #expect(try decoder.decode(HookedOrder.self, from: #"{"id": 2, "total": "3"}"#).total == 3)  // the decoder's leniency still applies
         #expect(throws: HookRejection(reason: "test order")) { try decoder.decode(HookedOrder.self, from: #"{"id": 3, "total": 1, "test": true}"#) }
     }
 

@@ -84,8 +84,11 @@ struct VerbatimKeys: Equatable {
 
     @Test func defaultsFillMissingMembersAndIgnoredOnesStayPut() throws {
         let book = try decoder.decode(MappedBook.self, from: #"{"id": 1, "name": "a", "cache": ["from json"]}"#)
-        #expect(book == MappedBook(id: 1, summary: nil, pages: 0, name: "a", price: 0, stock: 0,
-                                   cache: ["untouched"], author: nil, tags: []))
+        #expect(
+            book
+                == MappedBook(
+                    id: 1, summary: nil, pages: 0, name: "a", price: 0, stock: 0,
+                    cache: ["untouched"], author: nil, tags: []))
     }
 
     @Test func perFieldCoercionOverridesTheDecoder() throws {
@@ -100,10 +103,12 @@ struct VerbatimKeys: Equatable {
     }
 
     @Test func nestedModelsAndArraysOfModels() throws {
-        let shelf = try decoder.decode(MappedShelf.self, from: #"""
-            {"owner": "me", "meta": {"created": {"by": "yy"}},
-             "books": [{"id": 1, "name": "a", "author": {"name": "x", "birthday": "2000-01-02"}}, {"ID": 2, "name": "b"}]}
-            """#)
+        let shelf = try decoder.decode(
+            MappedShelf.self,
+            from: #"""
+                {"owner": "me", "meta": {"created": {"by": "yy"}},
+                 "books": [{"id": 1, "name": "a", "author": {"name": "x", "birthday": "2000-01-02"}}, {"ID": 2, "name": "b"}]}
+                """#)
         #expect(shelf.owner == "me")
         #expect(shelf.creator == "yy")
         #expect(shelf.books.map(\.id) == [1, 2])
@@ -114,11 +119,10 @@ struct VerbatimKeys: Equatable {
         let book = MappedBook(id: 7, summary: "s", pages: 3, name: "n", price: 1.5, stock: 2, author: nil, tags: ["t"])
         var encoder = ModelEncoder()
         encoder.sortedKeys = true
-        #expect(try encoder.encodeToString(book) ==
-            #"{"book_id":7,"ext":{"desc":"s","pages":3},"name":"n","price":1.5,"stock":2,"tags":["t"]}"#)
+        #expect(try encoder.encodeToString(book) == #"{"book_id":7,"ext":{"desc":"s","pages":3},"name":"n","price":1.5,"stock":2,"tags":["t"]}"#)
         #expect(try decoder.decode(MappedBook.self, from: encoder.encodeToBytes(book)) == book)
         let shelf = MappedShelf()
-        #expect(try encoder.encodeToString(shelf) == #"{"books":[]}"#)   // nil key-path groups are left out
+        #expect(try encoder.encodeToString(shelf) == #"{"books":[]}"#)  // nil key-path groups are left out
         shelf.creator = "yy"
         #expect(try encoder.encodeToString(shelf) == #"{"books":[],"meta":{"created":{"by":"yy"}}}"#)
     }
@@ -132,11 +136,13 @@ struct VerbatimKeys: Equatable {
         #expect(library.label == "lib")
         // The shared key is written once (the later property's value), by the direct writer and
         // through Codable.
-        #expect(try ModelEncoder().encodeToString(MappedLibrary(tags: [], authors: [:], title: "t", label: "l")) ==
-            #"{"tags":[],"authors":{},"name":"l"}"#)
+        #expect(
+            try ModelEncoder().encodeToString(MappedLibrary(tags: [], authors: [:], title: "t", label: "l"))
+                == #"{"tags":[],"authors":{},"name":"l"}"#)
         let foundation = try JSONEncoder().encode(MappedLibrary(tags: [], authors: [:], title: "t", label: "l"))
-        #expect(try JSONValue(parsing: String(decoding: foundation, as: UTF8.self)) == ["tags": [], "authors": [:], "name": "l"],
-                "\(String(decoding: foundation, as: UTF8.self))")
+        #expect(
+            try JSONValue(parsing: String(decoding: foundation, as: UTF8.self)) == ["tags": [], "authors": [:], "name": "l"],
+            "\(String(decoding: foundation, as: UTF8.self))")
         #expect(try decoder.decode(MappedLibrary.self, from: ModelEncoder().encodeToBytes(library)) == library)
         #expect(try JSONDecoder().decode(MappedLibrary.self, from: Data(json.utf8)) == library)
     }
@@ -153,8 +159,12 @@ struct VerbatimKeys: Equatable {
     }
 
     @Test func aDateTheFormatCannotWriteIsAnErrorOnTheDirectWriterToo() {
-        #expect(throws: EncodingError.self) { try ModelEncoder().encodeToString(MappedAuthor(name: "x", born: Date(timeIntervalSince1970: .infinity))) }
-        #expect(throws: EncodingError.self) { try ModelEncoder().encodeToString([MappedAuthor(name: "x", born: Date(timeIntervalSince1970: -1e300))]) }
+        #expect(throws: EncodingError.self) {
+            try ModelEncoder().encodeToString(MappedAuthor(name: "x", born: Date(timeIntervalSince1970: .infinity)))
+        }
+        #expect(throws: EncodingError.self) {
+            try ModelEncoder().encodeToString([MappedAuthor(name: "x", born: Date(timeIntervalSince1970: -1e300))])
+        }
     }
 
     @Test func worksWithFoundationsCoders() throws {
@@ -204,12 +214,13 @@ extension ModelMacroRuntimeTests {
     /// `@DateFormat` overrides the decoder's date strategy for one field, on either decoding path.
     @Test func perFieldDateFormats() throws {
         let json = #"{"name": "n", "start": 1500, "origin": "epoch", "end": "2014-01-20T12:24:48Z"}"#
-        let expected = DatedEvent(name: "n", start: Date(timeIntervalSince1970: 1.5), origin: Date(timeIntervalSince1970: 0),
-                                  end: Date(timeIntervalSince1970: 1_390_220_688))
-        #expect(try decoder.decode(DatedEvent.self, from: json) == expected)           // the tape fast path
+        let expected = DatedEvent(
+            name: "n", start: Date(timeIntervalSince1970: 1.5), origin: Date(timeIntervalSince1970: 0),
+            end: Date(timeIntervalSince1970: 1_390_220_688))
+        #expect(try decoder.decode(DatedEvent.self, from: json) == expected)  // the tape fast path
         let foundation = JSONDecoder()
         foundation.dateDecodingStrategy = .iso8601
-        #expect(try foundation.decode(DatedEvent.self, from: Data(json.utf8)) == expected)   // Codable path, another decoder
+        #expect(try foundation.decode(DatedEvent.self, from: Data(json.utf8)) == expected)  // Codable path, another decoder
         #expect(throws: DecodingError.self) { try decoder.decode(DatedEvent.self, from: #"{"name": "n", "start": 1, "origin": "later"}"#) }
     }
 }
@@ -224,14 +235,20 @@ extension ModelMacroRuntimeTests {
             let direct = try JSONValue(parsing: encoder.encodeToBytes(value))
             #expect(direct == (try encoder.encodeToValue(value)), "\(label)")
         }
-        try check(MappedBook(id: 7, summary: "s", pages: 3, name: "n\"q", price: 1.5, stock: 2, author: MappedAuthor(name: "a", born: Date(timeIntervalSince1970: 1)), tags: ["t", "u"]), "book")
+        try check(
+            MappedBook(
+                id: 7, summary: "s", pages: 3, name: "n\"q", price: 1.5, stock: 2,
+                author: MappedAuthor(name: "a", born: Date(timeIntervalSince1970: 1)), tags: ["t", "u"]), "book")
         try check(MappedBook(id: 7, summary: nil, pages: 0, name: "n", author: nil), "book without optionals")
         let shelf = MappedShelf()
         shelf.books = [MappedBook(id: 1, name: "x")]
         try check(shelf, "empty group left out")
         shelf.creator = "yy"
         try check(shelf, "nested group")
-        try check(try decoder.decode(WideModel.self, from: #"{"a": 1, "b": "b", "c": 2.5, "d": false, "e": -1, "f": 18446744073709551615, "g": [], "j\"k": "q", "x": 3}"#), "wide")
+        try check(
+            try decoder.decode(
+                WideModel.self, from: #"{"a": 1, "b": "b", "c": 2.5, "d": false, "e": -1, "f": 18446744073709551615, "g": [], "j\"k": "q", "x": 3}"#),
+            "wide")
         try check(try decoder.decode(Drawing.self, from: PolymorphicTests.json), "polymorphic")
         try check(HookedOrder(id: 1, total: 2), "hooked")
         try check([MappedBook(id: 1, name: "x"), MappedBook(id: 2, name: "y")], "array of models")

@@ -32,7 +32,7 @@ final class ModelNode {
 
     @Test func equalityAndHashingFollowTheMappedProperties() throws {
         let other = ModelNode(name: "root", children: [ModelNode(name: "a", weight: 1.5), ModelNode(name: "b")])
-        other.scratch = 99   // ignored: not part of the model
+        other.scratch = 99  // ignored: not part of the model
         #expect(other.modelIsEqual(tree))
         var first = Hasher(), second = Hasher()
         tree.modelHash(into: &first)
@@ -43,22 +43,23 @@ final class ModelNode {
     }
 
     @Test func descriptionIsNestedAndReadable() throws {
-        #expect(tree.modelDescription == """
-            ModelNode {
-              "children": [
-                {
-                  "children": [],
-                  "name": "a",
-                  "weight": 1.5
-                },
-                {
-                  "children": [],
-                  "name": "b"
+        #expect(
+            tree.modelDescription == """
+                ModelNode {
+                  "children": [
+                    {
+                      "children": [],
+                      "name": "a",
+                      "weight": 1.5
+                    },
+                    {
+                      "children": [],
+                      "name": "b"
+                    }
+                  ],
+                  "name": "root"
                 }
-              ],
-              "name": "root"
-            }
-            """)
+                """)
         #expect(try tree.modelJSONValue["children"]?[0]?["weight"] == 1.5)
     }
 }

@@ -44,8 +44,10 @@ enum ShapeKind: ModelTypeChooser {
         """#
 
     @Test func choosesTheTypeFromTheObject() throws {
-        for decode in [{ try ModelDecoder().decode(Drawing.self, from: Self.json) },
-                       { try JSONDecoder().decode(Drawing.self, from: Data(Self.json.replacingOccurrences(of: "\"2\"", with: "2").utf8)) }] {
+        for decode in [
+            { try ModelDecoder().decode(Drawing.self, from: Self.json) },
+            { try JSONDecoder().decode(Drawing.self, from: Data(Self.json.replacingOccurrences(of: "\"2\"", with: "2").utf8)) },
+        ] {
             let drawing = try decode()
             try #require(drawing.shapes.count == 2)
             #expect(drawing.shapes[0].value as? Circle == Circle(radius: 1))

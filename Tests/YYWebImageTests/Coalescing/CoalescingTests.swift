@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 import YYImage
+
 @testable import YYWebImage
 
 /// Identical requests share one download, one disk read and one decode; cancellation leaves

@@ -1,5 +1,6 @@
 import Testing
 import YYDispatch
+
 @testable import YYWebImage
 
 /// The limiter runs waiting jobs by priority, first come first served among equals, follows
@@ -13,8 +14,10 @@ import YYDispatch
     }
 
     /// Holds the only slot of `limiter` until `gate` opens, while `queue` queues jobs behind it.
-    private func runBehindAHeldSlot(_ limiter: ConcurrencyLimiter, queue: (inout ThrowingTaskGroup<Void, any Error>, Order) async -> Void,
-                                    whileQueued: () -> Void = {}) async throws -> [String] {
+    private func runBehindAHeldSlot(
+        _ limiter: ConcurrencyLimiter, queue: (inout ThrowingTaskGroup<Void, any Error>, Order) async -> Void,
+        whileQueued: () -> Void = {}
+    ) async throws -> [String] {
         let order = Order()
         let gate = AsyncStream<Void>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -32,8 +35,10 @@ import YYDispatch
         return order.all
     }
 
-    private func enqueue(_ name: String, _ priority: PrioritySignal, on limiter: ConcurrencyLimiter,
-                         into group: inout ThrowingTaskGroup<Void, any Error>, order: Order) async {
+    private func enqueue(
+        _ name: String, _ priority: PrioritySignal, on limiter: ConcurrencyLimiter,
+        into group: inout ThrowingTaskGroup<Void, any Error>, order: Order
+    ) async {
         let queuedBefore = limiter.queuedCount
         group.addTask {
             try await limiter.withSlot(group: "host", priority: priority) { () throws(ImagePipelineError) in order.append(name) }
@@ -56,14 +61,17 @@ import YYDispatch
         let limiter = ConcurrencyLimiter(perGroupLimit: 1, totalLimit: 1)
         let raised = PrioritySignal(.veryLow)
         let lowered = PrioritySignal(.veryHigh)
-        let order = try await runBehindAHeldSlot(limiter, queue: { group, order in
-            await enqueue("lowered", lowered, on: limiter, into: &group, order: order)
-            await enqueue("normal", PrioritySignal(.normal), on: limiter, into: &group, order: order)
-            await enqueue("raised", raised, on: limiter, into: &group, order: order)
-        }, whileQueued: {
-            raised.set(.high)
-            lowered.set(.low)
-        })
+        let order = try await runBehindAHeldSlot(
+            limiter,
+            queue: { group, order in
+                await enqueue("lowered", lowered, on: limiter, into: &group, order: order)
+                await enqueue("normal", PrioritySignal(.normal), on: limiter, into: &group, order: order)
+                await enqueue("raised", raised, on: limiter, into: &group, order: order)
+            },
+            whileQueued: {
+                raised.set(.high)
+                lowered.set(.low)
+            })
         #expect(order == ["raised", "normal", "lowered"])
     }
 
@@ -74,7 +82,9 @@ import YYDispatch
             await enqueue("same host", PrioritySignal(.veryHigh), on: limiter, into: &group, order: order)
             // Another host still has room: it runs at once, ahead of the higher priority.
             group.addTask {
-                try await limiter.withSlot(group: "other", priority: PrioritySignal(.veryLow)) { () throws(ImagePipelineError) in order.append("other host") }
+                try await limiter.withSlot(group: "other", priority: PrioritySignal(.veryLow)) { () throws(ImagePipelineError) in
+                    order.append("other host")
+                }
             }
             while order.all.isEmpty { await Task.yield() }
         }
@@ -86,7 +96,9 @@ import YYDispatch
         let order = try await runBehindAHeldSlot(limiter) { group, order in
             let queuedBefore = limiter.queuedCount
             let cancelled = Task {
-                try await limiter.withSlot(group: "host", priority: PrioritySignal(.veryHigh)) { () throws(ImagePipelineError) in order.append("cancelled") }
+                try await limiter.withSlot(group: "host", priority: PrioritySignal(.veryHigh)) { () throws(ImagePipelineError) in
+                    order.append("cancelled")
+                }
             }
             while limiter.queuedCount == queuedBefore { await Task.yield() }
             await enqueue("kept", PrioritySignal(.low), on: limiter, into: &group, order: order)

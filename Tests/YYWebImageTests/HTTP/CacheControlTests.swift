@@ -1,4 +1,5 @@
 import Testing
+
 @testable import YYWebImage
 
 /// Cache-Control directives as a private cache reads them (RFC 9111 §5.2.2).
@@ -16,8 +17,10 @@ struct CacheControlTests {
         #expect(control == CacheControl(maxAge: 120))
     }
 
-    @Test(arguments: [("max-age=", 0), ("max-age=-5", 0), ("max-age=1e3", 0), ("max-age=abc", 0),
-                      ("max-age=99999999999999999999", Int(Int32.max))])
+    @Test(arguments: [
+        ("max-age=", 0), ("max-age=-5", 0), ("max-age=1e3", 0), ("max-age=abc", 0),
+        ("max-age=99999999999999999999", Int(Int32.max)),
+    ])
     func aMalformedMaxAgeIsStaleAndAHugeOneSaturates(field: String, maxAge: Int) {
         #expect(CacheControl([field].headers).maxAge == maxAge)
     }
@@ -27,13 +30,13 @@ struct CacheControlTests {
     }
 }
 
-private extension Array where Element == String {
+extension Array where Element == String {
     /// One Cache-Control field per element.
-    var headers: HTTPHeaderFields { HTTPHeaderFields(map { HTTPHeaderFields.Field(name: "Cache-Control", value: $0) }) }
+    fileprivate var headers: HTTPHeaderFields { HTTPHeaderFields(map { HTTPHeaderFields.Field(name: "Cache-Control", value: $0) }) }
 }
 
-private extension CacheControl {
-    init(maxAge: Int?) {
+extension CacheControl {
+    fileprivate init(maxAge: Int?) {
         self.init(HTTPHeaderFields())
         self.maxAge = maxAge
     }

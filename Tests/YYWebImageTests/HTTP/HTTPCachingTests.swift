@@ -2,13 +2,16 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 import YYCache
+
 @testable import YYWebImage
 
 /// Freshness, revalidation and retries against a server that answers like a real one.
 @Suite(.timeLimit(.minutes(2))) struct HTTPCachingTests {
     /// Serves `body` with `etag`, answering a matching If-None-Match with 304.
-    private static func validating(etag: @escaping @Sendable () -> String, body: @escaping @Sendable () -> [UInt8],
-                                   cacheControl: String) -> LoopbackHTTPServer.Handler {
+    private static func validating(
+        etag: @escaping @Sendable () -> String, body: @escaping @Sendable () -> [UInt8],
+        cacheControl: String
+    ) -> LoopbackHTTPServer.Handler {
         { request in
             if request.header("If-None-Match") == etag() {
                 return .response(status: 304, headers: [("ETag", etag()), ("Cache-Control", cacheControl)])
@@ -19,7 +22,8 @@ import YYCache
 
     @Test func maxAgeZeroRevalidatesWithIfNoneMatchAndA304ReturnsTheStoredBytes() async throws {
         let png = Fixtures.png()
-        let harness = try await PipelineHarness.start(disk: true, handler: Self.validating(etag: { "\"v1\"" }, body: { png }, cacheControl: "max-age=0"))
+        let harness = try await PipelineHarness.start(
+            disk: true, handler: Self.validating(etag: { "\"v1\"" }, body: { png }, cacheControl: "max-age=0"))
         defer { harness.server.stop() }
         let first = try await harness.pipeline.image(for: harness.url("/r.png"))
         #expect(first.source == .network)
@@ -55,7 +59,8 @@ import YYCache
         // Bytes that are no image under the URL's key (damaged, or written there by other code)
         // failed every load until they went stale; revalidated, a 304 handed them out again.
         let png = Fixtures.png()
-        let harness = try await PipelineHarness.start(disk: true, handler: Self.validating(etag: { "\"v\"" }, body: { png }, cacheControl: cacheControl))
+        let harness = try await PipelineHarness.start(
+            disk: true, handler: Self.validating(etag: { "\"v\"" }, body: { png }, cacheControl: cacheControl))
         defer { harness.server.stop() }
         let url = harness.url("/g.png")
         _ = try await harness.pipeline.image(for: url)
@@ -87,8 +92,10 @@ import YYCache
     @Test func aChangedETagReplacesTheEntry() async throws {
         let old = Fixtures.png(width: 10, height: 10), new = Fixtures.png(width: 20, height: 20)
         let version = Version(1)
-        let harness = try await PipelineHarness.start(disk: true, handler: Self.validating(
-            etag: { version.current == 1 ? "\"1\"" : "\"2\"" }, body: { version.current == 1 ? old : new }, cacheControl: "max-age=0"))
+        let harness = try await PipelineHarness.start(
+            disk: true,
+            handler: Self.validating(
+                etag: { version.current == 1 ? "\"1\"" : "\"2\"" }, body: { version.current == 1 ? old : new }, cacheControl: "max-age=0"))
         defer { harness.server.stop() }
         #expect(try await harness.pipeline.image(for: harness.url("/e.png")).image.pixelWidth == 10)
         version.current = 2
@@ -113,7 +120,8 @@ import YYCache
 
     @Test func refreshRevalidatesAFreshEntry() async throws {
         let png = Fixtures.png()
-        let harness = try await PipelineHarness.start(disk: true, handler: Self.validating(etag: { "\"f\"" }, body: { png }, cacheControl: "max-age=3600"))
+        let harness = try await PipelineHarness.start(
+            disk: true, handler: Self.validating(etag: { "\"f\"" }, body: { png }, cacheControl: "max-age=3600"))
         defer { harness.server.stop() }
         _ = try await harness.pipeline.image(for: harness.url("/f.png"))
         let refreshed = try await harness.pipeline.image(for: ImageRequest(url: harness.url("/f.png"), options: .refresh))
@@ -124,8 +132,8 @@ import YYCache
     @Test func expiresAndAgeDecideFreshnessOnAMovingClock() async throws {
         let png = Fixtures.png()
         let now = MovableDate(Date(timeIntervalSince1970: 1_700_000_000))
-        let date = "Tue, 14 Nov 2023 22:13:20 GMT"       // == 1_700_000_000
-        let expires = "Tue, 14 Nov 2023 22:23:20 GMT"    // 600 s later
+        let date = "Tue, 14 Nov 2023 22:13:20 GMT"  // == 1_700_000_000
+        let expires = "Tue, 14 Nov 2023 22:23:20 GMT"  // 600 s later
         let harness = try await PipelineHarness.start(disk: true, configure: { $0.now = { now.value } }) { request in
             request.header("If-None-Match") != nil
                 ? .response(status: 304, headers: [("ETag", "\"x\"")])
@@ -133,7 +141,7 @@ import YYCache
         }
         defer { harness.server.stop() }
         _ = try await harness.pipeline.image(for: harness.url("/x.png"))
-        now.value += 499    // fresh for 600 − 100 seconds
+        now.value += 499  // fresh for 600 − 100 seconds
         #expect(try await harness.restarted().pipeline.image(for: harness.url("/x.png")).source == .disk)
         now.value += 2
         #expect(try await harness.restarted().pipeline.image(for: harness.url("/x.png")).source == .revalidated)
@@ -168,10 +176,12 @@ import YYCache
         let clock = RecordingClock()
         let attempts = Version()
         let now = Date(timeIntervalSince1970: 1_700_000_000)
-        let harness = try await PipelineHarness.start(configure: { $0.clock = clock; $0.now = { now } }) { _ in
+        let harness = try await PipelineHarness.start(configure: {
+            $0.clock = clock; $0.now = { now }
+        }) { _ in
             attempts.current += 1
             return attempts.current == 1
-                ? .response(status: 503, headers: [("Retry-After", "Tue, 14 Nov 2023 22:13:25 GMT")])   // now + 5 s
+                ? .response(status: 503, headers: [("Retry-After", "Tue, 14 Nov 2023 22:13:25 GMT")])  // now + 5 s
                 : .response(body: png)
         }
         defer { harness.server.stop() }

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
+
 @testable import YYWebImage
 
 /// HTTP dates in the three forms RFC 9110 makes recipients accept, and what is no date.
 struct HTTPDateTests {
     @Test(arguments: [
-        "Sun, 06 Nov 1994 08:49:37 GMT",     // IMF-fixdate
-        "Sunday, 06-Nov-94 08:49:37 GMT",    // RFC 850
-        "Sun Nov  6 08:49:37 1994",          // asctime
+        "Sun, 06 Nov 1994 08:49:37 GMT",  // IMF-fixdate
+        "Sunday, 06-Nov-94 08:49:37 GMT",  // RFC 850
+        "Sun Nov  6 08:49:37 1994",  // asctime
     ])
     func everyFormParsesToTheSameInstant(text: String) {
         #expect(HTTPDate.parse(text) == Date(timeIntervalSince1970: 784_111_777))
@@ -18,10 +19,13 @@ struct HTTPDateTests {
         #expect(HTTPDate.parse("Tue, 19 Jan 2038 03:14:08 GMT") == Date(timeIntervalSince1970: 2_147_483_648))
     }
 
-    @Test(arguments: ["0", "-1", "", "yesterday", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Fri, 31 Nov 2023 10:00:00 GMT",
-                     // A year the calendar would wrap round to year 1, and signs or digits where none belong.
-                     "Sun, 06 Nov 9223372036854775807 08:49:37 GMT", "Sun, 06 Nov 19940 08:49:37 GMT",
-                     "Sun, +6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 +8:49:37 GMT", "Sun Nov  6 08:49:37 94"])
+    @Test(arguments: [
+        "0", "-1", "", "yesterday", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
+        "Fri, 31 Nov 2023 10:00:00 GMT",
+        // A year the calendar would wrap round to year 1, and signs or digits where none belong.
+        "Sun, 06 Nov 9223372036854775807 08:49:37 GMT", "Sun, 06 Nov 19940 08:49:37 GMT",
+        "Sun, +6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 +8:49:37 GMT", "Sun Nov  6 08:49:37 94",
+    ])
     func textThatIsNoDateGivesNil(text: String) {
         #expect(HTTPDate.parse(text) == nil)
     }

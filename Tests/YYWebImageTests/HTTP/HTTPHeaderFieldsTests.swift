@@ -1,4 +1,5 @@
 import Testing
+
 @testable import YYWebImage
 
 /// Header names compare ignoring ASCII letter case only.

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import YYWebImage
 
 /// The header parsers read what any server sends: random and mutated Cache-Control, Expires, Date,
@@ -58,8 +59,9 @@ struct HTTPHeaderFuzzTests {
             for field in ["Expires", "Date", "Last-Modified"] {
                 guard let date = headers[field].flatMap(HTTPDate.parse) else { continue }
                 // Four digits of year at most (0000 to 9999): all an HTTP date can say.
-                #expect(date.timeIntervalSince1970 >= -62_167_219_200 && date.timeIntervalSince1970 < 253_402_300_800,
-                        "\(headers[field]!) parsed as \(date)")
+                #expect(
+                    date.timeIntervalSince1970 >= -62_167_219_200 && date.timeIntervalSince1970 < 253_402_300_800,
+                    "\(headers[field]!) parsed as \(date)")
             }
             guard let record = StoredResponse(statusCode: 200, headers: headers, now: Self.now, defaultLifetime: 3_600) else {
                 #expect(control.noStore)

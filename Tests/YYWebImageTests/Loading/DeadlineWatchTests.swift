@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 import YYDispatch
+
 @testable import YYWebImage
 
 /// The watch calls each action once its deadline has passed, in deadline order, never after

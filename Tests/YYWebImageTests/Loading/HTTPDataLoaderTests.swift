@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import YYWebImage
 
 @Suite(.timeLimit(.minutes(1))) struct HTTPDataLoaderTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import YYDispatch
+
 @testable import YYWebImage
 
 /// The defaults a `Configuration()` starts from.

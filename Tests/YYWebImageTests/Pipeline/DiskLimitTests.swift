@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
 import Testing
+
 @testable import YYWebImage
 
 /// The disk cache's cost limit holds after every write, not only after the next sweep.
@@ -10,7 +11,7 @@ import Testing
         let harness = try await PipelineHarness.start(disk: true) { _ in .response(headers: [("Cache-Control", "max-age=3600")], body: png) }
         defer { harness.server.stop() }
         let disk = try #require(harness.pipeline.configuration.diskCache)
-        disk.autoTrimInterval = .seconds(3600)    // no sweep will help
+        disk.autoTrimInterval = .seconds(3600)  // no sweep will help
         disk.costLimit = png.count * 2
         for index in 0..<6 {
             _ = try await harness.pipeline.image(for: harness.url("/l\(index).png"))

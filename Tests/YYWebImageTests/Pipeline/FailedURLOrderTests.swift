@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
 import Testing
+
 @testable import YYWebImage
 
 /// With `failedURLMemory`, the outcome of the data job that began last wins: a download that
@@ -12,10 +13,12 @@ import Testing
     /// A pipeline with a disk and no memory cache (which would answer before the remembered
     /// failure is looked at), remembering failures for ten minutes.
     func harness(_ script: ScriptedReplies) async throws -> PipelineHarness {
-        try await PipelineHarness.start(disk: true, configure: { configuration in
-            configuration.memoryCache = nil
-            configuration.failedURLMemory = .seconds(600)
-        }, handler: script.reply)
+        try await PipelineHarness.start(
+            disk: true,
+            configure: { configuration in
+                configuration.memoryCache = nil
+                configuration.failedURLMemory = .seconds(600)
+            }, handler: script.reply)
     }
 
     var fresh: [LoopbackHTTPServer.Step] { .response(headers: [("Cache-Control", "max-age=3600")], body: png) }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import YYWebImage
 
 /// The pipeline's memory of failed URLs (`failedURLMemory`).

@@ -3,6 +3,7 @@ import LoopbackHTTPServer
 import Testing
 import YYCache
 import YYImage
+
 @testable import YYWebImage
 
 /// Servers that break HTTP or send what is no image: each load fails with the right typed error
@@ -12,8 +13,10 @@ import YYImage
 
     /// Loads `path` from a server with `handler` and a disk cache; returns the error and checks
     /// that nothing reached the disk.
-    private func failure(_ handler: @escaping LoopbackHTTPServer.Handler, idleReadTimeout: Duration = .seconds(15),
-                         configure: (inout ImagePipeline.Configuration) -> Void = { _ in }) async throws -> ImagePipelineError? {
+    private func failure(
+        _ handler: @escaping LoopbackHTTPServer.Handler, idleReadTimeout: Duration = .seconds(15),
+        configure: (inout ImagePipeline.Configuration) -> Void = { _ in }
+    ) async throws -> ImagePipelineError? {
         let harness = try await PipelineHarness.start(disk: true, idleReadTimeout: idleReadTimeout, configure: configure, handler: handler)
         defer { harness.server.stop() }
         let error = await harness.error(loading: "/hostile.png")
@@ -31,7 +34,8 @@ import YYImage
     @Test func aSlowDripFiresTheRequestTimeoutWithMonotonicProgress() async throws {
         let head = LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "\(png.count)")])
         // The head and 10 bytes at once (so progress is seen however slow the machine), then a byte per 50 ms.
-        let drip: [LoopbackHTTPServer.Step] = [.send(head + png.prefix(10))]
+        let drip: [LoopbackHTTPServer.Step] =
+            [.send(head + png.prefix(10))]
             + png.dropFirst(10).map { byte in [.pause(.milliseconds(50)), .send([byte])] }.joined()
         let harness = try await PipelineHarness.start(configure: { $0.requestTimeout = .milliseconds(1500) }, handler: { _ in drip })
         defer { harness.server.stop() }
@@ -61,8 +65,10 @@ import YYImage
 
     @Test func aResetMidBodyIsAnErrorAndNothingIsCached() async throws {
         let error = try await failure { [png] _ in
-            [.send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "\(png.count)")]) + png.prefix(png.count / 2)),
-             .pause(.milliseconds(50)), .reset]
+            [
+                .send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "\(png.count)")]) + png.prefix(png.count / 2)),
+                .pause(.milliseconds(50)), .reset,
+            ]
         }
         guard case .transport = error else { Issue.record("expected a transport error, got \(String(describing: error))"); return }
     }
@@ -81,17 +87,24 @@ import YYImage
 
     @Test func aHugeContentLengthIsRefusedBeforeReading() async throws {
         let error = try await failure { _ in
-            [.send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "10737418240")])), .sendForever([UInt8](repeating: 0, count: 65_536))]
+            [
+                .send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "10737418240")])),
+                .sendForever([UInt8](repeating: 0, count: 65_536)),
+            ]
         }
         #expect(error == .tooLarge(limit: 64 << 20))
     }
 
     @Test func anEndlessChunkedBodyStopsAtTheSizeLimit() async throws {
         let chunk = LoopbackHTTPServer.Step.chunk([UInt8](repeating: 0x41, count: 65_536))
-        let error = try await failure({ [png] _ in
-            [.send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Transfer-Encoding", "chunked")]) + LoopbackHTTPServer.Step.chunk(png)),
-             .sendForever(chunk)]
-        }, configure: { $0.maximumResponseBytes = 1 << 20 })
+        let error = try await failure(
+            { [png] _ in
+                [
+                    .send(
+                        LoopbackHTTPServer.Step.head(status: 200, headers: [("Transfer-Encoding", "chunked")]) + LoopbackHTTPServer.Step.chunk(png)),
+                    .sendForever(chunk),
+                ]
+            }, configure: { $0.maximumResponseBytes = 1 << 20 })
         #expect(error == .tooLarge(limit: 1 << 20))
     }
 

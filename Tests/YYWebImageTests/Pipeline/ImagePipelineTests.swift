@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 import YYImage
+
 @testable import YYWebImage
 
 /// The stages in order (memory → disk → network → decode → processors) and what each response says.
@@ -59,7 +60,7 @@ import YYImage
         #expect((thumbnail.image.pixelWidth, thumbnail.image.pixelHeight) == (50, 25))
         let full = try await harness.pipeline.image(for: url)
         #expect((full.image.pixelWidth, full.image.pixelHeight) == (200, 100))
-        #expect(full.source == .network)   // another memory key, and no disk cache here
+        #expect(full.source == .network)  // another memory key, and no disk cache here
         let again = try await harness.pipeline.image(for: ImageRequest(url: url, processors: [.thumbnail(maxPixelSize: 50)]))
         #expect(again.source == .memory)
         #expect(again.image === thumbnail.image)
@@ -108,9 +109,10 @@ import YYImage
 
     @Test func theCacheKeyFilterLetsTwoURLsShareOneEntry() async throws {
         let png = Fixtures.png()
-        let harness = try await PipelineHarness.start(configure: { configuration in
-            configuration.cacheKey = { url in url.absoluteString.components(separatedBy: "?").first ?? url.absoluteString }
-        }, handler: { _ in .response(body: png) })
+        let harness = try await PipelineHarness.start(
+            configure: { configuration in
+                configuration.cacheKey = { url in url.absoluteString.components(separatedBy: "?").first ?? url.absoluteString }
+            }, handler: { _ in .response(body: png) })
         defer { harness.server.stop() }
         _ = try await harness.pipeline.image(for: harness.url("/k.png?token=1"))
         let second = try await harness.pipeline.image(for: harness.url("/k.png?token=2"))

@@ -1,9 +1,10 @@
 import Foundation
 import LoopbackHTTPServer
-import Testing
 import TestSupport
 import TestTraits
+import Testing
 import YYImage
+
 @testable import YYWebImage
 
 /// The task form: progress, progressive previews and priorities that change while it runs.
@@ -25,9 +26,11 @@ import YYImage
         let size = (bytes.count + pieces - 1) / pieces
         let ends = (0..<pieces).map { min(bytes.count, ($0 + 1) * size) }
         let gates = ends.map { _ in LoopbackHTTPServer.Gate() }
-        let steps: [LoopbackHTTPServer.Step] = [.send(head)] + (0..<pieces).flatMap { index -> [LoopbackHTTPServer.Step] in
-            [.send(Array(bytes[(index * size)..<ends[index]])), .waitFor(gates[index]), .pause(.milliseconds(250))]
-        }
+        let steps: [LoopbackHTTPServer.Step] =
+            [.send(head)]
+            + (0..<pieces).flatMap { index -> [LoopbackHTTPServer.Step] in
+                [.send(Array(bytes[(index * size)..<ends[index]])), .waitFor(gates[index]), .pause(.milliseconds(250))]
+            }
         let harness = try await PipelineHarness.start { _ in steps }
         defer { harness.server.stop() }
         let started = ContinuousClock.now
@@ -62,8 +65,9 @@ import YYImage
 
     /// YYKit's own sample pictures in the three formats that show a whole picture early: each
     /// preview is full size, they change as data arrives, and the first is not yet the final image.
-    @Test(.needsSharedTestData,
-          arguments: ["mew_interlaced.png", "mew_interlaced.gif", "mew_progressive.jpg"])
+    @Test(
+        .needsSharedTestData,
+        arguments: ["mew_interlaced.png", "mew_interlaced.gif", "mew_progressive.jpg"])
     func interlacedAndProgressiveFilesGivePreviewsThatImprove(_ name: String) async throws {
         let bytes = try [UInt8](Data(contentsOf: TestData.url("yykit/images/demo/" + name)))
         let load = try await loadInPieces(bytes, pieces: 8, path: "/" + name)
@@ -104,7 +108,9 @@ import YYImage
         var early = first.makeAsyncIterator()
         var firstEvent = await early.next()
         if case .progress(0, png.count) = firstEvent { firstEvent = await early.next() }
-        guard case .progress(thirds[1], png.count) = firstEvent else { Issue.record("no progress for the first piece: \(String(describing: firstEvent))"); return }
+        guard case .progress(thirds[1], png.count) = firstEvent else {
+            Issue.record("no progress for the first piece: \(String(describing: firstEvent))"); return
+        }
         // Joining after the first piece: it is where the stream starts.
         let late = received(task.events)
         let rest = Task { [early] in
@@ -129,7 +135,9 @@ import YYImage
         let jpeg = Fixtures.jpeg()
         let head = LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "\(jpeg.count)")])
         let half = jpeg.count / 2
-        let harness = try await PipelineHarness.start { _ in [.send(head + jpeg.prefix(half)), .pause(.milliseconds(300)), .send(Array(jpeg.dropFirst(half)))] }
+        let harness = try await PipelineHarness.start { _ in
+            [.send(head + jpeg.prefix(half)), .pause(.milliseconds(300)), .send(Array(jpeg.dropFirst(half)))]
+        }
         defer { harness.server.stop() }
         let task = harness.pipeline.imageTask(for: ImageRequest(url: harness.url("/plain.jpg")))
         var previews = 0
@@ -144,7 +152,8 @@ import YYImage
         let png = Fixtures.png()
         let harness = try await PipelineHarness.start(configure: { $0.connectionsPerHost = 1 }) { request in
             order.append(request.path)
-            return request.path == "/block.png" ? [.send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "100")])), .stall] : .response(body: png)
+            return request.path == "/block.png"
+                ? [.send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "100")])), .stall] : .response(body: png)
         }
         let blocker = harness.pipeline.imageTask(for: ImageRequest(url: harness.url("/block.png")))
         await harness.server.wait { _, requests in requests == 1 }

@@ -1,9 +1,10 @@
 import Foundation
 import LoopbackHTTPServer
 import SharedTierDoubles
-import Testing
 import TestSupport
+import Testing
 import YYCache
+
 @testable import YYWebImage
 
 /// Two data jobs of one image (a refresh beside a plain load) that both download it store their
@@ -27,8 +28,10 @@ import YYCache
     func theDiskKeepsTheOriginalOfTheLastJobThatStoresOne(newer options: ImageRequest.Options, storesItsOriginal: Bool) async throws {
         let held = LoopbackHTTPServer.Gate()
         // The plain load's download is held; the newer job's gets the new image at once.
-        let script = ScriptedReplies([(held, .response(headers: [("ETag", "\"old\""), ("Cache-Control", "max-age=3600")], body: old)),
-                                      (nil, .response(headers: [("ETag", "\"new\""), ("Cache-Control", "max-age=3600")], body: new))])
+        let script = ScriptedReplies([
+            (held, .response(headers: [("ETag", "\"old\""), ("Cache-Control", "max-age=3600")], body: old)),
+            (nil, .response(headers: [("ETag", "\"new\""), ("Cache-Control", "max-age=3600")], body: new)),
+        ])
         let harness = try await PipelineHarness.start(disk: true, handler: script.reply)
         defer { harness.server.stop() }
         let url = harness.url("/image.png")

@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTPServer
 import TestSupport
 import Testing
+
 @testable import YYWebImage
 
 /// Many requests with random cancellation leave no task, queued waiter or connection behind.
@@ -11,7 +12,9 @@ import Testing
         let harness = try await PipelineHarness.start { _ in .response(body: png) }
         defer { harness.server.stop() }
         var random = SplitMix64(seed: 42)
-        let plan = (0..<10_000).map { _ in (path: "/s\(Int.random(in: 0..<300, using: &random)).png", cancel: Int.random(in: 0..<3, using: &random) == 0) }
+        let plan = (0..<10_000).map { _ in
+            (path: "/s\(Int.random(in: 0..<300, using: &random)).png", cancel: Int.random(in: 0..<3, using: &random) == 0)
+        }
         var completed = 0, cancelled = 0
         for batch in stride(from: 0, to: plan.count, by: 500) {
             let tasks = plan[batch..<min(plan.count, batch + 500)].map { item in

@@ -1,10 +1,11 @@
 import Foundation
 import LoopbackHTTPServer
-import Testing
 import TestSupport
 import TestTraits
+import Testing
 import YYCache
 import YYCacheRedis
+
 @testable import YYWebImage
 
 /// Pipelines on different machines (here: separate disk folders) sharing originals through Redis.

@@ -1,9 +1,10 @@
 import Foundation
 import LoopbackHTTPServer
 import SharedTierDoubles
-import Testing
 import TestSupport
+import Testing
 import YYCache
+
 @testable import YYWebImage
 
 /// A copy read from the shared tier is put on this machine's disk only if no newer original of
@@ -45,8 +46,9 @@ import YYCache
         #expect(refreshed.data == Data(new))
         tier.open()
         #expect(try await plain.value.data == Data(old), "the plain load returns what it found")
-        #expect(pipeline.cachedImage(for: ImageRequest(url: url))?.pixelWidth == 32,
-                "the memory cache keeps the refreshed image, not the older one that arrived after it")
+        #expect(
+            pipeline.cachedImage(for: ImageRequest(url: url))?.pixelWidth == 32,
+            "the memory cache keeps the refreshed image, not the older one that arrived after it")
 
         // Whatever the disk keeps now must not be the old image: the new one, or nothing (a
         // miss costs a download of the new one).

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import YYWebImage
 
 @Suite struct StartOrderTests {

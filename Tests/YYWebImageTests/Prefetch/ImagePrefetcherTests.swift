@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
 import Testing
+
 @testable import YYWebImage
 
 /// Loading ahead of need: to disk only or to memory, a few at a time, cancellable.
@@ -48,7 +49,9 @@ import Testing
     }
 
     @Test func stoppingCancelsTheDownload() async throws {
-        let harness = try await PipelineHarness.start { _ in [.send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "1000")])), .stall] }
+        let harness = try await PipelineHarness.start { _ in
+            [.send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "1000")])), .stall]
+        }
         defer { harness.server.stop() }
         let prefetcher = ImagePrefetcher(pipeline: harness.pipeline)
         let url = harness.url("/slow.png")
@@ -62,7 +65,9 @@ import Testing
     /// Each prefetch's task held the prefetcher: dropping it stopped nothing, and its downloads
     /// (and the queued ones after them) ran on until they ended or timed out.
     @Test func releasingThePrefetcherStopsItsPrefetches() async throws {
-        let harness = try await PipelineHarness.start { _ in [.send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "1000")])), .stall] }
+        let harness = try await PipelineHarness.start { _ in
+            [.send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "1000")])), .stall]
+        }
         defer { harness.server.stop() }
         weak var released: ImagePrefetcher?
         do {
@@ -73,11 +78,13 @@ import Testing
         }
         #expect(released == nil)
         #expect(await harness.server.wait { open, _ in open == 0 })
-        #expect(harness.server.requests.count == 2)   // the four queued ones never started
+        #expect(harness.server.requests.count == 2)  // the four queued ones never started
     }
 
     @Test func aURLPrefetchedAgainAfterItWasStoppedIsCountedAndCanBeStopped() async throws {
-        let harness = try await PipelineHarness.start { _ in [.send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "1000")])), .stall] }
+        let harness = try await PipelineHarness.start { _ in
+            [.send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "1000")])), .stall]
+        }
         defer { harness.server.stop() }
         // One slot: the second prefetch starts once the stopped one has let go of it.
         let prefetcher = ImagePrefetcher(pipeline: harness.pipeline, maxConcurrentRequests: 1)

@@ -3,6 +3,7 @@ import LoopbackHTTPServer
 import TestSupport
 import YYCache
 import YYImage
+
 @testable import YYWebImage
 
 /// Images made by our own encoders, so the tests need no files.
@@ -70,9 +71,11 @@ struct PipelineHarness {
     /// - Parameters:
     ///   - disk: gives the pipeline a disk cache in a temporary folder.
     ///   - configure: changes the configuration before the pipeline is made.
-    static func start(disk: Bool = false, idleReadTimeout: Duration = .seconds(15),
-                      configure: (inout ImagePipeline.Configuration) -> Void = { _ in },
-                      handler: @escaping LoopbackHTTPServer.Handler) async throws -> PipelineHarness {
+    static func start(
+        disk: Bool = false, idleReadTimeout: Duration = .seconds(15),
+        configure: (inout ImagePipeline.Configuration) -> Void = { _ in },
+        handler: @escaping LoopbackHTTPServer.Handler
+    ) async throws -> PipelineHarness {
         let server = try await LoopbackHTTPServer.start(handler: handler)
         var loaderConfiguration = HTTPDataLoader.Configuration()
         loaderConfiguration.idleReadTimeout = idleReadTimeout
@@ -121,10 +124,11 @@ final class ScriptedReplies: @unchecked Sendable {
     init(_ replies: [(gate: LoopbackHTTPServer.Gate?, reply: [LoopbackHTTPServer.Step])]) { self.replies = replies }
 
     func reply(to request: LoopbackHTTPServer.Request) -> [LoopbackHTTPServer.Step] {
-        let index = lock.withLock { defer { next += 1 }; return next }
+        let index = lock.withLock {
+            defer { next += 1 }; return next
+        }
         guard index < replies.count else { return .response(status: 404) }
         let (gate, reply) = replies[index]
         return (gate.map { [.waitFor($0)] } ?? []) + reply
     }
 }
-

@@ -175,8 +175,8 @@ struct AVIFContainer: ImageContainer {
         let y = Double(Int32(bitPattern: box.vertOffN)) / Double(box.vertOffD) + (Double(image.height) - height) / 2
         let rect = PixelRect(x: Int(x.rounded(.down)), y: Int(y.rounded(.down)), width: Int(width.rounded(.down)), height: Int(height.rounded(.down)))
         guard rect.width > 0, rect.height > 0, rect.x >= 0, rect.y >= 0,
-              rect.x + rect.width <= Int(image.width), rect.y + rect.height <= Int(image.height),
-              rect.width < Int(image.width) || rect.height < Int(image.height)
+            rect.x + rect.width <= Int(image.width), rect.y + rect.height <= Int(image.height),
+            rect.width < Int(image.width) || rect.height < Int(image.height)
         else { return nil }
         return rect
     }
@@ -225,7 +225,9 @@ struct AVIFContainer: ImageContainer {
     }
 
     /// Converts `image` to 8-bit RGBA rows of `stride` bytes at `pixels`.
-    private func convert(_ image: UnsafeMutablePointer<avifImage>, into pixels: UnsafeMutablePointer<UInt8>?, stride: Int, frame index: Int) throws(ImageError) {
+    private func convert(_ image: UnsafeMutablePointer<avifImage>, into pixels: UnsafeMutablePointer<UInt8>?, stride: Int, frame index: Int)
+        throws(ImageError)
+    {
         var rgb = avifRGBImage()
         avifRGBImageSetDefaults(&rgb, image)
         rgb.format = AVIF_RGB_FORMAT_RGBA

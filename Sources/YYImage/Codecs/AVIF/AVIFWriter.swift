@@ -55,7 +55,8 @@ enum AVIFWriter {
                 return avifImageRGBToYUV(image, &rgb)
             }
             try check(converted, encoder, "a frame does not convert to YUV")
-            let flags = frames.count == 1 ? avifAddImageFlags(AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue) : avifAddImageFlags(AVIF_ADD_IMAGE_FLAG_NONE.rawValue)
+            let flags =
+                frames.count == 1 ? avifAddImageFlags(AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue) : avifAddImageFlags(AVIF_ADD_IMAGE_FLAG_NONE.rawValue)
             let milliseconds = UInt64(max(1, (duration * 1000).rounded()))
             try check(avifEncoderAddImage(encoder, image, milliseconds, flags), encoder, "a frame does not encode")
         }

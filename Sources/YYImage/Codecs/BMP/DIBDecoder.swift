@@ -22,12 +22,15 @@ struct DIBDecoder {
         var masks: (r: UInt32, g: UInt32, b: UInt32, a: UInt32) = (0, 0, 0, 0)
         let paletteEntrySize: Int
         if headerSize == 12 {
-            guard let w = bytes.u16LE(offset + 4), let h = bytes.u16LE(offset + 6), let bits = bytes.u16LE(offset + 10) else { throw .truncated(type) }
+            guard let w = bytes.u16LE(offset + 4), let h = bytes.u16LE(offset + 6), let bits = bytes.u16LE(offset + 10) else {
+                throw .truncated(type)
+            }
             (width, height, bitCount) = (Int(w), Int(h), Int(bits))
             paletteEntrySize = 3
         } else if headerSize >= 40 && headerSize <= 256 {
             guard let w = bytes.u32LE(offset + 4), let h = bytes.u32LE(offset + 8), let bits = bytes.u16LE(offset + 14),
-                  let c = bytes.u32LE(offset + 16), let used = bytes.u32LE(offset + 32) else { throw .truncated(type) }
+                let c = bytes.u32LE(offset + 16), let used = bytes.u32LE(offset + 32)
+            else { throw .truncated(type) }
             width = Int(Int32(bitPattern: w))
             height = Int(Int32(bitPattern: h))
             bitCount = Int(bits)
@@ -37,7 +40,9 @@ struct DIBDecoder {
             if compression == 3 || compression == 6 {
                 // Masks follow a 40-byte header, or sit inside a V2+ header.
                 let maskOffset = offset + 40
-                guard let r = bytes.u32LE(maskOffset), let g = bytes.u32LE(maskOffset + 4), let b = bytes.u32LE(maskOffset + 8) else { throw .truncated(type) }
+                guard let r = bytes.u32LE(maskOffset), let g = bytes.u32LE(maskOffset + 4), let b = bytes.u32LE(maskOffset + 8) else {
+                    throw .truncated(type)
+                }
                 let hasAlphaMask = compression == 6 || headerSize >= 56
                 masks = (r, g, b, hasAlphaMask ? (bytes.u32LE(maskOffset + 12) ?? 0) : 0)
             }
@@ -112,10 +117,13 @@ struct DIBDecoder {
                         color = RGBA(bytes[p + 2], bytes[p + 1], bytes[p])
                     default:
                         let p = start + x * bitCount / 8
-                        let value = bitCount == 16 ? UInt32(bytes[p]) | UInt32(bytes[p + 1]) << 8
+                        let value =
+                            bitCount == 16
+                            ? UInt32(bytes[p]) | UInt32(bytes[p + 1]) << 8
                             : UInt32(bytes[p]) | UInt32(bytes[p + 1]) << 8 | UInt32(bytes[p + 2]) << 16 | UInt32(bytes[p + 3]) << 24
-                        color = RGBA(Self.channel(value, masks.r, shifts.0), Self.channel(value, masks.g, shifts.1),
-                                     Self.channel(value, masks.b, shifts.2), masks.a == 0 ? 255 : Self.channel(value, masks.a, shifts.3))
+                        color = RGBA(
+                            Self.channel(value, masks.r, shifts.0), Self.channel(value, masks.g, shifts.1),
+                            Self.channel(value, masks.b, shifts.2), masks.a == 0 ? 255 : Self.channel(value, masks.a, shifts.3))
                     }
                     out[o] = color.r; out[o + 1] = color.g; out[o + 2] = color.b; out[o + 3] = color.a
                     o += 4

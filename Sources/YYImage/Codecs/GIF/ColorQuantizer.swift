@@ -5,16 +5,16 @@
 /// gets them exactly (so GIF round trips are lossless); otherwise median cut over a 5-bit-per-
 /// channel histogram chooses the palette, each entry the mean of the colours in its box, and
 /// pixels map to their box's entry, optionally with Floyd–Steinberg error diffusion.
-public struct ColorQuantizer: Sendable {
+package struct ColorQuantizer: Sendable {
     /// The palette (opaque entries, then the transparent one if any).
-    public var palette: [RGBA]
+    package var palette: [RGBA]
     /// One palette index per pixel, row by row.
-    public var indices: [UInt8]
+    package var indices: [UInt8]
     /// The transparent entry's index, if the image has transparent pixels.
-    public var transparentIndex: Int?
+    package var transparentIndex: Int?
 
     /// Quantises `bitmap`, with Floyd–Steinberg error diffusion when `dithering` is on.
-    public init(_ bitmap: Bitmap, dithering: Bool) {
+    package init(_ bitmap: Bitmap, dithering: Bool) {
         let image = bitmap.converted(to: .straight)
         let pixels = image.packedPixels
         let pixelCount = image.width * image.height
@@ -32,8 +32,9 @@ public struct ColorQuantizer: Sendable {
         } else {
             let cut = Self.medianCut(pixels, maxColors: maxColors)
             palette = cut.palette
-            indices = Self.map(pixels, width: image.width, height: image.height, palette: palette, boxOfBin: cut.boxOfBin,
-                               dithering: dithering)
+            indices = Self.map(
+                pixels, width: image.width, height: image.height, palette: palette, boxOfBin: cut.boxOfBin,
+                dithering: dithering)
         }
         if hasTransparency {
             transparentIndex = palette.count
@@ -79,31 +80,43 @@ public struct ColorQuantizer: Sendable {
         }
         func count(_ box: Box) -> Int {
             var n = 0
-            for r in box.low.0...box.high.0 { for g in box.low.1...box.high.1 { for b in box.low.2...box.high.2 { n += histogram[r << 10 | g << 5 | b] } } }
+            for r in box.low.0...box.high.0 {
+                for g in box.low.1...box.high.1 { for b in box.low.2...box.high.2 { n += histogram[r << 10 | g << 5 | b] } }
+            }
             return n
         }
         func shrink(_ box: Box) -> Box {
             // Tighten to the occupied bins so splits are meaningful.
             var low = (31, 31, 31), high = (0, 0, 0)
-            for r in box.low.0...box.high.0 { for g in box.low.1...box.high.1 { for b in box.low.2...box.high.2 where histogram[r << 10 | g << 5 | b] > 0 {
-                low = (min(low.0, r), min(low.1, g), min(low.2, b)); high = (max(high.0, r), max(high.1, g), max(high.2, b))
-            } } }
+            for r in box.low.0...box.high.0 {
+                for g in box.low.1...box.high.1 {
+                    for b in box.low.2...box.high.2 where histogram[r << 10 | g << 5 | b] > 0 {
+                        low = (min(low.0, r), min(low.1, g), min(low.2, b)); high = (max(high.0, r), max(high.1, g), max(high.2, b))
+                    }
+                }
+            }
             return Box(low: low, high: high, population: box.population)
         }
         var boxes = [shrink(Box(low: (0, 0, 0), high: (31, 31, 31), population: pixels.count / 4))]
         while boxes.count < maxColors {
             // The splittable box with the most pixels times volume.
-            guard let index = boxes.indices.filter({ boxes[$0].low != boxes[$0].high ? true : false }).max(by: { a, b in
-                boxes[a].population < boxes[b].population
-            }) else { break }
+            guard
+                let index = boxes.indices.filter({ boxes[$0].low != boxes[$0].high ? true : false }).max(by: { a, b in
+                    boxes[a].population < boxes[b].population
+                })
+            else { break }
             let box = boxes[index]
             let sides = [box.high.0 - box.low.0, box.high.1 - box.low.1, box.high.2 - box.low.2]
             let axis = sides.firstIndex(of: sides.max()!)!
             // Population per slice along the axis, then the median slice.
             var slices = [Int](repeating: 0, count: 32)
-            for r in box.low.0...box.high.0 { for g in box.low.1...box.high.1 { for b in box.low.2...box.high.2 {
-                slices[[r, g, b][axis]] += histogram[r << 10 | g << 5 | b]
-            } } }
+            for r in box.low.0...box.high.0 {
+                for g in box.low.1...box.high.1 {
+                    for b in box.low.2...box.high.2 {
+                        slices[[r, g, b][axis]] += histogram[r << 10 | g << 5 | b]
+                    }
+                }
+            }
             let lowEdge = [box.low.0, box.low.1, box.low.2][axis], highEdge = [box.high.0, box.high.1, box.high.2][axis]
             var running = 0, cut = lowEdge
             let total = slices[lowEdge...highEdge].reduce(0, +)
@@ -124,16 +137,24 @@ public struct ColorQuantizer: Sendable {
         }
         var boxOfBin = [Int16](repeating: -1, count: 32768)
         for (index, box) in boxes.enumerated() {
-            for r in box.low.0...box.high.0 { for g in box.low.1...box.high.1 { for b in box.low.2...box.high.2 {
-                boxOfBin[r << 10 | g << 5 | b] = Int16(index)
-            } } }
+            for r in box.low.0...box.high.0 {
+                for g in box.low.1...box.high.1 {
+                    for b in box.low.2...box.high.2 {
+                        boxOfBin[r << 10 | g << 5 | b] = Int16(index)
+                    }
+                }
+            }
         }
         let palette = boxes.map { box in
             var sum = (0, 0, 0), n = 0
-            for r in box.low.0...box.high.0 { for g in box.low.1...box.high.1 { for b in box.low.2...box.high.2 {
-                let bin = r << 10 | g << 5 | b
-                n += histogram[bin]; sum.0 += sums[bin].0; sum.1 += sums[bin].1; sum.2 += sums[bin].2
-            } } }
+            for r in box.low.0...box.high.0 {
+                for g in box.low.1...box.high.1 {
+                    for b in box.low.2...box.high.2 {
+                        let bin = r << 10 | g << 5 | b
+                        n += histogram[bin]; sum.0 += sums[bin].0; sum.1 += sums[bin].1; sum.2 += sums[bin].2
+                    }
+                }
+            }
             guard n > 0 else { return RGBA(UInt8(box.low.0 << 3), UInt8(box.low.1 << 3), UInt8(box.low.2 << 3)) }
             return RGBA(UInt8((sum.0 + n / 2) / n), UInt8((sum.1 + n / 2) / n), UInt8((sum.2 + n / 2) / n))
         }
@@ -166,7 +187,8 @@ public struct ColorQuantizer: Sendable {
                 var r = Int(pixels[p]), g = Int(pixels[p + 1]), b = Int(pixels[p + 2])
                 if dithering {
                     let e = (x + 1) * 3
-                    r = min(255, max(0, r + current[e] / 16)); g = min(255, max(0, g + current[e + 1] / 16)); b = min(255, max(0, b + current[e + 2] / 16))
+                    r = min(255, max(0, r + current[e] / 16)); g = min(255, max(0, g + current[e + 1] / 16));
+                    b = min(255, max(0, b + current[e + 2] / 16))
                 }
                 let index = nearest(r, g, b)
                 indices[y * width + x] = index

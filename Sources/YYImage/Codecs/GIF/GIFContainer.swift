@@ -77,15 +77,17 @@ struct GIFContainer: ImageContainer {
                 let body = offset + 2
                 if label == 0xF9, bytes.u8(body) == 4, body + 5 <= bytes.count {
                     let packed = bytes[body + 1]
-                    let disposal: FrameDisposal = switch (packed >> 2) & 7 {
-                    case 2: .background
-                    case 3: .previous
-                    default: .none
-                    }
+                    let disposal: FrameDisposal =
+                        switch (packed >> 2) & 7 {
+                        case 2: .background
+                        case 3: .previous
+                        default: .none
+                        }
                     control = (Int(bytes.u16LE(body + 2)!), disposal, packed & 1 != 0 ? Int(bytes[body + 4]) : nil)
                 } else if label == 0xFF, bytes.u8(body) == 11, body + 12 <= bytes.count,
-                          ["NETSCAPE2.0", "ANIMEXTS1.0"].contains(String(decoding: bytes[(body + 1)..<(body + 12)], as: UTF8.self)),
-                          bytes.u8(body + 12) ?? 0 >= 3, bytes.u8(body + 13) == 1, let repeats = bytes.u16LE(body + 14) {
+                    ["NETSCAPE2.0", "ANIMEXTS1.0"].contains(String(decoding: bytes[(body + 1)..<(body + 12)], as: UTF8.self)),
+                    bytes.u8(body + 12) ?? 0 >= 3, bytes.u8(body + 13) == 1, let repeats = bytes.u16LE(body + 14)
+                {
                     plays = repeats == 0 ? 0 : Int(repeats) + 1
                 }
                 offset = end + 1
@@ -112,14 +114,16 @@ struct GIFContainer: ImageContainer {
                     width = max(width, x + w)
                     height = max(height, y + h)
                 }
-                frames.append(ImageFrameInfo(
-                    x: x, y: y, width: w, height: h,
-                    duration: Double(control?.delay ?? 0) / 100,
-                    disposal: control?.disposal ?? .none,
-                    blend: .over))
-                records.append(FrameRecord(
-                    palette: palette, transparentIndex: control?.transparent, interlaced: packed & 0x40 != 0,
-                    minimumCodeSize: minimumCodeSize, blocks: blocksStart..<(blocksEnd ?? bytes.count)))
+                frames.append(
+                    ImageFrameInfo(
+                        x: x, y: y, width: w, height: h,
+                        duration: Double(control?.delay ?? 0) / 100,
+                        disposal: control?.disposal ?? .none,
+                        blend: .over))
+                records.append(
+                    FrameRecord(
+                        palette: palette, transparentIndex: control?.transparent, interlaced: packed & 0x40 != 0,
+                        minimumCodeSize: minimumCodeSize, blocks: blocksStart..<(blocksEnd ?? bytes.count)))
                 control = nil
                 guard let blocksEnd else { break parsing }
                 offset = blocksEnd + 1

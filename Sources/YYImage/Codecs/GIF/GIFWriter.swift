@@ -21,7 +21,9 @@ enum GIFWriter {
     /// colour table; frames with an empty palette have no local table.
     static func write(width: Int, height: Int, frames: [Frame], plays: Int, globalPalette: [RGBA]? = nil) throws(ImageError) -> [UInt8] {
         guard !frames.isEmpty else { throw .invalidInput("no frames") }
-        guard width > 0, height > 0, width <= 65535, height <= 65535 else { throw .invalidInput("GIF screens are 1...65535 pixels a side, not \(width)x\(height)") }
+        guard width > 0, height > 0, width <= 65535, height <= 65535 else {
+            throw .invalidInput("GIF screens are 1...65535 pixels a side, not \(width)x\(height)")
+        }
         var out = Array("GIF89a".utf8)
         out.appendLE(UInt16(width))
         out.appendLE(UInt16(height))
@@ -43,10 +45,15 @@ enum GIFWriter {
         for frame in frames {
             let info = frame.info
             guard info.x >= 0, info.y >= 0, info.width <= 65535, info.height <= 65535, info.x <= 65535, info.y <= 65535,
-                  frame.indices.count == info.width * info.height, frame.palette.count <= 256
+                frame.indices.count == info.width * info.height, frame.palette.count <= 256
             else { throw .invalidInput("a GIF frame's rectangle, indices or palette is out of range") }
             // Graphic Control Extension.
-            let disposal: UInt8 = switch info.disposal { case .none: 1; case .background: 2; case .previous: 3 }
+            let disposal: UInt8 =
+                switch info.disposal {
+                case .none: 1;
+                case .background: 2;
+                case .previous: 3
+                }
             out.append(contentsOf: [0x21, 0xF9, 4, disposal << 2 | (frame.transparentIndex == nil ? 0 : 1)])
             out.appendLE(UInt16(min(65535, max(0, (info.duration * 100).rounded()))))
             out.append(UInt8(frame.transparentIndex ?? 0))

@@ -108,7 +108,7 @@ struct HEICContainer: ImageContainer {
         let height = Int(heif_image_get_height(image, heif_channel_interleaved))
         var stride: Int32 = 0
         guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
-              Int(stride) >= width * 4
+            Int(stride) >= width * 4
         else { throw .malformed(.heic, "the decoded image has no RGBA plane") }
         return try Bitmap(uninitializedWidth: width, height: height) { (pixels, rowBytes) throws(ImageError) in
             for y in 0..<height {

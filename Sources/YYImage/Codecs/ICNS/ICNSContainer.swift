@@ -55,7 +55,8 @@ struct ICNSContainer: ImageContainer {
                 // PNG says its own size; a size there that differs from the type's is believed.
                 let data = bytes[element.payload]
                 if data.starts(with: PNGChunk.signature), let w = bytes.u32BE(element.payload.lowerBound + 16),
-                   let h = bytes.u32BE(element.payload.lowerBound + 20) {
+                    let h = bytes.u32BE(element.payload.lowerBound + 20)
+                {
                     guard w > 0, h > 0 else { continue }
                     representation.width = Int(w)
                     representation.height = Int(h)

@@ -16,7 +16,9 @@ enum ICNSWriter {
         } else {
             for image in images {
                 guard image.width == image.height, ICNSElement.standardSides.contains(image.width) else {
-                    throw .invalidInput("an ICNS icon of \(image.width)x\(image.height) pixels: each image must be square, with a side of 16, 32, 64, 128, 256, 512 or 1024")
+                    throw .invalidInput(
+                        "an ICNS icon of \(image.width)x\(image.height) pixels: each image must be square, with a side of 16, 32, 64, 128, 256, 512 or 1024"
+                    )
                 }
                 squares.append(image)
             }

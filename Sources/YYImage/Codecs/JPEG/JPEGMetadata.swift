@@ -26,8 +26,10 @@ enum JPEGMetadata {
 
     /// The body of the first APP1 segment that starts with `signature`, after it.
     private static func app1(_ bytes: [UInt8], signature: [UInt8]) -> [UInt8]? {
-        for (marker, body) in segments(bytes) where marker == 0xE1 && body.count >= signature.count
-            && bytes[body.lowerBound..<(body.lowerBound + signature.count)].elementsEqual(signature) {
+        for (marker, body) in segments(bytes)
+        where marker == 0xE1 && body.count >= signature.count
+            && bytes[body.lowerBound..<(body.lowerBound + signature.count)].elementsEqual(signature)
+        {
             return Array(bytes[(body.lowerBound + signature.count)..<body.upperBound])
         }
         return nil
@@ -46,8 +48,10 @@ enum JPEGMetadata {
     static func iccProfile(inJPEG bytes: [UInt8]) -> [UInt8]? {
         var pieces: [Int: ArraySlice<UInt8>] = [:]
         var expected = 0
-        for (marker, body) in segments(bytes) where marker == 0xE2 && body.count > 14
-            && bytes[body.lowerBound..<(body.lowerBound + 12)].elementsEqual(iccSignature) {
+        for (marker, body) in segments(bytes)
+        where marker == 0xE2 && body.count > 14
+            && bytes[body.lowerBound..<(body.lowerBound + 12)].elementsEqual(iccSignature)
+        {
             let sequence = Int(bytes[body.lowerBound + 12]), count = Int(bytes[body.lowerBound + 13])
             guard sequence >= 1, count >= 1, expected == 0 || expected == count else { return nil }
             expected = count

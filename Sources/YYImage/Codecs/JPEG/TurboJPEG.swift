@@ -42,8 +42,9 @@ enum TurboJPEG {
         // grey), or fails.
         let bitmap = try Bitmap(uninitializedWidth: width, height: height) { (output, stride) throws(ImageError) in
             let status = bytes.withUnsafeBufferPointer { input in
-                tjDecompress2(handle, input.baseAddress, UInt(bytes.count), output.baseAddress,
-                              Int32(width), Int32(stride), Int32(height), Int32(TJPF_RGBA.rawValue), 0)
+                tjDecompress2(
+                    handle, input.baseAddress, UInt(bytes.count), output.baseAddress,
+                    Int32(width), Int32(stride), Int32(height), Int32(TJPF_RGBA.rawValue), 0)
             }
             // Warnings ("premature end of data", stray bytes) still leave a decoded image.
             if status != 0 && tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
@@ -63,8 +64,9 @@ enum TurboJPEG {
         var inks = [UInt8](repeating: 0, count: width * height * 4)
         let status = inks.withUnsafeMutableBufferPointer { output in
             bytes.withUnsafeBufferPointer { input in
-                tjDecompress2(handle, input.baseAddress, UInt(bytes.count), output.baseAddress,
-                              Int32(width), Int32(width * 4), Int32(height), Int32(TJPF_CMYK.rawValue), 0)
+                tjDecompress2(
+                    handle, input.baseAddress, UInt(bytes.count), output.baseAddress,
+                    Int32(width), Int32(width * 4), Int32(height), Int32(TJPF_CMYK.rawValue), 0)
             }
         }
         if status != 0 && tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
@@ -82,8 +84,9 @@ enum TurboJPEG {
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         let status = bitmap.pixels.withUnsafeBufferPointer { input in
-            tjCompress2(handle, input.baseAddress, Int32(bitmap.width), Int32(bitmap.bytesPerRow), Int32(bitmap.height),
-                        Int32(TJPF_RGBA.rawValue), &output, &size, Int32(TJSAMP_420.rawValue), Int32(quality), 0)
+            tjCompress2(
+                handle, input.baseAddress, Int32(bitmap.width), Int32(bitmap.bytesPerRow), Int32(bitmap.height),
+                Int32(TJPF_RGBA.rawValue), &output, &size, Int32(TJSAMP_420.rawValue), Int32(quality), 0)
         }
         defer { tjFree(output) }
         guard status == 0, let output else { throw .codec(.jpeg, String(cString: tjGetErrorStr2(handle))) }

@@ -35,7 +35,8 @@ struct JPEG2000Container: ImageContainer {
         canvasWidth = width
         canvasHeight = height
         frames = [ImageFrameInfo(width: width, height: height)]
-        colorProfile = image.icc_profile_len > 0 && image.icc_profile_buf != nil
+        colorProfile =
+            image.icc_profile_len > 0 && image.icc_profile_buf != nil
             ? Array(UnsafeBufferPointer(start: image.icc_profile_buf, count: Int(image.icc_profile_len))) : nil
         resolutionLevels = header.resolutionLevels
         self.bytes = bytes
@@ -44,7 +45,9 @@ struct JPEG2000Container: ImageContainer {
 
     /// A codec positioned after the header, the header's image and its resolution levels, for
     /// bytes whose boxes and main header were checked.
-    private static func readHeader(_ bytes: [UInt8]) throws(ImageError) -> (codec: OpenJPEG, image: UnsafeMutablePointer<opj_image_t>, resolutionLevels: Int) {
+    private static func readHeader(_ bytes: [UInt8]) throws(ImageError) -> (
+        codec: OpenJPEG, image: UnsafeMutablePointer<opj_image_t>, resolutionLevels: Int
+    ) {
         let codec = try OpenJPEG(OpenJPEG.Format(of: bytes), decoding: bytes)
         var parameters = opj_dparameters_t()
         opj_set_default_decoder_parameters(&parameters)
@@ -106,7 +109,8 @@ struct JPEG2000Container: ImageContainer {
             guard offset + 2 + length <= bytes.count else { throw .truncated(.jpeg2000) }
             // SIZ: Lsiz, Rsiz, Xsiz, Ysiz, XOsiz, YOsiz (the image is Xsiz - XOsiz wide).
             if marker == 0xFF51, length >= 18, let x = bytes.u32BE(offset + 6), let y = bytes.u32BE(offset + 10),
-               let x0 = bytes.u32BE(offset + 14), let y0 = bytes.u32BE(offset + 18) {
+                let x0 = bytes.u32BE(offset + 14), let y0 = bytes.u32BE(offset + 18)
+            {
                 try limits.check(width: Int(x) - Int(x0), height: Int(y) - Int(y0))
             }
             offset += 2 + length
@@ -144,10 +148,12 @@ struct JPEG2000Container: ImageContainer {
         guard components.allSatisfy({ $0.data != nil && $0.w > 0 && $0.h > 0 && $0.prec >= 1 && $0.prec <= 31 }) else {
             throw .malformed(.jpeg2000, "a component without samples")
         }
-        let alphaIndex = components.firstIndex { $0.alpha != 0 }
+        let alphaIndex =
+            components.firstIndex { $0.alpha != 0 }
             ?? (components.count == 2 || components.count >= 4 ? (components.count == 2 ? 1 : 3) : nil)
         let colorIndices = Array(components.indices.filter { $0 != alphaIndex }.prefix(3))
-        let isYCC = colorIndices.count == 3
+        let isYCC =
+            colorIndices.count == 3
             && (image.color_space == OPJ_CLRSPC_SYCC
                 || (image.color_space != OPJ_CLRSPC_SRGB && components[colorIndices[1]].dx > 1 && components[colorIndices[0]].dx == 1))
         return try Bitmap(uninitializedWidth: width, height: height) { (pixels, _) throws(ImageError) in
@@ -155,7 +161,8 @@ struct JPEG2000Container: ImageContainer {
                 Self.fillFromYCC(pixels, components: colorIndices.map { components[$0] }, width: width, height: height)
             } else {
                 for channel in 0..<3 {
-                    Self.fill(pixels, channel: channel, from: components[colorIndices[colorIndices.count == 3 ? channel : 0]], width: width, height: height)
+                    Self.fill(
+                        pixels, channel: channel, from: components[colorIndices[colorIndices.count == 3 ? channel : 0]], width: width, height: height)
                 }
             }
             if let alphaIndex {
@@ -195,8 +202,9 @@ struct JPEG2000Container: ImageContainer {
         let precision = components[0].prec
         for y in 0..<height {
             for x in 0..<width {
-                let (r, g, b) = rgb(y: sample(components[0], x, y, width, height), cb: sample(components[1], x, y, width, height),
-                                    cr: sample(components[2], x, y, width, height), precision: Int(precision))
+                let (r, g, b) = rgb(
+                    y: sample(components[0], x, y, width, height), cb: sample(components[1], x, y, width, height),
+                    cr: sample(components[2], x, y, width, height), precision: Int(precision))
                 let out = (y * width + x) * 4
                 pixels[out] = UInt8(to8(r, precision))
                 pixels[out + 1] = UInt8(to8(g, precision))

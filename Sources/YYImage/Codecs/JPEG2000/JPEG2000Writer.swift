@@ -61,8 +61,8 @@ enum JPEG2000Writer {
         let codec = try OpenJPEG(.jp2, decoding: nil)
         guard opj_setup_encoder(codec.codec, &settings, image) != 0 else { throw .codec(.jpeg2000, codec.error("encoder setup failed")) }
         guard opj_start_compress(codec.codec, image, codec.stream) != 0,
-              opj_encode(codec.codec, codec.stream) != 0,
-              opj_end_compress(codec.codec, codec.stream) != 0
+            opj_encode(codec.codec, codec.stream) != 0,
+            opj_end_compress(codec.codec, codec.stream) != 0
         else { throw .codec(.jpeg2000, codec.error("encoding failed")) }
         return codec.memory.bytes
     }

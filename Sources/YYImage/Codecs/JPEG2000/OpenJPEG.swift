@@ -35,16 +35,18 @@ final class OpenJPEG {
         let isInput = bytes != nil
         let codecFormat = format == .jp2 ? OPJ_CODEC_JP2 : OPJ_CODEC_J2K
         guard let codec = isInput ? opj_create_decompress(codecFormat) : opj_create_compress(codecFormat),
-              let stream = opj_stream_create(OPJ_SIZE_T(OPJ_J2K_STREAM_CHUNK_SIZE), isInput ? 1 : 0)
+            let stream = opj_stream_create(OPJ_SIZE_T(OPJ_J2K_STREAM_CHUNK_SIZE), isInput ? 1 : 0)
         else { throw .codec(.jpeg2000, "OpenJPEG could not start") }
         self.codec = codec
         self.stream = stream
         self.memory = memory
         self.messages = Messages()
-        opj_set_error_handler(codec, { message, user in
-            let messages = Unmanaged<OpenJPEG.Messages>.fromOpaque(user!).takeUnretainedValue()
-            messages.lastError = message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
-        }, Unmanaged.passUnretained(messages).toOpaque())
+        opj_set_error_handler(
+            codec,
+            { message, user in
+                let messages = Unmanaged<OpenJPEG.Messages>.fromOpaque(user!).takeUnretainedValue()
+                messages.lastError = message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) }
+            }, Unmanaged.passUnretained(messages).toOpaque())
         opj_stream_set_user_data(stream, memory.opaque, nil)
         opj_stream_set_user_data_length(stream, OPJ_UINT64(memory.bytes.count))
         opj_stream_set_read_function(stream) { buffer, count, user in

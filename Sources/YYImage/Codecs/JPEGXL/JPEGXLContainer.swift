@@ -39,7 +39,7 @@ struct JPEGXLContainer: ImageContainer {
             self.input = PinnedBytes(bytes)
             self.isFinal = isFinal
             guard JxlDecoderSetParallelRunner(decoder, JxlThreadParallelRunner, LibJXL.runner) == JXL_DEC_SUCCESS,
-                  JxlDecoderSetKeepOrientation(decoder, 1) == JXL_DEC_SUCCESS
+                JxlDecoderSetKeepOrientation(decoder, 1) == JXL_DEC_SUCCESS
             else { throw .codec(.jpegXL, "libjxl refused its settings") }
             try start()
         }
@@ -52,7 +52,7 @@ struct JPEGXLContainer: ImageContainer {
         private func start() throws(ImageError) {
             let events = Int32(JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FRAME.rawValue | JXL_DEC_FULL_IMAGE.rawValue)
             guard JxlDecoderSubscribeEvents(decoder, events) == JXL_DEC_SUCCESS,
-                  JxlDecoderSetInput(decoder, input.buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), input.buffer.count) == JXL_DEC_SUCCESS
+                JxlDecoderSetInput(decoder, input.buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), input.buffer.count) == JXL_DEC_SUCCESS
             else { throw .codec(.jpegXL, "libjxl refused the input") }
             if isFinal { JxlDecoderCloseInput(decoder) }
             nextFrame = 0
@@ -76,13 +76,17 @@ struct JPEGXLContainer: ImageContainer {
                 let status = JxlDecoderProcessInput(decoder)
                 switch status {
                 case JXL_DEC_BASIC_INFO:
-                    guard JxlDecoderGetBasicInfo(decoder, &header.info) == JXL_DEC_SUCCESS else { throw .malformed(.jpegXL, "the header does not read") }
+                    guard JxlDecoderGetBasicInfo(decoder, &header.info) == JXL_DEC_SUCCESS else {
+                        throw .malformed(.jpegXL, "the header does not read")
+                    }
                     try limits.check(width: Int(header.info.xsize), height: Int(header.info.ysize))
                 case JXL_DEC_COLOR_ENCODING:
                     header.profile = profile()
                 case JXL_DEC_FRAME:
                     var frame = JxlFrameHeader()
-                    guard JxlDecoderGetFrameHeader(decoder, &frame) == JXL_DEC_SUCCESS else { throw .malformed(.jpegXL, "a frame header does not read") }
+                    guard JxlDecoderGetFrameHeader(decoder, &frame) == JXL_DEC_SUCCESS else {
+                        throw .malformed(.jpegXL, "a frame header does not read")
+                    }
                     header.frameTicks.append(frame.duration)
                     if !isFinal { return try rewound(header) }
                     guard header.frameTicks.count <= 65_536 else { throw .malformed(.jpegXL, "more than 65536 frames") }
@@ -163,7 +167,7 @@ struct JPEGXLContainer: ImageContainer {
                 case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                     var size = 0
                     guard JxlDecoderImageOutBufferSize(decoder, &format, &size) == JXL_DEC_SUCCESS, size == pixels.count,
-                          JxlDecoderSetImageOutBuffer(decoder, &format, pixels.baseAddress, size) == JXL_DEC_SUCCESS
+                        JxlDecoderSetImageOutBuffer(decoder, &format, pixels.baseAddress, size) == JXL_DEC_SUCCESS
                     else { throw .malformed(.jpegXL, "frame \(index) is not the canvas' size") }
                     hasBuffer = true
                 case JXL_DEC_FULL_IMAGE:

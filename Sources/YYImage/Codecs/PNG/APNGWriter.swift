@@ -11,8 +11,10 @@ enum APNGWriter {
     /// An APNG of `frames` on a `width` x `height` canvas, played `plays` times (0 = forever).
     /// Frame 0 is also the still image shown by viewers without APNG and must cover the canvas,
     /// unless a separate `defaultImage` (canvas-size, not part of the animation) is given.
-    static func write(width: Int, height: Int, frames: [Frame], plays: Int, defaultImage: Bitmap? = nil,
-                      level: Int = PNGWriter.defaultLevel) throws(ImageError) -> [UInt8] {
+    static func write(
+        width: Int, height: Int, frames: [Frame], plays: Int, defaultImage: Bitmap? = nil,
+        level: Int = PNGWriter.defaultLevel
+    ) throws(ImageError) -> [UInt8] {
         guard let first = frames.first else { throw .invalidInput("no frames") }
         if let defaultImage {
             guard defaultImage.width == width, defaultImage.height == height else { throw .invalidInput("the default image must be canvas-size") }
@@ -23,8 +25,8 @@ enum APNGWriter {
         }
         for frame in frames {
             guard frame.info.width > 0, frame.info.height > 0, frame.info.x >= 0, frame.info.y >= 0,
-                  frame.info.x + frame.info.width <= width, frame.info.y + frame.info.height <= height,
-                  frame.pixels.width == frame.info.width, frame.pixels.height == frame.info.height
+                frame.info.x + frame.info.width <= width, frame.info.y + frame.info.height <= height,
+                frame.pixels.width == frame.info.width, frame.pixels.height == frame.info.height
             else { throw .invalidInput("an APNG frame lies outside the canvas or its pixels do not match its size") }
         }
         // All frames share IHDR's colour type: RGB only when every frame is opaque.
@@ -83,7 +85,12 @@ enum APNGWriter {
         let delay = delayFraction(info.duration)
         body.appendBE(delay.numerator)
         body.appendBE(delay.denominator)
-        let disposal: UInt8 = switch info.disposal { case .none: 0; case .background: 1; case .previous: 2 }
+        let disposal: UInt8 =
+            switch info.disposal {
+            case .none: 0;
+            case .background: 1;
+            case .previous: 2
+            }
         body.append(disposal)
         body.append(info.blend == .source ? 0 : 1)
         return body

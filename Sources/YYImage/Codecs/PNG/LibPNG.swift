@@ -12,8 +12,9 @@ enum LibPNG {
         var result = yy_png_decode_result()
         func run(_ output: UnsafeMutableBufferPointer<UInt8>, _ stride: Int) throws(ImageError) {
             bytes.withUnsafeBufferPointer { input in
-                yy_png_decode_rgba(input.baseAddress, input.count, UInt32(width), UInt32(height), final ? 1 : 0,
-                                   verified ? 1 : 0, output.baseAddress, stride, &result)
+                yy_png_decode_rgba(
+                    input.baseAddress, input.count, UInt32(width), UInt32(height), final ? 1 : 0,
+                    verified ? 1 : 0, output.baseAddress, stride, &result)
             }
             if result.failed != 0 {
                 let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

@@ -25,7 +25,8 @@ struct PNGChunk: Sendable {
             guard !overflow, dataEnd + 4 <= bytes.count else { return (chunks, true, nil) }
             let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
             let stored = bytes.u32BE(dataEnd)!
-            let valid = type == "IDAT"
+            let valid =
+                type == "IDAT"
                 || stored == bytes.withUnsafeBufferPointer { CRC32.checksum(UnsafeBufferPointer(rebasing: $0[(offset + 4)..<dataEnd])) }
             chunks.append(PNGChunk(type: type, data: dataStart..<dataEnd, crcIsValid: valid))
             offset = dataEnd + 4

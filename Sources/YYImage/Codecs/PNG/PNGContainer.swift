@@ -70,7 +70,8 @@ struct PNGContainer: ImageContainer {
                 let data = Array(bytes[chunk.data].dropFirst(PNGWriter.xmpKeyword.count))
                 // Compression flag and method, then a language tag and a translated keyword, each NUL-ended.
                 guard data.count >= 2, data[0] == 0, let language = data[2...].firstIndex(of: 0),
-                      let translated = data[(language + 1)...].firstIndex(of: 0) else { return nil }
+                    let translated = data[(language + 1)...].firstIndex(of: 0)
+                else { return nil }
                 return Array(data[(translated + 1)...])
             }
         // iCCP: a Latin-1 name, a NUL, compression method 0, then the zlib-compressed profile.
@@ -127,8 +128,8 @@ struct PNGContainer: ImageContainer {
         -> (plays: Int, frames: [ImageFrameInfo], data: [[Range<Int>]?])?
     {
         guard let actl = chunks.first(where: { $0.type == "acTL" }), actl.data.count == 8, actl.crcIsValid,
-              let frameCount = bytes.u32BE(actl.data.lowerBound), frameCount > 0,
-              let plays = bytes.u32BE(actl.data.lowerBound + 4)
+            let frameCount = bytes.u32BE(actl.data.lowerBound), frameCount > 0,
+            let plays = bytes.u32BE(actl.data.lowerBound + 4)
         else { return nil }
         let firstControl = chunks.firstIndex { $0.type == "fcTL" } ?? chunks.count
         let firstIDAT = chunks.firstIndex { $0.type == "IDAT" } ?? chunks.count
@@ -143,7 +144,7 @@ struct PNGContainer: ImageContainer {
             switch chunk.type {
             case "fcTL":
                 guard chunk.crcIsValid, chunk.data.count == 26, bytes.u32BE(chunk.data.lowerBound) == expectedSequence,
-                      let frame = frameControl(bytes, at: chunk.data.lowerBound, canvasWidth: width, canvasHeight: height)
+                    let frame = frameControl(bytes, at: chunk.data.lowerBound, canvasWidth: width, canvasHeight: height)
                 else { return nil }
                 expectedSequence += 1
                 if frames.isEmpty && defaultImageIsFrame0 {
@@ -158,7 +159,7 @@ struct PNGContainer: ImageContainer {
                 if defaultImageIsFrame0 && frames.count == 1 { data[0].append(chunk.data) }
             case "fdAT":
                 guard chunk.crcIsValid, chunk.data.count > 4, bytes.u32BE(chunk.data.lowerBound) == expectedSequence,
-                      !frames.isEmpty, !(frames.count == 1 && defaultImageIsFrame0)
+                    !frames.isEmpty, !(frames.count == 1 && defaultImageIsFrame0)
                 else { return nil }
                 expectedSequence += 1
                 data[data.count - 1].append((chunk.data.lowerBound + 4)..<chunk.data.upperBound)

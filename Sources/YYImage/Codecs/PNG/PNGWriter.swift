@@ -13,8 +13,10 @@ enum PNGWriter {
     static let xmpKeyword = Array("XML:com.adobe.xmp".utf8) + [0]
 
     /// ... and with an eXIf chunk for `exif` and an iTXt chunk for `xmp` when given.
-    static func encode(_ bitmap: Bitmap, withAlpha: Bool? = nil, level: Int = defaultLevel, iccProfile: [UInt8]? = nil,
-                       exif: [UInt8]? = nil, xmp: [UInt8]? = nil) throws(ImageError) -> [UInt8] {
+    static func encode(
+        _ bitmap: Bitmap, withAlpha: Bool? = nil, level: Int = defaultLevel, iccProfile: [UInt8]? = nil,
+        exif: [UInt8]? = nil, xmp: [UInt8]? = nil
+    ) throws(ImageError) -> [UInt8] {
         let source = bitmap.converted(to: .straight)
         guard source.width > 0, source.height > 0, source.width <= Int(Int32.max), source.height <= Int(Int32.max) else {
             throw .invalidInput("a PNG of \(source.width)x\(source.height) pixels")
@@ -113,8 +115,9 @@ enum PNGWriter {
                                 current[x * 3 + 2] = row[x * 4 + 2]
                             }
                         }
-                        let best = bestFilter(current, previous: y == 0 ? nil : previous, count: rowBytes,
-                                              bytesPerPixel: channels, candidates: candidates)
+                        let best = bestFilter(
+                            current, previous: y == 0 ? nil : previous, count: rowBytes,
+                            bytesPerPixel: channels, candidates: candidates)
                         let target = out.baseAddress! + y * (rowBytes + 1)
                         target[0] = [0, 1, 2, 4][best]  // None, Sub, Up, Paeth
                         (target + 1).update(from: best == 0 ? UnsafePointer(current) : UnsafePointer(candidates[best]), count: rowBytes)
@@ -128,8 +131,10 @@ enum PNGWriter {
 
     /// Writes Sub, Up and Paeth into `candidates[1...3]` and returns the filter (0 = None) whose
     /// bytes, read as signed, have the smallest sum of magnitudes.
-    private static func bestFilter(_ row: UnsafeMutablePointer<UInt8>, previous: UnsafeMutablePointer<UInt8>?, count: Int,
-                                   bytesPerPixel bpp: Int, candidates: [UnsafeMutablePointer<UInt8>]) -> Int {
+    private static func bestFilter(
+        _ row: UnsafeMutablePointer<UInt8>, previous: UnsafeMutablePointer<UInt8>?, count: Int,
+        bytesPerPixel bpp: Int, candidates: [UnsafeMutablePointer<UInt8>]
+    ) -> Int {
         @inline(__always) func cost(_ byte: UInt8) -> Int { let v = Int(Int8(bitPattern: byte)); return v < 0 ? -v : v }
         var (none, subSum, upSum, paethSum) = (0, 0, 0, 0)
         let (sub, up, paeth) = (candidates[1], candidates[2], candidates[3])

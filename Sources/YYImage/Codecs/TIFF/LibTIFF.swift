@@ -30,11 +30,13 @@ final class LibTIFF {
         defer { TIFFOpenOptionsFree(options) }
         TIFFOpenOptionsSetMaxSingleMemAlloc(options, tmsize_t(maxAllocation))
         let user = Unmanaged.passUnretained(messages).toOpaque()
-        TIFFOpenOptionsSetErrorHandlerExtR(options, { _, user, module, format, arguments in
-            let messages = Unmanaged<LibTIFF.Messages>.fromOpaque(user!).takeUnretainedValue()
-            messages.lastError = LibTIFF.format(module: module, format: format, arguments)
-            return 1
-        }, user)
+        TIFFOpenOptionsSetErrorHandlerExtR(
+            options,
+            { _, user, module, format, arguments in
+                let messages = Unmanaged<LibTIFF.Messages>.fromOpaque(user!).takeUnretainedValue()
+                messages.lastError = LibTIFF.format(module: module, format: format, arguments)
+                return 1
+            }, user)
         TIFFOpenOptionsSetWarningHandlerExtR(options, { _, _, _, _, _ in 1 }, user)
         // "m": no memory mapping of a file that is already in memory (reads copy from it).
         let handle = TIFFClientOpenExt(
@@ -43,11 +45,12 @@ final class LibTIFF {
             { user, buffer, count in tmsize_t(MemoryStream.from(user).write(from: buffer!, count: Int(count))) },
             { user, offset, whence in
                 let stream = MemoryStream.from(user)
-                let base = switch whence {
-                case SEEK_CUR: stream.position
-                case SEEK_END: stream.bytes.count
-                default: 0
-                }
+                let base =
+                    switch whence {
+                    case SEEK_CUR: stream.position
+                    case SEEK_END: stream.bytes.count
+                    default: 0
+                    }
                 let (target, overflow) = base.addingReportingOverflow(Int(truncatingIfNeeded: offset))
                 guard !overflow, stream.seek(to: target) else { return toff_t.max }
                 return toff_t(target)

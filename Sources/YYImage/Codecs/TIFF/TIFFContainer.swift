@@ -51,7 +51,7 @@ struct TIFFContainer: ImageContainer {
     /// The size of the current directory.
     private static func size(of file: LibTIFF) throws(ImageError) -> (Int, Int) {
         guard let width = file.field(TIFFTAG_IMAGEWIDTH, as: UInt32.self),
-              let height = file.field(TIFFTAG_IMAGELENGTH, as: UInt32.self)
+            let height = file.field(TIFFTAG_IMAGELENGTH, as: UInt32.self)
         else { throw .malformed(.tiff, "a directory without ImageWidth or ImageLength") }
         guard width > 0, height > 0 else { throw .malformed(.tiff, "an image of \(width)x\(height) pixels") }
         return (Int(width), Int(height))

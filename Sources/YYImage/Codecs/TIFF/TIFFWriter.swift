@@ -11,16 +11,19 @@ enum TIFFWriter {
         do {
             let file = try LibTIFF(stream, mode: "w", maxAllocation: 1 << 30)
             for (number, page) in pages.enumerated() {
-                try writePage(page, number: number, of: pages.count, to: file, compression: compression,
-                              withAlpha: alwaysWritesAlpha || !page.isOpaque)
+                try writePage(
+                    page, number: number, of: pages.count, to: file, compression: compression,
+                    withAlpha: alwaysWritesAlpha || !page.isOpaque)
             }
         }
         // The handle is closed (and its last directory flushed) when `file` goes out of scope.
         return stream.bytes
     }
 
-    private static func writePage(_ page: Bitmap, number: Int, of count: Int, to file: LibTIFF,
-                                  compression: ImageEncoder.TIFFCompression, withAlpha: Bool) throws(ImageError) {
+    private static func writePage(
+        _ page: Bitmap, number: Int, of count: Int, to file: LibTIFF,
+        compression: ImageEncoder.TIFFCompression, withAlpha: Bool
+    ) throws(ImageError) {
         let samples = withAlpha ? 4 : 3
         try file.setField(TIFFTAG_IMAGEWIDTH, UInt32(page.width))
         try file.setField(TIFFTAG_IMAGELENGTH, UInt32(page.height))

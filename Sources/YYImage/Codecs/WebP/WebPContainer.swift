@@ -50,12 +50,13 @@ struct WebPContainer: ImageContainer {
                 let offset = base.distance(to: start)
                 result.fragments.append(offset..<(offset + iterator.fragment.size))
                 result.alpha.append(iterator.has_alpha != 0)
-                result.frames.append(ImageFrameInfo(
-                    x: Int(iterator.x_offset), y: Int(iterator.y_offset),
-                    width: Int(iterator.width), height: Int(iterator.height),
-                    duration: Double(iterator.duration) / 1000,
-                    disposal: iterator.dispose_method == WEBP_MUX_DISPOSE_BACKGROUND ? .background : .none,
-                    blend: iterator.blend_method == WEBP_MUX_BLEND ? .over : .source))
+                result.frames.append(
+                    ImageFrameInfo(
+                        x: Int(iterator.x_offset), y: Int(iterator.y_offset),
+                        width: Int(iterator.width), height: Int(iterator.height),
+                        duration: Double(iterator.duration) / 1000,
+                        disposal: iterator.dispose_method == WEBP_MUX_DISPOSE_BACKGROUND ? .background : .none,
+                        blend: iterator.blend_method == WEBP_MUX_BLEND ? .over : .source))
             }
             var chunk = WebPChunkIterator()
             if WebPDemuxGetChunk(demux, "EXIF", 1, &chunk) != 0 {

@@ -79,8 +79,10 @@ enum WebPWriter {
     /// An animation of canvas-size frames, each shown for its duration, played `plays` times
     /// (0 = forever). `method` is libwebp's 0...6 per frame; `minimizeSize` tries both disposal
     /// methods for every frame (about twice the time, smaller files).
-    static func animation(_ frames: [(pixels: Bitmap, duration: Double)], quality: Double, lossless: Bool, plays: Int,
-                          method: Int = 0, minimizeSize: Bool = false) throws(ImageError) -> [UInt8] {
+    static func animation(
+        _ frames: [(pixels: Bitmap, duration: Double)], quality: Double, lossless: Bool, plays: Int,
+        method: Int = 0, minimizeSize: Bool = false
+    ) throws(ImageError) -> [UInt8] {
         guard let first = frames.first?.pixels else { throw .invalidInput("no frames") }
         try checkSize(width: first.width, height: first.height)
         var options = WebPAnimEncoderOptions()
@@ -104,7 +106,9 @@ enum WebPWriter {
             picture.use_argb = 1
             picture.width = Int32(frame.pixels.width)
             picture.height = Int32(frame.pixels.height)
-            let imported = frame.pixels.pixels.withUnsafeBufferPointer { WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(frame.pixels.bytesPerRow)) }
+            let imported = frame.pixels.pixels.withUnsafeBufferPointer {
+                WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(frame.pixels.bytesPerRow))
+            }
             defer { WebPPictureFree(&picture) }
             guard imported != 0, WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp), &config) != 0 else {
                 throw .codec(.webp, String(cString: WebPAnimEncoderGetError(encoder)))

@@ -24,10 +24,11 @@ extension FrameImage: Codable {
 
     public convenience init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        try self.init(sources: try container.decode([Data].self, forKey: .frames).map(Source.data),
-                      frameDurations: try container.decode([Double].self, forKey: .durations),
-                      loopCount: try container.decode(Int.self, forKey: .loopCount),
-                      options: ImageArchive.options(decoder),
-                      durationRule: try container.decodeIfPresent(FrameDurationRule.self, forKey: .durationRule) ?? .default)
+        try self.init(
+            sources: try container.decode([Data].self, forKey: .frames).map(Source.data),
+            frameDurations: try container.decode([Double].self, forKey: .durations),
+            loopCount: try container.decode(Int.self, forKey: .loopCount),
+            options: ImageArchive.options(decoder),
+            durationRule: try container.decodeIfPresent(FrameDurationRule.self, forKey: .durationRule) ?? .default)
     }
 }

@@ -20,10 +20,11 @@ extension SpriteSheetImage: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let sheets = try ImageArchive.frames(of: try container.decode(Data.self, forKey: .sheet), options: ImageArchive.options(decoder))
         guard sheets.count == 1 else { throw ImageError.malformed(.png, "an archived sprite sheet of \(sheets.count) frames") }
-        try self.init(sheet: sheets[0],
-                      contentRects: try container.decode([PixelRect].self, forKey: .contentRects),
-                      frameDurations: try container.decode([Double].self, forKey: .durations),
-                      loopCount: try container.decode(Int.self, forKey: .loopCount),
-                      durationRule: try container.decodeIfPresent(FrameDurationRule.self, forKey: .durationRule) ?? .default)
+        try self.init(
+            sheet: sheets[0],
+            contentRects: try container.decode([PixelRect].self, forKey: .contentRects),
+            frameDurations: try container.decode([Double].self, forKey: .durations),
+            loopCount: try container.decode(Int.self, forKey: .loopCount),
+            durationRule: try container.decodeIfPresent(FrameDurationRule.self, forKey: .durationRule) ?? .default)
     }
 }

@@ -72,7 +72,8 @@ public enum Gravity: Sendable, Hashable, Codable {
         default:
             let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]),
-                  (0...1).contains(x), (0...1).contains(y) else { return nil }
+                (0...1).contains(x), (0...1).contains(y)
+            else { return nil }
             self = .focalPoint(x: x, y: y)
         }
     }

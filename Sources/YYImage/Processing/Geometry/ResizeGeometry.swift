@@ -15,7 +15,8 @@ struct ResizeGeometry: Equatable, Sendable {
         precondition(w > 0 && h > 0, "empty source")
         // One side given (or a fit that keeps the aspect with both): the other follows.
         guard let boxW = width ?? height.map({ Self.scale(w, by: $0, over: h) }),
-              let boxH = height ?? width.map({ Self.scale(h, by: $0, over: w) }) else {
+            let boxH = height ?? width.map({ Self.scale(h, by: $0, over: w) })
+        else {
             (scaledWidth, scaledHeight, canvasWidth, canvasHeight) = (w, h, w, h)
             return
         }

@@ -11,8 +11,11 @@ enum SmartCrop {
     static func origin(in bitmap: Bitmap, width: Int, height: Int, gravity: Gravity) -> (x: Int, y: Int) {
         guard width < bitmap.width || height < bitmap.height else { return (0, 0) }
         let factor = max(1, (max(bitmap.width, bitmap.height) + analysisSize - 1) / analysisSize)
-        let small = factor > 1 ? Resampler.boxShrink(bitmap.converted(to: .straight), factorX: factor, factorY: factor,
-                                                     options: ResizeOptions()) : bitmap.converted(to: .straight)
+        let small =
+            factor > 1
+            ? Resampler.boxShrink(
+                bitmap.converted(to: .straight), factorX: factor, factorY: factor,
+                options: ResizeOptions()) : bitmap.converted(to: .straight)
         let window = (w: max(1, min(small.width, width / factor)), h: max(1, min(small.height, height / factor)))
         let found = gravity == .entropy ? entropyOrigin(small, window: window) : attentionOrigin(small, window: window)
         return (min(bitmap.width - width, found.x * factor), min(bitmap.height - height, found.y * factor))
@@ -61,7 +64,8 @@ enum SmartCrop {
                 let i = y * image.bytesPerRow + x * 4
                 let (r, g, b) = (Int(image.pixels[i]), Int(image.pixels[i + 1]), Int(image.pixels[i + 2]))
                 let centre = 4 * Int(luma[y * w + x])
-                let around = Int(luma[y * w + max(0, x - 1)]) + Int(luma[y * w + min(w - 1, x + 1)])
+                let around =
+                    Int(luma[y * w + max(0, x - 1)]) + Int(luma[y * w + min(w - 1, x + 1)])
                     + Int(luma[max(0, y - 1) * w + x]) + Int(luma[min(h - 1, y + 1) * w + x])
                 let edge = Double(abs(centre - around))
                 let saturation = Double(max(r, g, b) - min(r, g, b))
@@ -74,7 +78,8 @@ enum SmartCrop {
         var best = (x: 0, y: 0), bestScore = -1.0
         for y in 0...(h - window.h) {
             for x in 0...(w - window.w) {
-                let score = table[(y + window.h) * (w + 1) + x + window.w] - table[y * (w + 1) + x + window.w]
+                let score =
+                    table[(y + window.h) * (w + 1) + x + window.w] - table[y * (w + 1) + x + window.w]
                     - table[(y + window.h) * (w + 1) + x] + table[y * (w + 1) + x]
                 if score > bestScore {
                     bestScore = score

@@ -6,10 +6,12 @@ import Foundation
 enum LinearLightResampler {
     static func resize(_ bitmap: Bitmap, width: Int, height: Int, region: SourceRegion, kernel: ResamplingKernel) -> Bitmap {
         let source = bitmap.converted(to: .straight)
-        let horizontal = ResampleAxis(inputSize: source.width, outputSize: width, kernel: kernel,
-                                      regionStart: region.x, regionLength: region.width)
-        let vertical = ResampleAxis(inputSize: source.height, outputSize: height, kernel: kernel,
-                                    regionStart: region.y, regionLength: region.height)
+        let horizontal = ResampleAxis(
+            inputSize: source.width, outputSize: width, kernel: kernel,
+            regionStart: region.x, regionLength: region.width)
+        let vertical = ResampleAxis(
+            inputSize: source.height, outputSize: height, kernel: kernel,
+            regionStart: region.y, regionLength: region.height)
         let decode = (0...255).map { Float(SRGBTransfer.linear(Double($0) / 255)) }
         // Horizontal pass over every source row into premultiplied linear floats.
         var rows = [Float](repeating: 0, count: source.height * width * 4)

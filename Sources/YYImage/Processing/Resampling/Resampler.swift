@@ -41,10 +41,16 @@ enum Resampler {
     private static func convolve(_ source: Bitmap, width: Int, height: Int, region: SourceRegion, options: ResizeOptions) -> Bitmap {
         let resizesRows = !(width == source.width && region.x == 0 && region.width == Double(source.width))
         let resizesColumns = !(height == source.height && region.y == 0 && region.height == Double(source.height))
-        let horizontal = resizesRows ? ResampleAxis(inputSize: source.width, outputSize: width, kernel: options.kernel,
-                                                    regionStart: region.x, regionLength: region.width) : nil
-        let vertical = resizesColumns ? ResampleAxis(inputSize: source.height, outputSize: height, kernel: options.kernel,
-                                                     regionStart: region.y, regionLength: region.height) : nil
+        let horizontal =
+            resizesRows
+            ? ResampleAxis(
+                inputSize: source.width, outputSize: width, kernel: options.kernel,
+                regionStart: region.x, regionLength: region.width) : nil
+        let vertical =
+            resizesColumns
+            ? ResampleAxis(
+                inputSize: source.height, outputSize: height, kernel: options.kernel,
+                regionStart: region.y, regionLength: region.height) : nil
         return convolve(source, horizontal: horizontal, vertical: vertical, usesAllCores: options.usesAllCores)
     }
 
@@ -69,16 +75,18 @@ enum Resampler {
                         horizontal.withKernelAxis { yy_resample_horizontal(firstRow, inStride, target, outStride, Int32(rows.count), $0) }
                     case (nil, let vertical?):
                         vertical.withKernelAxis {
-                            yy_resample_vertical(firstRow, inStride, Int32(needed.lowerBound), target, outStride,
-                                                 Int32(rows.lowerBound), Int32(rows.count), width * 4, $0)
+                            yy_resample_vertical(
+                                firstRow, inStride, Int32(needed.lowerBound), target, outStride,
+                                Int32(rows.lowerBound), Int32(rows.count), width * 4, $0)
                         }
                     case (let horizontal?, let vertical?) where verticalFirst:
                         // Columns first: the band's output rows at the source's width, then along each row.
                         var band = [UInt8](repeating: 0, count: rows.count * inStride)
                         band.withUnsafeMutableBufferPointer { band in
                             vertical.withKernelAxis {
-                                yy_resample_vertical(firstRow, inStride, Int32(needed.lowerBound), band.baseAddress, inStride,
-                                                     Int32(rows.lowerBound), Int32(rows.count), source.width * 4, $0)
+                                yy_resample_vertical(
+                                    firstRow, inStride, Int32(needed.lowerBound), band.baseAddress, inStride,
+                                    Int32(rows.lowerBound), Int32(rows.count), source.width * 4, $0)
                             }
                             horizontal.withKernelAxis {
                                 yy_resample_horizontal(band.baseAddress, inStride, target, outStride, Int32(rows.count), $0)
@@ -91,8 +99,9 @@ enum Resampler {
                                 yy_resample_horizontal(firstRow, inStride, band.baseAddress, width * 4, Int32(needed.count), $0)
                             }
                             vertical.withKernelAxis {
-                                yy_resample_vertical(band.baseAddress, width * 4, Int32(needed.lowerBound), target, outStride,
-                                                     Int32(rows.lowerBound), Int32(rows.count), width * 4, $0)
+                                yy_resample_vertical(
+                                    band.baseAddress, width * 4, Int32(needed.lowerBound), target, outStride,
+                                    Int32(rows.lowerBound), Int32(rows.count), width * 4, $0)
                             }
                         }
                     case (nil, nil):
@@ -158,9 +167,10 @@ enum Resampler {
                 forEachBand(of: height, bands: bands) { rows in
                     var sums = [UInt32](repeating: 0, count: source.width * 4)
                     sums.withUnsafeMutableBufferPointer {
-                        yy_box_shrink(input.pointer, source.bytesPerRow, Int32(source.width), Int32(source.height),
-                                      output.pointer + rows.lowerBound * outStride, outStride, Int32(factorX), Int32(factorY),
-                                      Int32(rows.lowerBound), Int32(rows.count), $0.baseAddress)
+                        yy_box_shrink(
+                            input.pointer, source.bytesPerRow, Int32(source.width), Int32(source.height),
+                            output.pointer + rows.lowerBound * outStride, outStride, Int32(factorX), Int32(factorY),
+                            Int32(rows.lowerBound), Int32(rows.count), $0.baseAddress)
                     }
                 }
             }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TestSupport
 import TestTraits
+import Testing
+
 @testable import YYImage
 
 enum AVIFReference {
@@ -40,8 +41,12 @@ struct AVIFCodecTests {
     @Test(arguments: [8, 10, 12])
     func lossyFilesOfEveryDepthMatchAvifdec(depth: Int) throws {
         let path = folder.appending("lossy-\(depth).avif")
-        try FormatReference.run("avifenc", ["-d", String(depth), "-s", "9", "--min", "20", "--max", "30",
-                                            try source(FormatReference.picture(alpha: true), "source"), path])
+        try FormatReference.run(
+            "avifenc",
+            [
+                "-d", String(depth), "-s", "9", "--min", "20", "--max", "30",
+                try source(FormatReference.picture(alpha: true), "source"), path,
+            ])
         let ours = try FormatReference.ours(path)
         #expect(maxChannelDifference(ours, try reference(path)) == 0, "depth \(depth)")
     }

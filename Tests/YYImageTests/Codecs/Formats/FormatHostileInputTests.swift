@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import YYImage
 
 /// Hostile files for the formats on C libraries and for ICNS: each gives a typed error, checked
@@ -72,10 +73,11 @@ struct FormatHostileInputTests {
         let decoder = try? ImageDecoder(data: Data(loop))
         if let decoder { #expect(decoder.pageCount >= 1 && decoder.pageCount <= 2) }
         // Tiles of 0 × 0 pixels.
-        let tiles = HandmadeTIFF.file(entries: [
-            (256, 3, 1, 4), (257, 3, 1, 4), (258, 3, 1, 8), (259, 3, 1, 1), (262, 3, 1, 1),
-            (322, 3, 1, 0), (323, 3, 1, 0), (324, 4, 1, 8), (325, 4, 1, 16),
-        ], data: [UInt8](repeating: 0, count: 16))
+        let tiles = HandmadeTIFF.file(
+            entries: [
+                (256, 3, 1, 4), (257, 3, 1, 4), (258, 3, 1, 8), (259, 3, 1, 1), (262, 3, 1, 1),
+                (322, 3, 1, 0), (323, 3, 1, 0), (324, 4, 1, 8), (325, 4, 1, 16),
+            ], data: [UInt8](repeating: 0, count: 16))
         #expect(Self.decodeError(tiles) != nil)
     }
 
@@ -99,7 +101,8 @@ struct FormatHostileInputTests {
     func heicThatDoesNotParseGivesLibheifsReason() {
         // An ftyp box and a meta box with nothing valid in it: libheif's message, read before
         // its context is freed (the fuzzer found the message read after).
-        let meta: [UInt8] = [0, 0, 0, 0x20] + Array("meta".utf8) + [0, 0, 0, 0] + [0, 0, 0, 0x14] + Array("hdlr".utf8) + [UInt8](repeating: 0, count: 12)
+        let meta: [UInt8] =
+            [0, 0, 0, 0x20] + Array("meta".utf8) + [0, 0, 0, 0] + [0, 0, 0, 0x14] + Array("hdlr".utf8) + [UInt8](repeating: 0, count: 12)
         let file = [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8) + meta
         guard case .malformed(.heic, let text)? = Self.decodeError(file) else {
             Issue.record("\(String(describing: Self.decodeError(file)))")

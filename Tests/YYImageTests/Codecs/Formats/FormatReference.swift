@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import YYImage
 
 /// The reference encoders and decoders of the format tests (Debian's tools for each library,

@@ -40,10 +40,11 @@ enum HandmadeTIFF {
         }
         let entryCount = 9
         let mapOffset = dataOffset(entryCount: entryCount), pixelOffset = mapOffset + UInt32(colourMap.count)
-        return file(entries: [
-            (256, 3, 1, UInt32(width)), (257, 3, 1, UInt32(height)), (258, 3, 1, 4), (259, 3, 1, 1),
-            (262, 3, 1, 3), (273, 4, 1, pixelOffset), (278, 3, 1, UInt32(height)), (279, 4, 1, UInt32(pixels.count)),
-            (320, 3, 48, mapOffset),
-        ], data: colourMap + pixels)
+        return file(
+            entries: [
+                (256, 3, 1, UInt32(width)), (257, 3, 1, UInt32(height)), (258, 3, 1, 4), (259, 3, 1, 1),
+                (262, 3, 1, 3), (273, 4, 1, pixelOffset), (278, 3, 1, UInt32(height)), (279, 4, 1, UInt32(pixels.count)),
+                (320, 3, 48, mapOffset),
+            ], data: colourMap + pixels)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import YYImage
 
 /// ICNS elements written byte by byte: what png2icns never writes.
@@ -27,7 +28,7 @@ struct ICNSElementTests {
     @Test func packBitsRunsAndLiteralsUnpack() {
         #expect(ICNSElement.unpack([2, 1, 2, 3, 0x80, 9], count: 6)?.bytes == [1, 2, 3, 9, 9, 9])
         #expect(ICNSElement.unpack([0x81, 5], count: 2)?.bytes == [5, 5])  // a run longer than needed stops at count
-        #expect(ICNSElement.unpack([4, 1, 2], count: 5) == nil)            // literals past the end
+        #expect(ICNSElement.unpack([4, 1, 2], count: 5) == nil)  // literals past the end
         #expect(ICNSElement.unpack([], count: 1) == nil)
     }
 
