@@ -28,7 +28,7 @@ public final class InMemorySharedTier: SharedCacheTier {
     /// An empty tier.
     public init() {}
 
-    public func entry(forKey key: String) async throws -> SharedCacheEntry? {
+    public func entry(forKey key: String) async throws(Failure) -> SharedCacheEntry? {
         try state.withLock { state throws(Failure) in
             state.reads += 1
             if state.failing { throw Failure() }
@@ -36,7 +36,7 @@ public final class InMemorySharedTier: SharedCacheTier {
         }
     }
 
-    public func setData(_ data: Data, forKey key: String, timeToLive: Duration?) async throws -> SharedCacheWriteOutcome {
+    public func setData(_ data: Data, forKey key: String, timeToLive: Duration?) async throws(Failure) -> SharedCacheWriteOutcome {
         try state.withLock { state throws(Failure) in
             if state.failing { throw Failure() }
             return Self.store(data, forKey: key, timeToLive: timeToLive, in: &state)
@@ -50,7 +50,7 @@ public final class InMemorySharedTier: SharedCacheTier {
         return .stored
     }
 
-    public func removeData(forKey key: String) async throws {
+    public func removeData(forKey key: String) async throws(Failure) {
         try state.withLock { state throws(Failure) in
             if state.failing { throw Failure() }
             state.entries[key] = nil
@@ -65,7 +65,7 @@ public final class InMemorySharedTier: SharedCacheTier {
     public func setFilledData(
         _ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String,
         replacingUnusableValue: Bool
-    ) async throws -> SharedCacheWriteOutcome {
+    ) async throws(Failure) -> SharedCacheWriteOutcome {
         try state.withLock { state throws(Failure) in
             if state.failing { throw Failure() }
             if let holder = state.locks[key], holder != owner { return .superseded }
@@ -74,7 +74,7 @@ public final class InMemorySharedTier: SharedCacheTier {
         }
     }
 
-    public func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async throws -> Bool {
+    public func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async throws(Failure) -> Bool {
         try state.withLock { state throws(Failure) in
             if state.failing { throw Failure() }
             if state.locks[key] != nil { return false }
@@ -83,7 +83,7 @@ public final class InMemorySharedTier: SharedCacheTier {
         }
     }
 
-    public func releaseFillLock(forKey key: String, owner: String) async throws {
+    public func releaseFillLock(forKey key: String, owner: String) async throws(Failure) {
         state.withLock { state in
             if state.locks[key] == owner || state.locks[key] == Self.superseded + owner { state.locks[key] = nil }
         }

@@ -8,35 +8,38 @@ public import Foundation
 /// fails a cache call because of it. Implementations should therefore bound every call with a
 /// short timeout rather than wait for a dead server.
 ///
-/// `YYCacheRedis.RedisCacheTier` is the implementation on Redis.
+/// `YYCacheRedis.RedisCacheTier` is the implementation on Redis, whose calls throw `RedisError`.
 public protocol SharedCacheTier: Sendable {
+    /// What the tier's calls throw (`any Error` unless the implementation says more).
+    associatedtype Failure: Error = any Error
+
     /// The bytes stored for `key` and when they expire, or `nil` when there are none (or they were
     /// unreadable: foreign, truncated or corrupt).
-    func entry(forKey key: String) async throws -> SharedCacheEntry?
+    func entry(forKey key: String) async throws(Failure) -> SharedCacheEntry?
 
     /// Stores `data` for `key`, expiring after `timeToLive` (never when `nil`).
     ///
     /// - Returns: ``SharedCacheWriteOutcome/skipped`` when the tier chose not to store the value
     ///   (too large, or the node that owns the key is known to be down).
     @discardableResult
-    func setData(_ data: Data, forKey key: String, timeToLive: Duration?) async throws -> SharedCacheWriteOutcome
+    func setData(_ data: Data, forKey key: String, timeToLive: Duration?) async throws(Failure) -> SharedCacheWriteOutcome
 
     /// Removes the bytes stored for `key`, if any. A fill of the key under way read its source
     /// before this removal, so a tier with fill locks must make
     /// ``setFilledData(_:forKey:timeToLive:fillLockOwner:replacingUnusableValue:)`` refuse its
     /// value (`RedisCacheTier` marks the key's fill lock superseded).
-    func removeData(forKey key: String) async throws
+    func removeData(forKey key: String) async throws(Failure)
 
     /// Tries to become the one process that fills `key`: `true` when this caller now holds the fill
     /// lock, `false` when another holder has it. The lock expires by itself after `timeToLive`, so
     /// a holder that dies never blocks the others for longer.
     ///
     /// The default implementation always answers `true`: without it, each process fills on its own.
-    func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async throws -> Bool
+    func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async throws(Failure) -> Bool
 
     /// Releases the fill lock of `key` if `owner` still holds it (a lock that expired and was taken
     /// by someone else is left alone).
-    func releaseFillLock(forKey key: String, owner: String) async throws
+    func releaseFillLock(forKey key: String, owner: String) async throws(Failure)
 
     /// Stores `data`, the result of a fill, for `key` only if no removal and no write of `key`
     /// came, on any machine, since `owner` took the key's fill lock: they are newer than what the
@@ -57,18 +60,18 @@ public protocol SharedCacheTier: Sendable {
     func setFilledData(
         _ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String,
         replacingUnusableValue: Bool
-    ) async throws -> SharedCacheWriteOutcome
+    ) async throws(Failure) -> SharedCacheWriteOutcome
 }
 
 extension SharedCacheTier {
-    public func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async throws -> Bool { true }
-    public func releaseFillLock(forKey key: String, owner: String) async throws {}
+    public func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async throws(Failure) -> Bool { true }
+    public func releaseFillLock(forKey key: String, owner: String) async throws(Failure) {}
 
     @discardableResult
     public func setFilledData(
         _ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String,
         replacingUnusableValue: Bool
-    ) async throws -> SharedCacheWriteOutcome {
+    ) async throws(Failure) -> SharedCacheWriteOutcome {
         try await setData(data, forKey: key, timeToLive: timeToLive)
     }
 }

@@ -94,7 +94,7 @@ public final class RedisCacheTier: SharedCacheTier {
         return statistics
     }
 
-    public func entry(forKey key: String) async throws -> SharedCacheEntry? {
+    public func entry(forKey key: String) async throws(RedisError) -> SharedCacheEntry? {
         let storedKey = storageKey(key)
         let reply: RESPValue
         do {
@@ -136,7 +136,7 @@ public final class RedisCacheTier: SharedCacheTier {
     }
 
     @discardableResult
-    public func setData(_ data: Data, forKey key: String, timeToLive: Duration?) async throws -> SharedCacheWriteOutcome {
+    public func setData(_ data: Data, forKey key: String, timeToLive: Duration?) async throws(RedisError) -> SharedCacheWriteOutcome {
         guard let (value, milliseconds) = framed(data, timeToLive: timeToLive) else { return .skipped }
         let storedKey = storageKey(key)
         var arguments = [storedKey, value]
@@ -152,7 +152,7 @@ public final class RedisCacheTier: SharedCacheTier {
     public func setFilledData(
         _ data: Data, forKey key: String, timeToLive: Duration?, fillLockOwner owner: String,
         replacingUnusableValue: Bool
-    ) async throws -> SharedCacheWriteOutcome {
+    ) async throws(RedisError) -> SharedCacheWriteOutcome {
         let storedKey = storageKey(key)
         let lockKey = fillLockKey(valueKey: storedKey)
         guard HashSlot.of(storedKey) == HashSlot.of(lockKey) else { return try await setData(data, forKey: key, timeToLive: timeToLive) }
@@ -193,7 +193,7 @@ public final class RedisCacheTier: SharedCacheTier {
     private func write(
         _ command: RedisCommand, key storedKey: ByteBuffer,
         outcome: (RESPValue) -> SharedCacheWriteOutcome?
-    ) async throws -> SharedCacheWriteOutcome {
+    ) async throws(RedisError) -> SharedCacheWriteOutcome {
         let reply: RESPValue
         do {
             reply = try await client.send(command, key: storedKey)
@@ -213,7 +213,7 @@ public final class RedisCacheTier: SharedCacheTier {
 
     /// Deletes the value and marks its fill lock superseded (see `removeScript`): in one script,
     /// or, when a Redis Cluster puts the two in different slots, the lock first.
-    public func removeData(forKey key: String) async throws {
+    public func removeData(forKey key: String) async throws(RedisError) {
         let storedKey = storageKey(key)
         let lockKey = fillLockKey(valueKey: storedKey)
         let script = ByteBuffer(string: Self.removeScript)
@@ -230,7 +230,7 @@ public final class RedisCacheTier: SharedCacheTier {
         }
     }
 
-    public func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async throws -> Bool {
+    public func acquireFillLock(forKey key: String, owner: String, timeToLive: Duration) async throws(RedisError) -> Bool {
         let valueKey = storageKey(key)
         let lockKey = fillLockKey(valueKey: valueKey)
         let milliseconds = String(timeToLive.redisMilliseconds)
@@ -240,7 +240,7 @@ public final class RedisCacheTier: SharedCacheTier {
                 lockKey, ByteBuffer(string: owner), ByteBuffer(string: "NX"),
                 ByteBuffer(string: "PX"), ByteBuffer(string: milliseconds),
             ])
-        do {
+        do throws(RedisError) {
             switch try await client.send(command, key: valueKey) {
             case .simpleString("OK"): return true
             case .bulkString(nil): return false
@@ -253,7 +253,7 @@ public final class RedisCacheTier: SharedCacheTier {
         }
     }
 
-    public func releaseFillLock(forKey key: String, owner: String) async throws {
+    public func releaseFillLock(forKey key: String, owner: String) async throws(RedisError) {
         let valueKey = storageKey(key)
         let command = RedisCommand(
             "EVAL",
