@@ -90,8 +90,6 @@ public final class WeakTimer: Sendable {
     }
 
     private static func nanoseconds(of duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        let total = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-        return Int(min(total, Double(Int.max / 2)))
+        Int(min(duration.saturatingNanoseconds, Int64(Int.max / 2)))
     }
 }

@@ -442,9 +442,3 @@ public final class DiskCache: Sendable {
 extension DiskCache: CustomStringConvertible {
     public var description: String { "DiskCache(\(path))" }
 }
-
-extension Date {
-    init(milliseconds: Int64) {
-        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
-}

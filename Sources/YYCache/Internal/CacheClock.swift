@@ -26,25 +26,3 @@ struct CacheClock: Sendable {
         return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
     }
 }
-
-extension Duration {
-    /// The duration in whole nanoseconds, clamped to `0...UInt64.max`.
-    @inlinable var clampedNanoseconds: UInt64 {
-        let (seconds, attoseconds) = components
-        if seconds < 0 { return 0 }
-        let (wholeSeconds, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return .max }
-        let (total, overflow2) = wholeSeconds.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
-        return overflow2 ? .max : total
-    }
-
-    /// The duration in whole milliseconds, clamped to `0...Int64.max`.
-    var clampedMilliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        if seconds < 0 { return 0 }
-        let (wholeSeconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000)
-        if overflow { return .max }
-        let (total, overflow2) = wholeSeconds.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
-        return overflow2 ? .max : total
-    }
-}

@@ -170,10 +170,3 @@ final class TaskCoalescer<Key: Hashable & Sendable, Value: Sendable, Event: Send
         for receive in receivers { receive(event) }
     }
 }
-
-extension Result where Failure == ImagePipelineError {
-    /// The result of async work with a typed error.
-    init(catching body: () async throws(ImagePipelineError) -> Success) async {
-        do { self = .success(try await body()) } catch { self = .failure(error) }
-    }
-}

@@ -55,7 +55,7 @@ extension ImagePipeline {
         }
         let response = try await download(request.url, validators: stored?.record.validatorHeaders ?? [:], context: context)
         let now = configuration.now()
-        let lifetime = configuration.defaultFreshness.timeInterval
+        let lifetime = configuration.defaultFreshness.inSeconds
         if response.statusCode == 304 {
             // Only a conditional request may get a 304; without a stored entry there are no bytes to use.
             guard let stored else { throw .statusCode(304) }
@@ -132,7 +132,7 @@ extension ImagePipeline {
             let record =
                 entry.extendedData.flatMap { try? JSONDecoder().decode(StoredResponse.self, from: $0) }
                 ?? StoredResponse(
-                    statusCode: 200, headers: [:], now: configuration.now(), defaultLifetime: configuration.defaultFreshness.timeInterval)
+                    statusCode: 200, headers: [:], now: configuration.now(), defaultLifetime: configuration.defaultFreshness.inSeconds)
             return record.map { (entry.data, $0) }
         } catch {
             configuration.logger.warning("disk cache read failed", metadata: ["key": "\(key)", "error": "\(error)"])
@@ -204,13 +204,5 @@ extension ImagePipeline {
             counters.withLock { $0.sharedTierErrors += 1 }
             configuration.logger.warning("shared tier remove failed", metadata: ["key": "\(key)", "error": "\(error)"])
         }
-    }
-}
-
-extension Duration {
-    /// Seconds as a `TimeInterval`.
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }

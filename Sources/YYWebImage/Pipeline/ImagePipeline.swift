@@ -211,10 +211,3 @@ struct LoadedImage: Sendable {
     var image: Image
     var original: OriginalData
 }
-
-extension Task where Success == Never, Failure == Never {
-    /// Throws `error` when the current task is cancelled.
-    static func checkCancellation(or error: ImagePipelineError) throws(ImagePipelineError) {
-        if Task.isCancelled { throw error }
-    }
-}

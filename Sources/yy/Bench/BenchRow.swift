@@ -1,4 +1,5 @@
 import Foundation
+import YYDispatch
 
 /// One contender's result in one benchmark: its fastest round and what that round did.
 struct BenchRow: Encodable, Equatable {
@@ -23,7 +24,7 @@ struct BenchRow: Encodable, Equatable {
     /// A row from a measured round. `roundTime` is at least a nanosecond, so that a round too
     /// short for the clock still gives a finite rate.
     init(benchmark: String, contender: String, roundTime: Duration, operations: Int, bytes: Int? = nil) {
-        let seconds = max(Double(roundTime.components.seconds) + Double(roundTime.components.attoseconds) / 1e18, 1e-9)
+        let seconds = max(roundTime.inSeconds, 1e-9)
         self.benchmark = benchmark
         self.contender = contender
         self.roundSeconds = seconds

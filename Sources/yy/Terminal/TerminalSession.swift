@@ -55,7 +55,7 @@ final class TerminalSession: Sendable {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { break }
             var descriptor = pollfd(fd: tty, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            let milliseconds = Int32(clamping: max(1, left.saturatingMilliseconds))
             guard poll(&descriptor, 1, milliseconds) > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 256)
             let count = read(tty, &chunk, chunk.count)
