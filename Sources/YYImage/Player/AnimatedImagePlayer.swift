@@ -67,11 +67,11 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
     /// The frame buffer shared with the image's other players.
     let buffer: FrameBuffer
     /// Whether the clock is the continuous clock, whose players sleep on the timer thread.
-    private let usesTimerThread = C.self == ContinuousClock.self
-    private let state: Locked<Playback>
+    let usesTimerThread = C.self == ContinuousClock.self
+    let state: Locked<Playback>
 
     /// The player's mutable state, all under one lock.
-    private struct Playback: Sendable {
+    struct Playback: Sendable {
         var timeline: AnimationTimeline
         var loopCountOverride: Int?
         var status = Status.stopped
@@ -88,14 +88,14 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
         /// Bumped by every change of plan, so that a step begun under an older plan does nothing.
         var generation = 0
         /// The pending wake-up of the current plan.
-        var wake: Wake?
+        var wake: PlayerWake?
         var bufferToken: UInt64?
         var budget: Int
         var subscribers: [Int: AsyncStream<Event>.Continuation] = [:] { didSet { updateListeners() } }
         var observers: [Int: @Sendable (Event) -> Void] = [:] { didSet { updateListeners() } }
         /// Everyone to tell about an event: kept as the tables change, so that telling one of
         /// each frame copies nothing.
-        private(set) var listeners = Listeners()
+        private(set) var listeners = PlayerListeners<Event>()
         var nextListener = 0
         var statistics = PlayerStatistics()
 
@@ -108,32 +108,7 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
         }
 
         private mutating func updateListeners() {
-            listeners = Listeners(subscribers: Array(subscribers.values), observers: Array(observers.values))
-        }
-    }
-
-    /// Subscribers and observers, taken out of the lock to be told.
-    private struct Listeners {
-        var subscribers: [AsyncStream<Event>.Continuation] = []
-        var observers: [@Sendable (Event) -> Void] = []
-
-        func tell(_ event: Event) {
-            for subscriber in subscribers { subscriber.yield(event) }
-            for observer in observers { observer(event) }
-        }
-    }
-
-    /// How a plan waits for its next deadline: on the process's timer thread (continuous clock),
-    /// or in a task sleeping on the clock (any other clock, such as a test clock).
-    private enum Wake: Sendable {
-        case timer(UInt64)
-        case task(Task<Void, Never>)
-
-        func cancel() {
-            switch self {
-            case .timer(let id): PlaybackTimerThread.shared.cancel(id)
-            case .task(let task): task.cancel()
-            }
+            listeners = PlayerListeners(subscribers: Array(subscribers.values), observers: Array(observers.values))
         }
     }
 
@@ -354,7 +329,7 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
     // MARK: Playing
 
     /// Replaces the timeline, keeping the media position, and restarts the schedule.
-    private func retime(_ change: (inout Playback) -> AnimationTimeline) {
+    func retime(_ change: (inout Playback) -> AnimationTimeline) {
         let now = clock.now
         let plan = state.withLock { state in
             let media = state.origin.map { state.timeline.mediaNanoseconds(elapsed: $0.duration(to: now)) } ?? state.pausedMedia
@@ -370,7 +345,7 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
     }
 
     /// This player's token in the buffer, registering it first if it has none.
-    private func attachToBuffer() -> UInt64 {
+    func attachToBuffer() -> UInt64 {
         if let token = state.withLock({ $0.bufferToken }) { return token }
         let token = buffer.attach(budget: state.withLock { $0.budget })
         let kept = state.withLock { state -> UInt64 in
@@ -382,220 +357,6 @@ public final class AnimatedImagePlayer<C: Clock>: Sendable where C.Duration == D
         return kept
     }
 
-    /// A change of plan: its generation, and the wake-up it replaced (to cancel).
-    private struct Plan {
-        let generation: Int
-        let replaced: Wake?
-    }
-
-    /// Cancels the replaced wake-up and starts the plan: its first step runs at once, on the
-    /// thread that times the player (never on the caller's, so observers never run inside
-    /// `play()` or `seek(toFrame:)`).
-    private func schedule(_ plan: Plan) {
-        plan.replaced?.cancel()
-        wake(at: clock.now, generation: plan.generation)
-    }
-
-    /// Arranges for the plan of `generation` to take its next step at `deadline`.
-    @_specialize(where C == ContinuousClock)
-    private func wake(at deadline: C.Instant, generation: Int) {
-        let wake: Wake
-        if usesTimerThread {
-            // `C` is `ContinuousClock` (checked once, at init), so the instant is one: a plain
-            // reinterpretation, where a dynamic cast would cost a conformance lookup per frame.
-            let instant = unsafeBitCast(deadline, to: ContinuousClock.Instant.self)
-            wake = .timer(PlaybackTimerThread.shared.schedule(at: instant, target: self, generation: generation))
-        } else {
-            let player = WeakPlayer(self)
-            let clock = self.clock
-            wake = .task(
-                Task {
-                    // A deadline already reached needs no sleep (a test clock would wait for an advance).
-                    if clock.now < deadline {
-                        do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
-                    }
-                    player.player?.advance(generation: generation)
-                })
-        }
-        let stale = state.withLock { state -> Bool in
-            guard state.generation == generation else { return true }
-            state.wake = wake
-            return false
-        }
-        if stale { wake.cancel() }
-    }
-
-    /// The player held weakly by its own schedule, so that releasing it ends playback.
-    private struct WeakPlayer: Sendable {
-        weak var player: AnimatedImagePlayer?
-        init(_ player: AnimatedImagePlayer) { self.player = player }
-    }
-
-    /// What one step decided under the lock.
-    private enum Decision {
-        /// Show frame `sequence` (frame `index` of its loop), due at `due`.
-        case show(sequence: Int, index: Int, due: C.Instant, skipped: Int, token: UInt64?)
-        /// Nothing to show now; wake at the instant (or never).
-        case wait(C.Instant?)
-        /// Every loop has played.
-        case finish
-    }
-
-    /// Takes steps until one has to wait: for a deadline (a wake-up is arranged) or for a frame
-    /// being decoded (the decoder carries on when it is done).
-    @_specialize(where C == ContinuousClock)
-    private func advance(generation: Int) {
-        var next = step(generation: generation)
-        while let deadline = next {
-            guard clock.now >= deadline else { return wake(at: deadline, generation: generation) }
-            next = step(generation: generation)
-        }
-    }
-
-    /// Shows what is due now. Returns when to step next, or `nil` when nothing is to be done
-    /// until something changes (or a decode is awaited: then its completion carries on).
-    @_specialize(where C == ContinuousClock)
-    private func step(generation: Int) -> C.Instant? {
-        let now = clock.now
-        let decision = state.withLock { state -> Decision in
-            guard state.generation == generation else { return .wait(nil) }
-            return decide(&state, now: now)
-        }
-        switch decision {
-        case .wait(let deadline):
-            return deadline
-        case .finish:
-            let listeners = state.withLock { state -> Listeners in
-                guard state.generation == generation else { return Listeners() }
-                state.status = .finished
-                state.origin = nil
-                state.pausedMedia = state.timeline.mediaStart(ofFrame: 0, loop: state.timeline.loopCount)
-                return state.listeners
-            }
-            listeners.tell(.finished)
-            return nil
-        case .show(let sequence, let index, let due, let skipped, let token):
-            if let token { buffer.move(token, to: index) }
-            // A buffered frame comes back at once (the steady state: nothing allocated).
-            if let held = buffer.heldContents(at: index) {
-                return publish(
-                    .success(held), sequence: sequence, due: due, skipped: skipped, shownAt: clock.now,
-                    generation: generation)
-            }
-            // Otherwise, once the decoder is done, the plan steps again on its own thread (and
-            // finds the frame buffered, or a later one due); a frame that cannot be decoded is
-            // passed over.
-            let player = WeakPlayer(self)
-            let clock = self.clock
-            let held = buffer.contents(at: index) { fetched in
-                guard let player = player.player else { return }
-                var next: C.Instant? = clock.now
-                if case .failure = fetched {
-                    next = player.publish(
-                        fetched, sequence: sequence, due: due, skipped: skipped,
-                        shownAt: clock.now, generation: generation)
-                }
-                if let next { player.wake(at: next, generation: generation) }
-            }
-            guard let held else { return nil }
-            return publish(
-                .success(held), sequence: sequence, due: due, skipped: skipped, shownAt: clock.now,
-                generation: generation)
-        }
-    }
-
-    /// Picks the frame to show at `now` by the lateness policy.
-    @_specialize(where C == ContinuousClock)
-    private func decide(_ state: inout Playback, now: C.Instant) -> Decision {
-        let timeline = state.timeline
-        let frameCount = timeline.frameCount
-        let isPlaying = state.status == .playing
-        guard isPlaying || state.firstSequence != nil else { return .wait(nil) }
-        let origin = state.origin ?? now.advanced(by: .zero - timeline.elapsed(forMedia: state.pausedMedia))
-        let position = timeline.position(atMedia: timeline.mediaNanoseconds(elapsed: origin.duration(to: now)))
-        let reached = position.loop * frameCount + position.frameIndex
-        let token = state.bufferToken
-        func show(_ sequence: Int, skipped: Int) -> Decision {
-            let (loop, index) = sequence.quotientAndRemainder(dividingBy: frameCount)
-            let due = origin.advanced(by: timeline.elapsed(forMedia: timeline.mediaStart(ofFrame: index, loop: loop)))
-            return .show(sequence: sequence, index: index, due: due, skipped: skipped, token: token)
-        }
-        guard let shown = state.shownSequence else {
-            // Nothing shows yet, or a seek: the frame asked for (`.hold`, however late) or the
-            // frame of now (`.skip`). `publish` clears the request.
-            let first = latenessPolicy == .hold ? state.firstSequence ?? reached : reached
-            return show(first, skipped: 0)
-        }
-        // One frame played several times changes nothing until the end.
-        if position.isFinished && (shown >= reached || frameCount == 1) { return .finish }
-        guard reached > shown else {
-            // Woken early (or for nothing): wait for the next change.
-            return .wait(position.nextChange.map { origin.advanced(by: $0) })
-        }
-        switch latenessPolicy {
-        case .hold:
-            return show(shown + 1, skipped: 0)
-        case .skip:
-            return show(reached, skipped: reached - shown - 1)
-        }
-    }
-
-    /// Records a shown frame, tells subscribers and observers (outside the lock), and returns
-    /// the next deadline.
-    @_specialize(where C == ContinuousClock)
-    private func publish(
-        _ fetched: Result<FrameContents, ImageError>, sequence: Int, due: C.Instant, skipped: Int,
-        shownAt: C.Instant, generation: Int
-    ) -> C.Instant? {
-        let outcome = state.withLock { state -> (C.Instant?, FrameChange?, Listeners) in
-            guard state.generation == generation else { return (nil, nil, Listeners()) }
-            let timeline = state.timeline
-            let frameCount = timeline.frameCount
-            let lateness = due.duration(to: shownAt)
-            if lateness > lateTolerance {
-                state.statistics.lateFrames += 1
-                // `.hold`: the rest of the animation moves back by the delay.
-                if latenessPolicy == .hold, let origin = state.origin { state.origin = origin.advanced(by: lateness) }
-            }
-            state.statistics.maximumLateness = max(state.statistics.maximumLateness, lateness)
-            state.statistics.framesSkipped += skipped
-            state.shownSequence = sequence
-            state.firstSequence = nil
-            var change: FrameChange?
-            switch fetched {
-            case .success(let contents):
-                state.shownContents = contents
-                state.statistics.framesShown += 1
-                change = FrameChange(
-                    index: sequence % frameCount, loop: sequence / frameCount, contents: contents,
-                    dueAt: due, shownAt: shownAt)
-            case .failure:
-                state.statistics.framesFailed += 1  // the previous frame stays
-            }
-            guard state.status == .playing, let origin = state.origin else { return (nil, change, state.listeners) }
-            // The next change: the next frame, or the end of the last loop.
-            let next = sequence + 1
-            let media: Int64
-            if timeline.loopCount > 0, next >= timeline.loopCount * frameCount || frameCount == 1 {
-                media = timeline.mediaStart(ofFrame: 0, loop: timeline.loopCount)
-            } else if frameCount == 1 && timeline.loopCount == 0 {
-                return (nil, change, state.listeners)  // a still forever: never wake
-            } else {
-                media = timeline.mediaStart(ofFrame: next % frameCount, loop: next / frameCount)
-            }
-            return (origin.advanced(by: timeline.elapsed(forMedia: media)), change, state.listeners)
-        }
-        let (deadline, change, listeners) = outcome
-        if let change { listeners.tell(.frame(change)) }
-        return deadline
-    }
-}
-
-extension AnimatedImagePlayer: PlaybackTimerTarget {
-    /// The timer thread's wake-up of the plan of `generation` (continuous clock only).
-    func timerFired(generation: Int) {
-        advance(generation: generation)
-    }
 }
 
 extension AnimatedImagePlayer: MemoryPressureHandling {
@@ -608,28 +369,4 @@ extension AnimatedImagePlayer where C == ContinuousClock {
     public convenience init(image: any AnimatedImage, latenessPolicy: PlayerLatenessPolicy = .hold, bufferBudget: Int? = nil) {
         self.init(image: image, clock: ContinuousClock(), latenessPolicy: latenessPolicy, bufferBudget: bufferBudget)
     }
-}
-
-/// What a player does when a frame shows late (its decode was slow, or the player woke late).
-public enum PlayerLatenessPolicy: Sendable, Equatable {
-    /// Never skip a frame: a late frame delays the rest (YYAnimatedImageView's behaviour).
-    case hold
-    /// Keep to the clock: frames whose time has passed are skipped (the terminal's default).
-    case skip
-}
-
-/// What a player has shown, and its frame buffer's counters.
-public struct PlayerStatistics: Sendable, Equatable {
-    /// Frames shown.
-    public var framesShown = 0
-    /// Frames passed over because their time had passed (`.skip`).
-    public var framesSkipped = 0
-    /// Frames shown later than the player's `lateTolerance`.
-    public var lateFrames = 0
-    /// Frames that could not be decoded (the previous one stayed).
-    public var framesFailed = 0
-    /// The largest delay of a shown frame after its due time.
-    public var maximumLateness: Duration = .zero
-    /// The shared frame buffer's counters.
-    public var buffer = FrameBufferStatistics()
 }
