@@ -20,3 +20,7 @@ enum OriginalDataEvent: Sendable {
     /// All bytes so far (sent at most once per preview interval, only when a waiter wants previews).
     case partialData(Data)
 }
+
+/// What a data job's work sees of the requests waiting on it: their priority, whether one wants
+/// previews, and where to send progress.
+typealias DataJobContext = TaskCoalescer<String, OriginalData, OriginalDataEvent>.Context

@@ -161,7 +161,7 @@ import YYImage
     }
 
     private func waitUntilQueued(_ count: Int, in pipeline: ImagePipeline) async {
-        while pipeline.downloads.queuedCount < count { await Task.yield() }
+        while pipeline.network.downloads.queuedCount < count { await Task.yield() }
     }
 
     @Test func queuedDownloadsStartInPriorityOrderAndAPriorityChangeMovesOneAhead() async throws {
@@ -191,7 +191,7 @@ import YYImage
         // The real request joined the queued download rather than queueing another.
         let key = RequestKeys(ImageRequest(url: harness.url("/wanted.png")), harness.pipeline.configuration).imageJob
         while harness.pipeline.images.waiterCount(for: key) < 2 { await Task.yield() }
-        #expect(harness.pipeline.downloads.queuedCount == 2)
+        #expect(harness.pipeline.network.downloads.queuedCount == 2)
         blocker.cancel()
         for task in [prefetch, other, real] { _ = try await task.response }
         #expect(order.values == ["/block.png", "/wanted.png", "/other.png"])

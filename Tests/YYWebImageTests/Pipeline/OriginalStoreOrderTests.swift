@@ -45,7 +45,7 @@ import YYCache
         let after = try await harness.restarted().pipeline.image(for: ImageRequest(url: url, options: .returnsOriginalData))
         #expect(after.source == .disk)
         #expect(after.data == Data(storesItsOriginal ? new : old), "the disk keeps the original of the last job that stores one")
-        #expect(harness.pipeline.originalStores.keysInFlight == 0, "every data job ended")
+        #expect(harness.pipeline.originalStore.jobs.keysInFlight == 0, "every data job ended")
     }
 
     /// The older job's write to the shared tier is slow: the newer job stores its original in the
@@ -75,6 +75,6 @@ import YYCache
         #expect(inTier?.data != Data(old), "the tier keeps the older original, which landed last")
         let onDisk = try await configuration.diskCache?.data(forKey: url.absoluteString)
         #expect(onDisk != Data(old), "the disk keeps the older original")
-        #expect(pipeline.originalStores.keysInFlight == 0, "every data job ended")
+        #expect(pipeline.originalStore.jobs.keysInFlight == 0, "every data job ended")
     }
 }

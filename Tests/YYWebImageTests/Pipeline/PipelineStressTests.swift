@@ -35,8 +35,8 @@ import Testing
         #expect(completed > 5_000)
         #expect(harness.pipeline.images.runningCount == 0)
         #expect(harness.pipeline.originals.runningCount == 0)
-        #expect(harness.pipeline.downloads.runningCount == 0)
-        #expect(harness.pipeline.downloads.queuedCount == 0)
+        #expect(harness.pipeline.network.downloads.runningCount == 0)
+        #expect(harness.pipeline.network.downloads.queuedCount == 0)
         // Idle keep-alive connections stay in the pool, never more than the per-host limit.
         #expect(await harness.server.wait { open, _ in open <= 6 })
     }

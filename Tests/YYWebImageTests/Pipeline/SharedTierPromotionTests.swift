@@ -56,7 +56,7 @@ import YYCache
         restart.diskCache = try DiskCache(path: folder.path)
         let after = try await ImagePipeline(configuration: restart).image(for: ImageRequest(url: url, options: .returnsOriginalData))
         #expect(after.data == Data(new), "the disk served the older image (source \(after.source))")
-        #expect(pipeline.originalWrites.keysInFlight == 0, "every lookup and write ended")
-        #expect(pipeline.memoryStores.keysInFlight == 0, "every image job ended")
+        #expect(pipeline.originalStore.overlaps.keysInFlight == 0, "every lookup and write ended")
+        #expect(pipeline.decodeStage.memoryWrites.keysInFlight == 0, "every image job ended")
     }
 }

@@ -1,3 +1,5 @@
+import YYDispatch
+
 /// Tells a read that copies what it found into a faster level (a disk hit into memory, a shared
 /// copy onto the disk) whether a write of the same key overlapped it, so that the copy never
 /// lands over a newer value, nor brings back a removed one.

@@ -2,8 +2,17 @@ import Foundation
 import YYDispatch
 
 /// The network stage: one logical download, following redirects under the pipeline's rules and
-/// retrying once after a 429 or 503 that says when to come back.
-extension ImagePipeline {
+/// retrying once after a 429 or 503 that says when to come back. Each HTTP request holds a
+/// connection slot of its host (``ConcurrencyLimiter``) until its body is read, and is cancelled
+/// at its whole-request deadline (``DeadlineWatch``).
+struct DownloadStage: Sendable {
+    let configuration: ImagePipeline.Configuration
+    let counters: Locked<ImagePipeline.Statistics>
+    /// The connection slots, by host.
+    let downloads: ConcurrencyLimiter
+    /// The whole-request timeouts of the downloads in flight.
+    let deadlines: DeadlineWatch
+
     /// The response that ended a download: a success with its body, or a 304.
     struct DownloadedResponse: Sendable {
         var statusCode: Int
@@ -19,7 +28,8 @@ extension ImagePipeline {
         "User-Agent": "YYWebImage",
     ]
 
-    func download(_ url: URL, validators: HTTPHeaderFields, context: DataContext) async throws(ImagePipelineError) -> DownloadedResponse {
+    /// The response that ends the download of `url` (`validators` make it conditional).
+    func download(_ url: URL, validators: HTTPHeaderFields, context: DataJobContext) async throws(ImagePipelineError) -> DownloadedResponse {
         var url = url
         var visited: Set<String> = [url.absoluteString]
         var redirects = 0
@@ -61,7 +71,7 @@ extension ImagePipeline {
     }
 
     /// One HTTP request, holding a connection slot of its host until its body is read.
-    private func downloadOnce(_ url: URL, validators: HTTPHeaderFields, context: DataContext) async throws(ImagePipelineError) -> Outcome {
+    private func downloadOnce(_ url: URL, validators: HTTPHeaderFields, context: DataJobContext) async throws(ImagePipelineError) -> Outcome {
         var headers = Self.standardHeaders
         for field in validators { headers.append(name: field.name, value: field.value) }
         let request = DataLoadRequest(url: url, headers: headers, deadline: .now + configuration.requestTimeout)
@@ -122,7 +132,7 @@ extension ImagePipeline {
     }
 
     /// The body, within the size limit and its Content-Length, reporting progress as it comes.
-    private func readBody(of response: DataLoadResponse, context: DataContext) async throws(ImagePipelineError) -> Data {
+    private func readBody(of response: DataLoadResponse, context: DataJobContext) async throws(ImagePipelineError) -> Data {
         if let encoding = response.headers["Content-Encoding"]?.trimmingHTTPSpaces(),
             !encoding.isEmpty, !encoding.caseInsensitiveEquals("identity")
         {

@@ -1,5 +1,5 @@
 import Testing
-import YYDispatch
+import YYCache
 
 @Suite struct WriteOverlapTrackerTests {
     @Test func aLookupWithNoWriteOfItsKeyMayStore() {
