@@ -218,9 +218,3 @@ struct FieldAttributes {
         return paths
     }
 }
-
-extension String {
-    var trimmingBackticks: String {
-        hasPrefix("`") && hasSuffix("`") && count > 1 ? String(dropFirst().dropLast()) : self
-    }
-}

@@ -45,3 +45,10 @@ extension Duration {
     /// The duration in whole milliseconds, clamped to `0...Int64.max`.
     var clampedMilliseconds: Int64 { max(0, saturatingMilliseconds) }
 }
+
+extension Dictionary where Value == Int {
+    /// Counts one less for `key`, dropping it at zero.
+    mutating func decrement(_ key: Key) {
+        if let count = self[key], count > 1 { self[key] = count - 1 } else { self[key] = nil }
+    }
+}

@@ -150,10 +150,3 @@ final class SharedTierWriteQueue: Sendable {
     /// Lets the background task end once it has sent what is queued.
     func finish() { pending.finish() }
 }
-
-extension Dictionary where Value == Int {
-    /// Counts one less for `key`, dropping it at zero.
-    fileprivate mutating func decrement(_ key: Key) {
-        if let count = self[key], count > 1 { self[key] = count - 1 } else { self[key] = nil }
-    }
-}

@@ -113,8 +113,3 @@ final class RedisConnectionHandler: ChannelDuplexHandler {
         context.close(promise: nil)
     }
 }
-
-extension Duration {
-    /// Whole nanoseconds, clamped to `0...Int64.max`.
-    var nanoseconds: Int64 { max(0, saturatingNanoseconds) }
-}

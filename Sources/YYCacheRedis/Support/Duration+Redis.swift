@@ -14,3 +14,8 @@ extension Duration {
         return self > .milliseconds(whole) ? whole + 1 : whole
     }
 }
+
+extension Duration {
+    /// Whole nanoseconds, clamped to `0...Int64.max`.
+    var nanoseconds: Int64 { max(0, saturatingNanoseconds) }
+}

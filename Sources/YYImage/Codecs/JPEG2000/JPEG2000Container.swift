@@ -94,17 +94,28 @@ struct JPEG2000Container: ImageContainer {
     }
 
     /// Checks the main header of the codestream at `start` (SOC up to the first tile's SOT)
-    /// before OpenJPEG reads it: every marker segment must fit in the file, and the image size in
-    /// SIZ must be within `limits` (OpenJPEG sizes its tile structures from it while reading the
-    /// header). On segments that claim more bytes than are left, and on huge claimed sizes,
-    /// OpenJPEG 2.5 read past the end of its own stream buffer (found by the fuzzer under
-    /// AddressSanitizer).
+    /// before OpenJPEG reads it: every marker segment must be one a main header may hold and fit
+    /// in the file, and the image size in SIZ must be within `limits` (OpenJPEG sizes its tile
+    /// structures from it while reading the header). OpenJPEG 2.5 reads past the end of its own
+    /// stream buffer on segments that claim more bytes than are left, on huge claimed sizes, and
+    /// while it scans past a marker it does not know (all found by the fuzzer under
+    /// AddressSanitizer), so none of those reaches it.
+    /// The marker segments a main header may hold (ISO/IEC 15444-1 and -2, as OpenJPEG reads
+    /// them): CAP, SIZ, COD, COC, TLM, PLM, CPF, QCD, QCC, RGN, POC, PPM, CRG, COM, MCT, MCC, MCO, CBD.
+    private static let mainHeaderMarkers: Set<UInt16> = [
+        0xFF50, 0xFF51, 0xFF52, 0xFF53, 0xFF55, 0xFF57, 0xFF59, 0xFF5C, 0xFF5D, 0xFF5E, 0xFF5F, 0xFF60, 0xFF63, 0xFF64,
+        0xFF74, 0xFF75, 0xFF77, 0xFF78,
+    ]
+
     static func checkMainHeader(_ bytes: [UInt8], at start: Int, limits: DecodeLimits) throws(ImageError) {
         guard bytes.u16BE(start) == 0xFF4F else { throw .malformed(.jpeg2000, "the codestream does not start with SOC") }
         var offset = start + 2
         while let marker = bytes.u16BE(offset) {
             guard marker >= 0xFF00 else { throw .malformed(.jpeg2000, "no marker at byte \(offset) of the main header") }
             if marker == 0xFF90 || marker == 0xFFD9 { return }  // SOT (the first tile) or EOC
+            guard Self.mainHeaderMarkers.contains(marker) else {
+                throw .malformed(.jpeg2000, "marker 0x\(String(marker, radix: 16, uppercase: true)) at byte \(offset) is not one of a main header's")
+            }
             guard let length = bytes.u16BE(offset + 2).map(Int.init), length >= 2 else { throw .truncated(.jpeg2000) }
             guard offset + 2 + length <= bytes.count else { throw .truncated(.jpeg2000) }
             // SIZ: Lsiz, Rsiz, Xsiz, Ysiz, XOsiz, YOsiz (the image is Xsiz - XOsiz wide).

@@ -127,6 +127,17 @@ struct FormatHostileInputTests {
         #expect(Self.decodeError(codestream) == .truncated(.jpeg2000))
     }
 
+    @Test(.enabled(if: ImageType.jpeg2000.isDecodable))
+    func aMainHeaderMarkerOpenJPEGDoesNotKnowIsRefusedBeforeItScansForTheNext() throws {
+        // The fuzzer's input: an OpenJPEG codestream whose COM marker became 0xFF2B, past which
+        // OpenJPEG scans for a marker it knows and reads beyond its own stream buffer.
+        var file = try Self.valid(.jpeg2000)
+        let start = try #require((0..<(file.count - 1)).first { file[$0] == 0xFF && file[$0 + 1] == 0x4F })
+        let com = try #require((start..<(file.count - 1)).first { file[$0] == 0xFF && file[$0 + 1] == 0x64 })
+        file[com + 1] = 0x2B
+        #expect(Self.decodeError(file) == .malformed(.jpeg2000, "marker 0xFF2B at byte \(com) is not one of a main header's"))
+    }
+
     @Test(.enabled(if: AVIFReference.isAvailable))
     func avifGridOverThePixelLimitIsRefused() throws {
         let folder = TemporaryDirectory("avif-grid")
