@@ -39,19 +39,26 @@ struct OriginalDataStage: Sendable {
                 guard let cached else { throw .statusCode(304) }
                 return await revalidated(cached, by: response, decoder: cachedDecoder, levels: levels, job: job)
             }
-            // Refuse what is no image (or a pixel bomb) before it reaches the disk.
-            let decoder = try Self.decoder(for: response.body, options: configuration.decoderOptions)
-            if let record = StoredResponse(
-                statusCode: response.statusCode, headers: response.headers, now: configuration.now(),
-                defaultLifetime: configuration.defaultFreshness.inSeconds)
-            {
-                await store.store(response.body, record: record, levels: levels, job: job)
-            } else if cached != nil {
-                await store.forget(levels: levels, job: job)  // no-store now: the old copies go too
-            }
-            return OriginalData(
-                data: response.body, source: .network, statusCode: response.statusCode, headers: response.headers, decoder: decoder)
+            return try await downloaded(response, replacing: cached != nil, levels: levels, job: job)
         }
+    }
+
+    /// A downloaded original, checked to be an image (no pixel bomb either) before it reaches
+    /// the caches, then stored, or the cached copies dropped when the response forbids storing.
+    private func downloaded(
+        _ response: DownloadStage.DownloadedResponse, replacing hadCachedCopy: Bool, levels: OriginalStore.Levels,
+        job: NewestJobWins.Job
+    ) async throws(ImagePipelineError) -> OriginalData {
+        let decoder = try Self.decoder(for: response.body, options: configuration.decoderOptions)
+        let lifetime = configuration.defaultFreshness.inSeconds
+        if let record = StoredResponse(
+            statusCode: response.statusCode, headers: response.headers, now: configuration.now(), defaultLifetime: lifetime)
+        {
+            await store.store(response.body, record: record, levels: levels, job: job)
+        } else if hadCachedCopy {
+            await store.forget(levels: levels, job: job)  // no-store now: the old copies go too
+        }
+        return OriginalData(data: response.body, source: .network, statusCode: response.statusCode, headers: response.headers, decoder: decoder)
     }
 
     /// A decoder over the cached original, or `nil` with `cached` cleared when it is no image:
