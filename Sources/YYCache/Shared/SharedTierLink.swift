@@ -62,7 +62,7 @@ final class SharedTierLink: Sendable {
     /// way from it itself.
     func entry(forKey key: String) async -> SharedCacheEntry? {
         let key = CanonicalKey.of(key)
-        guard writes.queuedWrites(forKey: key) == 0 else { return nil }
+        guard writes.queuedWrites(forCanonicalKey: key) == 0 else { return nil }
         do {
             guard let entry = try await tier.entry(forKey: key),
                 entry.expirationDate.map({ $0 > Date() }) ?? true

@@ -58,8 +58,8 @@ final class SharedTierWriteQueue: Sendable {
     /// - Parameter maximumQueuedBytes: how many bytes of values (and keys) the synchronous API's
     ///   writes may hold while they wait to be sent. They are sent one at a time, so a tier slower
     ///   than the writes (a distant server; one that takes its timeout to fail before its circuit
-    ///   opens) let the queue, and the process, grow without bound. Past it, writes are skipped,
-    ///   as a write that fails is.
+    ///   opens) would let the queue, and the process, grow without bound. Past it, writes are
+    ///   skipped, as a write that fails is.
     init(maximumQueuedBytes: Int, logger: Logger, counters: Locked<SharedTierStatistics>) {
         self.maximumQueuedBytes = maximumQueuedBytes
         self.logger = logger
@@ -85,7 +85,10 @@ final class SharedTierWriteQueue: Sendable {
     }
 
     /// How many writes of `key` wait in the queue.
-    func queuedWrites(forKey key: String) -> Int { queue.withLock { $0.keys[CanonicalKey.of(key)] ?? 0 } }
+    func queuedWrites(forKey key: String) -> Int { queuedWrites(forCanonicalKey: CanonicalKey.of(key)) }
+
+    /// How many writes of `key`, already in its ``CanonicalKey`` form, wait in the queue.
+    func queuedWrites(forCanonicalKey key: String) -> Int { queue.withLock { $0.keys[key] ?? 0 } }
 
     /// How many callers wait in ``flush()`` (for tests).
     var flushesWaiting: Int { flushWaiters.withLock { $0 } }
