@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "YYModelCore", targets: ["YYModelCore"]),
         .library(name: "YYImage", targets: ["YYImage"]),
         .library(name: "YYWebImage", targets: ["YYWebImage"]),
+        .library(name: "YYImageService", targets: ["YYImageService"]),
         .executable(name: "yy", targets: ["yy"]),
     ],
     traits: [
@@ -51,6 +52,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // Documentation only: `swift package generate-documentation` (scripts/docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // YYImageService (`yy serve`) only: the HTTP server, its start and stop, its metrics.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // Tests only: a clock the player tests advance by hand.
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
@@ -123,6 +129,14 @@ let package = Package(
             // No pkgConfig: its Cflags carry -D flags that SwiftPM refuses (with a warning on
             // every build), and the headers and library sit on the default paths.
             providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
+        ),
+        // HMAC-SHA256 and SHA-256 for YYImageService's URL signatures and ETags, from the
+        // system's OpenSSL (swift-crypto would compile a BoringSSL of its own on every clean build).
+        .systemLibrary(
+            name: "CLibCrypto",
+            path: "Sources/CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         // The one place that needs C: libpng reports errors with longjmp, which Swift cannot catch.
         .target(
@@ -220,6 +234,25 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // `yy serve`: an imgproxy-compatible image service on the pipeline, the processing chain and
+        // the result cache (memory, disk, Redis). The only module that builds Hummingbird.
+        .target(
+            name: "YYImageService",
+            dependencies: [
+                "YYWebImage", "YYImage", "YYCache", "YYDispatch", "CLibCrypto",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Escape sequences that draw images in terminals (half blocks, kitty, iTerm2, sixel), for `yy image play`.
         .target(
             name: "YYTerminal",
@@ -237,8 +270,10 @@ let package = Package(
                 "YYDispatch",
                 "YYTerminal",
                 "YYWebImage",
+                "YYImageService",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -376,6 +411,17 @@ let package = Package(
         .testTarget(
             name: "yyTests",
             dependencies: ["yy", "YYImage", "TestSupport", "TestTraits", "LoopbackHTTPServer"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "YYImageServiceTests",
+            dependencies: [
+                "YYImageService", "YYWebImage", "YYImage", "YYCache", "YYCacheRedis", "LoopbackHTTPServer", "TestSupport", "TestTraits",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

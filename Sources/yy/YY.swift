@@ -10,13 +10,17 @@ struct YY: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "yy",
         abstract: "YYKit for Swift: cache, model, image, fetch and benchmark tools.",
-        subcommands: [CacheCommand.self, JSONCommand.self, ImageCommand.self, FetchCommand.self, BenchCommand.self]
+        subcommands: [CacheCommand.self, JSONCommand.self, ImageCommand.self, FetchCommand.self, ServeCommand.self, BenchCommand.self]
     )
 
     /// Parses and runs, mapping errors to the documented exit codes.
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var arguments = Array(CommandLine.arguments.dropFirst())
+            if arguments.first == "serve" {
+                arguments = ["serve"] + ServeEnvironment.arguments(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+            }
+            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

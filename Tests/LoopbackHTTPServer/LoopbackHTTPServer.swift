@@ -2,7 +2,7 @@ public import Foundation
 import NIOCore
 import NIOPosix
 
-/// An HTTP/1.1 server on 127.0.0.1 for tests and the demo. It writes exactly the bytes a script
+/// An HTTP/1.1 server on a loopback address (127.0.0.1 unless told) for tests and the demo. It writes exactly the bytes a script
 /// says (so it can break HTTP the way hostile servers do), counts the requests it gets and
 /// tracks its open connections.
 ///
@@ -81,19 +81,22 @@ public final class LoopbackHTTPServer: Sendable {
     /// Chooses the steps that answer a request.
     public typealias Handler = @Sendable (Request) -> [Step]
 
+    /// The address it listens on.
+    public let host: String
     /// The port it listens on.
     public let port: Int
     private let channel: any Channel
     let state: ServerState
 
-    private init(port: Int, channel: any Channel, state: ServerState) {
+    private init(host: String, port: Int, channel: any Channel, state: ServerState) {
+        self.host = host
         self.port = port
         self.channel = channel
         self.state = state
     }
 
-    /// Starts a server on an ephemeral loopback port.
-    public static func start(handler: @escaping Handler) async throws -> LoopbackHTTPServer {
+    /// Starts a server on an ephemeral port of `host` (a loopback address; default 127.0.0.1).
+    public static func start(host: String = "127.0.0.1", handler: @escaping Handler) async throws -> LoopbackHTTPServer {
         let state = ServerState(handler: handler)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -102,14 +105,14 @@ public final class LoopbackHTTPServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(ConnectionHandler(state: state))
                 }
             }
-            .bind(host: "127.0.0.1", port: 0).get()
+            .bind(host: host, port: 0).get()
         guard let port = channel.localAddress?.port else { throw ServerError.noPort }
-        return LoopbackHTTPServer(port: port, channel: channel, state: state)
+        return LoopbackHTTPServer(host: host, port: port, channel: channel, state: state)
     }
 
-    /// `http://127.0.0.1:PORT` followed by `path`.
+    /// `http://HOST:PORT` followed by `path`.
     public func url(_ path: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(path.hasPrefix("/") ? path : "/" + path)")!
+        URL(string: "http://\(host):\(port)\(path.hasPrefix("/") ? path : "/" + path)")!
     }
 
     /// Every request so far, in arrival order.

@@ -102,6 +102,19 @@ public final class ImagePipeline: Sendable {
             source: loaded.original.source, statusCode: loaded.original.statusCode, headers: loaded.original.headers)
     }
 
+    /// The original bytes of `request`, without decoding them: from the disk cache or the shared
+    /// tier while fresh, else downloaded (revalidating what the caches have) and stored there.
+    /// Identical requests in flight share one download. The bytes are checked to be an image
+    /// within ``Configuration/decoderOptions``' limits before they are stored or returned.
+    public func data(for request: ImageRequest) async throws(ImagePipelineError) -> ImageDataResponse {
+        try validate(request.url)
+        let keys = RequestKeys(request, configuration)
+        try failedURLs.check(keys.data)
+        let original = try await originals.value(
+            for: keys.dataJob, waiter: .init(priority: PrioritySignal(request.priority)), work: dataStage.work(request, keys: keys))
+        return ImageDataResponse(data: original.data, source: original.source, statusCode: original.statusCode, headers: original.headers)
+    }
+
     /// Runs the data stage alone (disk, network, disk write), for the prefetcher's disk destination.
     func loadOriginalData(_ request: ImageRequest, priority: PrioritySignal) async throws(ImagePipelineError) {
         try validate(request.url)

@@ -25,6 +25,10 @@ public enum ImagePipelineError: Error, Sendable, Equatable, CustomStringConverti
     case cancelled
     /// The connection failed (refused, reset, closed early, TLS); the text is the cause.
     case transport(String)
+    /// The data loader refused to connect to where the URL (or a redirect) leads: an address its
+    /// policy forbids, such as a private or loopback one for a service that fetches what its
+    /// users name. The text says which rule refused it.
+    case refusedAddress(String)
 
     /// The timeouts a load has.
     public enum Timeout: String, Sendable, Equatable {
@@ -49,6 +53,7 @@ public enum ImagePipelineError: Error, Sendable, Equatable, CustomStringConverti
         case .unsupportedURL(let url): "unsupported URL: \(url)"
         case .cancelled: "cancelled"
         case .transport(let cause): "transport failure: \(cause)"
+        case .refusedAddress(let reason): "address refused: \(reason)"
         }
     }
 }

@@ -43,6 +43,23 @@ public enum Gravity: Sendable, Hashable, Codable {
         }
     }
 
+    /// The top-left corner of the `width` × `height` window of `bitmap` this gravity keeps (a crop
+    /// at full scale, for services that crop before they resize).
+    package func cropOrigin(in bitmap: Bitmap, width: Int, height: Int) -> (x: Int, y: Int) {
+        switch self {
+        case .entropy, .attention:
+            return SmartCrop.origin(in: bitmap, width: width, height: height, gravity: self)
+        case .focalPoint(let x, let y):
+            return (Self.offset(window: width, extent: bitmap.width, focus: x), Self.offset(window: height, extent: bitmap.height, focus: y))
+        default:
+            let alignment = alignment() ?? (0.5, 0.5)
+            return (
+                Self.offset(window: width, extent: bitmap.width, alignment: alignment.x),
+                Self.offset(window: height, extent: bitmap.height, alignment: alignment.y)
+            )
+        }
+    }
+
     /// The offset of a `window`-long span in an `extent`-long one.
     static func offset(window: Int, extent: Int, alignment: Double) -> Int {
         max(0, Int((Double(extent - window) * alignment).rounded()))

@@ -1,0 +1,80 @@
+import Foundation
+public import Logging
+public import YYCache
+
+/// Everything ``ImageService`` is made with. Every field has a default: a service made with
+/// `ImageServiceConfiguration()` listens on 127.0.0.1:8080, accepts unsigned URLs, fetches
+/// public http(s) sources and keeps results in memory only.
+public struct ImageServiceConfiguration: Sendable {
+    /// The address to listen on (default 127.0.0.1).
+    public var host = "127.0.0.1"
+    /// The port (default 8080; 0 picks a free one, reported by ``ImageService/onListening``).
+    public var port = 8080
+    /// The URL signature; `nil` (the default) accepts any signature, `insecure` included.
+    public var signature: URLSignature?
+    /// Where originals and results are kept on disk (`originals/` and `results/` below it);
+    /// default `yykit-serve` in the user's cache folder.
+    public var cacheDirectory = Cache<Data>.defaultRootDirectory + "/yykit-serve"
+    /// A level shared by every replica (`YYCacheRedis.RedisCacheTier`, say), behind disk, for
+    /// originals and results alike; with it, identical requests are computed once per cluster.
+    public var sharedTier: (any SharedCacheTier)?
+    /// Whether results are cached (default true); off, every request is computed.
+    public var cachesResults = true
+    /// `Cache-Control: max-age` of results, and how long the caches keep them (default one year).
+    public var resultTimeToLive: Duration = .seconds(365 * 86_400)
+    /// Memory for recent results (default 128 MB) and originals (default 64 MB).
+    public var resultMemoryLimit = 128 << 20
+    public var originalMemoryLimit = 64 << 20
+    /// Source URL prefixes allowed (empty, the default: any http(s) or local source).
+    public var allowedSources: [String] = []
+    /// Which addresses sources may be fetched from (default: public ones only).
+    public var addressPolicy = SourceAddressPolicy()
+    /// Resolves source host names (default: the system's resolver).
+    public var resolver: any SourceAddressResolver = SystemAddressResolver()
+    /// The folder `local:///path` sources are read from; `nil` (the default) refuses them.
+    public var localRoot: String?
+    /// Whether `GET /` shows the playground page (default false).
+    public var playground = false
+    /// Requests worked on at once: fetch, decode, process, encode (default: the machine's cores).
+    public var workers = ProcessInfo.processInfo.activeProcessorCount
+    /// Requests waiting for a worker before more get 429 (default 64).
+    public var queueLimit = 64
+    /// The port of the Prometheus metrics (`GET /metrics`); `nil` (the default) serves none.
+    public var metricsPort: Int?
+    /// Presets by name, each a list of option segments; `default` applies to every request.
+    public var presets: [String: [String]] = [:]
+    /// Whether AVIF and WebP may be chosen from `Accept` when the URL names no format.
+    public var negotiatesAVIF = true
+    public var negotiatesWebP = true
+    /// AVIF's encoder speed, 0 (slowest, smallest) to 10 (default 8, imgproxy's).
+    public var avifSpeed = 8
+    /// The limits on sources, results and time.
+    public var limits = Limits()
+    /// How long a stopping service waits for requests in flight (default 20 s).
+    public var shutdownTimeout: Duration = .seconds(20)
+    /// Where the service logs.
+    public var logger = Logger(label: "yykit.serve")
+
+    /// The limits on sources, results and time, with imgproxy's defaults.
+    public struct Limits: Sendable {
+        /// Bytes of a source (default 50 MB), counted as they arrive.
+        public var sourceBytes = 50_000_000
+        /// Pixels of a source, summed over its frames (default 50 million).
+        public var sourcePixels = 50_000_000
+        /// The longest side of a result (default 8,192).
+        public var resultSide = 8192
+        /// Frames of an animated source (default 256).
+        public var frames = 256
+        /// How long fetching a source may take, redirects included (default 5 s).
+        public var downloadTimeout: Duration = .seconds(5)
+        /// How long a request may take from the queue to the encoded result (default 10 s); the
+        /// work stops when it passes.
+        public var processingTimeout: Duration = .seconds(10)
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// The defaults.
+    public init() {}
+}

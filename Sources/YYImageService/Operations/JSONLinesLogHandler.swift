@@ -1,0 +1,38 @@
+import Foundation
+public import Logging
+
+/// A swift-log handler that writes one JSON object per line to standard error — `time`, `level`,
+/// `label`, `message` and the metadata — for log collectors that read JSON lines.
+public struct JSONLinesLogHandler: LogHandler {
+    /// The logger's label.
+    public let label: String
+    public var logLevel: Logger.Level = .info
+    public var metadata: Logger.Metadata = [:]
+
+    /// A handler for the logger labelled `label`.
+    public init(label: String) {
+        self.label = label
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var object: [String: Any] = [
+            "time": Self.timestamp(), "level": event.level.rawValue, "label": label, "message": "\(event.message)",
+        ]
+        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) where object[key] == nil {
+            object[key] = "\(value)"
+        }
+        guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        line.append(UInt8(ascii: "\n"))
+        // One write per line, so lines from several threads do not interleave.
+        FileHandle.standardError.write(line)
+    }
+
+    private static func timestamp() -> String {
+        Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// `GET /` with `--playground`: a source image and a grid of transformations, each with the URL
+/// that made it, so that a new user sees the URL API at work. URLs are signed by the server
+/// when a key is configured.
+struct PlaygroundPage: Sendable {
+    let signature: URLSignature?
+    let localRoot: String?
+
+    /// The transformations shown, as option paths.
+    static let examples = [
+        "rs:fit:300:300", "rs:fill:300:200/g:sm", "rs:fill:200:200/g:ce", "rs:fit:300:300/bl:3", "rs:fit:300:300/sh:1.5",
+        "rs:fill:300:150:1:1/bg:ffd700", "rs:fit:300:300/rot:90", "c:0.5:0.5/rs:fit:300:300", "rs:fit:300:300/f:webp",
+        "rs:fit:300:300/f:avif", "rs:fit:300:300/q:20/f:jpg", "rs:force:300:120",
+    ]
+
+    func page(source requested: String?) -> ServiceResponse {
+        let source = requested ?? defaultSource()
+        var figures = ""
+        if let source {
+            let original = url(options: "", source: source)
+            figures += figure(url: original, caption: "the source, unchanged")
+            for options in Self.examples {
+                figures += figure(url: url(options: options, source: source), caption: options)
+            }
+        }
+        let html = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>yy serve playground</title>
+            <style>
+            body { font: 15px/1.4 system-ui, sans-serif; margin: 2em; color: #222 }
+            main { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 1.5em }
+            figure { margin: 0; padding: 10px; border: 1px solid #ddd; border-radius: 6px; background: #fafafa }
+            img { max-width: 300px; max-height: 300px; display: block; margin-bottom: .5em; background: repeating-conic-gradient(#eee 0 25%, #fff 0 50%) 0 0/16px 16px }
+            code { font-size: 12px; word-break: break-all }
+            </style></head>
+            <body>
+            <h1>yy serve playground</h1>
+            <p>Each image below is a URL of the form <code>/%signature/%options/plain/%source@%extension</code>
+            (imgproxy's URL API). Change the source: <form method="get"><input name="src" size="60" value="\(escape(source ?? ""))"> <button>show</button></form></p>
+            \(source == nil ? "<p>Give a source: <code>?src=local:///photo.jpg</code> (with <code>--root</code>) or an http(s) URL.</p>" : "")
+            <main>
+            \(figures)</main>
+            </body></html>
+            """
+        return ServiceResponse(
+            status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], body: Data(html.utf8))
+    }
+
+    /// A path for `options` and `source`, signed when a key is configured.
+    func url(options: String, source: String) -> String {
+        let encoded = source.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? source
+        let path = (options.isEmpty ? "" : "/" + options) + "/plain/" + encoded
+        return "/" + (signature?.signature(for: path) ?? "insecure") + path
+    }
+
+    private func figure(url: String, caption: String) -> String {
+        "<figure><img src=\"\(escape(url))\" alt=\"\(escape(caption))\" loading=\"lazy\"><figcaption><b>\(escape(caption))</b><br><code>\(escape(url))</code></figcaption></figure>\n"
+    }
+
+    /// The first image in the root folder, as a `local://` source.
+    private func defaultSource() -> String? {
+        guard let localRoot, let names = try? FileManager.default.contentsOfDirectory(atPath: localRoot) else { return nil }
+        let images = names.filter { ["jpg", "jpeg", "png", "gif", "webp"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+        return images.first.map { "local:///" + $0 }
+    }
+
+    private func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

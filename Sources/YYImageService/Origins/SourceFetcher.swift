@@ -1,0 +1,80 @@
+import Foundation
+import YYCache
+import YYImage
+import YYWebImage
+
+/// Where a source's bytes come from: `http(s)://` through the ``ImagePipeline`` (coalesced, kept
+/// on disk and in the shared tier, revalidated by HTTP caching), `local:///path` from the root
+/// folder. Sources outside the allow-list are refused before anything is fetched.
+struct SourceFetcher: Sendable {
+    /// Prefixes a source must start with (empty: any).
+    let allowedPrefixes: [String]
+    /// The folder `local://` paths are read from; `nil` refuses them.
+    let localRoot: String?
+    let pipeline: ImagePipeline
+    /// Originals recently fetched, by source.
+    let recent: MemoryCache<String, Data>
+    let maximumBytes: Int
+
+    /// The bytes of `source`.
+    func data(for source: String) async throws(ServiceError) -> Data {
+        guard allowedPrefixes.isEmpty || allowedPrefixes.contains(where: { source.hasPrefix($0) }) else {
+            throw .notFound("the source is not allowed")
+        }
+        if let data = recent.value(forKey: source) { return data }
+        let data: Data
+        if source.hasPrefix("local://") {
+            data = try localData(String(source.dropFirst("local://".count)))
+        } else if source.hasPrefix("http://") || source.hasPrefix("https://"), let url = URL(string: source), url.host != nil {
+            data = try await remoteData(url)
+        } else {
+            throw .badRequest("the source must be an http(s):// or local:// URL")
+        }
+        recent.setValue(data, forKey: source, cost: data.count)
+        return data
+    }
+
+    private func remoteData(_ url: URL) async throws(ServiceError) -> Data {
+        do throws(ImagePipelineError) {
+            return try await pipeline.data(for: ImageRequest(url: url)).data
+        } catch {
+            throw Self.serviceError(for: error)
+        }
+    }
+
+    /// A file under the root: no `..`, and no symbolic link that leads out of it.
+    private func localData(_ path: String) throws(ServiceError) -> Data {
+        guard let localRoot else { throw .notFound("local sources are not enabled") }
+        let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard !components.isEmpty, !components.contains(where: { $0 == ".." || $0 == "." }), !path.utf8.contains(0) else {
+            throw .notFound("the local source is not a file under the root")
+        }
+        let root = URL(fileURLWithPath: localRoot).resolvingSymlinksInPath().path
+        let file = URL(fileURLWithPath: root + "/" + components.joined(separator: "/")).resolvingSymlinksInPath().path
+        guard file.hasPrefix(root + "/") else { throw .notFound("the local source is not a file under the root") }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+            attributes[.type] as? FileAttributeType == .typeRegular, let size = attributes[.size] as? Int
+        else { throw .notFound("the local source was not found") }
+        guard size <= maximumBytes else { throw .unprocessable("the source is larger than \(maximumBytes) bytes") }
+        guard let data = FileManager.default.contents(atPath: file) else { throw .notFound("the local source was not found") }
+        return data
+    }
+
+    /// The pipeline's errors as imgproxy's statuses: missing → 404, refused address → 404, too
+    /// large or no image → 422, origin timeout → 504, other origin failures → 502.
+    static func serviceError(for error: ImagePipelineError) -> ServiceError {
+        switch error {
+        case .statusCode(let code) where code == 404 || code == 410: .notFound("the source was not found (origin answered \(code))")
+        case .statusCode(let code): .badGateway("the origin answered \(code)")
+        case .timedOut(let timeout): .gatewayTimeout("the origin timed out (\(timeout.rawValue))")
+        case .tooLarge(let limit): .unprocessable("the source is larger than \(limit) bytes")
+        case .decodingFailed(let error): ImageRenderer.serviceError(for: error)
+        case .invalidResponse(let detail): .badGateway("the origin's response is invalid: \(detail)")
+        case .invalidRedirect(let detail): .notFound("redirect refused: \(detail)")
+        case .unsupportedURL: .badRequest("the source URL is not valid")
+        case .cancelled: .unavailable("the request was cancelled")
+        case .transport(let detail): .badGateway("cannot reach the origin: \(detail)")
+        case .refusedAddress: .notFound("the source's address is not allowed")
+        }
+    }
+}

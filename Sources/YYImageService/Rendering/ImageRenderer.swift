@@ -1,0 +1,166 @@
+import Foundation
+import YYDispatch
+import YYImage
+
+/// Decodes a source, runs the plan over its frames and encodes the result, within the service's
+/// limits and checking for cancellation between frames and steps (so a request past its deadline
+/// stops working, rather than finishing for nobody).
+struct ImageRenderer: Sendable {
+    /// The service's limits on sources and results.
+    struct Limits: Sendable {
+        /// Pixels of a source, summed over its frames.
+        var sourcePixels: Int
+        /// Frames of a source.
+        var frames: Int
+        /// The longest side of a result.
+        var resultSide: Int
+    }
+
+    /// What a render produced, and how long each stage took.
+    struct Output: Sendable {
+        var data: Data
+        var type: ImageType
+        var decoding: Duration = .zero
+        var processing: Duration = .zero
+        var encoding: Duration = .zero
+    }
+
+    let limits: Limits
+    /// AVIF's encoder speed (0...10; the service's default favours speed, as imgproxy's does).
+    let avifSpeed: Int
+
+    /// `data` rendered for `options` in the format `choice` resolves to.
+    func render(_ data: Data, options: ProcessingOptions, choice: OutputFormat.Choice, cancellation: RenderCancellation) throws(ServiceError)
+        -> Output
+    {
+        do throws(ImageError) {
+            return try renderChecked(data, options: options, choice: choice, cancellation: cancellation)
+        } catch {
+            if cancellation.isCancelled { throw .unavailable("processing took longer than the processing timeout") }
+            throw Self.serviceError(for: error)
+        }
+    }
+
+    private func renderChecked(_ data: Data, options: ProcessingOptions, choice: OutputFormat.Choice, cancellation: RenderCancellation)
+        throws(ImageError) -> Output
+    {
+        let clock = ContinuousClock()
+        var started = clock.now
+        var decoderOptions = ImageDecoder.Options()
+        decoderOptions.maxPixelCount = limits.sourcePixels
+        decoderOptions.convertsToSRGB = true
+        decoderOptions.appliesOrientation = options.autoRotate
+        var decoder = try ImageDecoder(data: data, options: decoderOptions)
+        let sourceType = decoder.type ?? .png
+        try check(decoder)
+        let type = OutputFormat.resolve(choice, sourceType: sourceType, isAnimated: decoder.frameCount > 1)
+        let animated = decoder.frameCount > 1 && OutputFormat.keepsAnimation(type)
+        let originalSize = (width: decoder.orientedWidth, height: decoder.orientedHeight)
+        // Shrink-on-load when nothing needs the full pixels first: JPEG decodes smaller for free.
+        if options.trimThreshold == nil, options.crop == nil, !animated {
+            let probe = RenderPlan.resize(options, box: Self.box(options), source: originalSize)
+            if let side = probe.flatMap({
+                ProcessingChain([.resize($0)]).decodingSideNeeded(sourceWidth: originalSize.width, sourceHeight: originalSize.height)
+            }) {
+                decoderOptions.shrinkOnLoad = side
+                decoder = try ImageDecoder(data: data, options: decoderOptions)
+            }
+        }
+        var output = Output(data: Data(), type: type)
+        var encoder = ImageEncoder(type: type)
+        encoder.quality = Double(options.effectiveQuality(for: type)) / 100
+        if type == .avif { encoder.effort = 10 - min(max(avifSpeed, 0), 10) }
+        encoder.loopCount = decoder.loopCount
+        if !options.stripMetadata {
+            encoder.exif = decoder.exifForUprightPixels
+            encoder.xmp = decoder.xmp
+        }
+        var plan: RenderPlan?
+        output.decoding += clock.now - started
+        for index in 0..<(animated ? decoder.frameCount : 1) {
+            try cancellation.check()
+            started = clock.now
+            var frame = try decoder.frame(at: index)
+            if let threshold = options.trimThreshold, !animated { frame = frame.trimmed(threshold: threshold) }
+            output.decoding += clock.now - started
+            started = clock.now
+            if plan == nil { plan = try RenderPlan(options: options, frame: frame, originalSize: originalSize, outputType: type) }
+            for step in plan?.steps ?? [] {
+                try cancellation.check()
+                frame = try ProcessingChain([step]).apply(to: frame)
+            }
+            guard max(frame.width, frame.height) <= limits.resultSide else {
+                throw .invalidParameter(name: "result", "\(frame.width)x\(frame.height) is over the result limit of \(limits.resultSide) pixels")
+            }
+            encoder.addFrame(frame, duration: animated ? decoder.frameInfos[index].duration : 0)
+            output.processing += clock.now - started
+        }
+        try cancellation.check()
+        started = clock.now
+        output.data = try encode(encoder, maxBytes: options.maxBytes, cancellation: cancellation)
+        output.encoding = clock.now - started
+        return output
+    }
+
+    /// Refuses more frames, or more pixels summed over the frames, than the limits allow.
+    private func check(_ decoder: ImageDecoder) throws(ImageError) {
+        guard decoder.frameCount <= limits.frames else {
+            throw .invalidParameter(name: "frames", "\(decoder.frameCount) frames, over the limit of \(limits.frames)")
+        }
+        let perFrame = decoder.canvasWidth.multipliedReportingOverflow(by: decoder.canvasHeight)
+        let total = perFrame.partialValue.multipliedReportingOverflow(by: max(1, decoder.frameCount))
+        guard !perFrame.overflow, !total.overflow, total.partialValue <= limits.sourcePixels else {
+            throw .tooManyPixels(width: decoder.canvasWidth, height: decoder.canvasHeight * max(1, decoder.frameCount), limit: limits.sourcePixels)
+        }
+    }
+
+    /// The encoded bytes; with `maxBytes`, lossy formats are encoded again at lower quality
+    /// (at most 8 times, down to quality 0.1) until they fit.
+    private func encode(_ encoder: ImageEncoder, maxBytes: Int, cancellation: RenderCancellation) throws(ImageError) -> Data {
+        var encoder = encoder
+        var data = try encoder.encode()
+        guard maxBytes > 0, [.jpeg, .webp, .avif, .jpegXL].contains(encoder.type) else { return data }
+        var attempts = 0
+        while data.count > maxBytes, attempts < 8, encoder.quality > 0.1 {
+            try cancellation.check()
+            // Scale quality by how far off the size is, never by less than 10 %.
+            let ratio = Double(maxBytes) / Double(data.count)
+            encoder.quality = max(0.1, encoder.quality * min(0.9, ratio.squareRoot()))
+            data = try encoder.encode()
+            attempts += 1
+        }
+        return data
+    }
+
+    /// The box of `options` after `dpr` and a quarter turn.
+    static func box(_ o: ProcessingOptions) -> (width: Int, height: Int) {
+        let box = (width: Int((Double(o.width) * o.dpr).rounded()), height: Int((Double(o.height) * o.dpr).rounded()))
+        return o.rotation == 90 || o.rotation == 270 ? (box.height, box.width) : box
+    }
+
+    /// A decoding or processing error as the status imgproxy gives it: 422.
+    static func serviceError(for error: ImageError) -> ServiceError {
+        switch error {
+        case .unknownFormat: return .unprocessable("the source is not an image this service reads")
+        case .tooManyPixels(let width, let height, let limit):
+            return .unprocessable("the source has \(width)x\(height) pixels, over the limit of \(limit)")
+        case .invalidParameter(let name, let detail): return .unprocessable("\(name): \(detail)")
+        case .fileSystem: return .unprocessable("the source cannot be read")
+        default: return .unprocessable("the source cannot be decoded: \(error)")
+        }
+    }
+}
+
+/// Set when a render's request is past its deadline or gone; the render stops at its next check.
+final class RenderCancellation: Sendable {
+    private let cancelled = Locked(false)
+
+    func cancel() { cancelled.withLock { $0 = true } }
+
+    var isCancelled: Bool { cancelled.withLock { $0 } }
+
+    /// Throws once cancelled (the renderer turns the error into a 503).
+    func check() throws(ImageError) {
+        if isCancelled { throw .invalidInput("cancelled") }
+    }
+}

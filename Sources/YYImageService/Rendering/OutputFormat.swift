@@ -1,0 +1,103 @@
+import Foundation
+import YYImage
+
+/// Which format a result is written in: the one the URL names, else one the client's `Accept`
+/// says it takes (AVIF, then WebP, each switchable), else the source's own.
+struct OutputFormat: Sendable, Hashable {
+    /// What decides the format, known before the source is: part of the result's cache key.
+    enum Choice: Sendable, Hashable {
+        /// Named by `format`/`f`/`ext` or the URL's extension.
+        case named(ImageType)
+        /// From `Accept`: whether AVIF and WebP may be chosen; otherwise the source's format.
+        case negotiated(avif: Bool, webp: Bool)
+
+        /// Whether the answer depends on `Accept` (so responses carry `Vary: Accept`).
+        var dependsOnAccept: Bool {
+            if case .negotiated = self { return true }
+            return false
+        }
+
+        var cacheKey: String {
+            switch self {
+            case .named(let type): "f=\(type.rawValue)"
+            case .negotiated(let avif, let webp): "accept=\(avif ? "avif" : "-"),\(webp ? "webp" : "-")"
+            }
+        }
+    }
+
+    /// The formats the service writes: every encoder this build has, but for those browsers do not
+    /// show (JPEG 2000, ICNS).
+    static let servable: [ImageType] = [.jpeg, .png, .webp, .avif, .gif, .jpegXL, .tiff, .bmp, .ico].filter(\.isEncodable)
+
+    /// The choice for a request: `named` when given, else what `accept` allows of the formats
+    /// the configuration lets negotiation pick.
+    static func choice(named: ImageType?, accept: String?, negotiatesAVIF: Bool, negotiatesWebP: Bool) -> Choice {
+        if let named { return .named(named) }
+        let accepted = AcceptHeader(accept ?? "")
+        return .negotiated(
+            avif: negotiatesAVIF && ImageType.avif.isEncodable && accepted.accepts("image/avif"),
+            webp: negotiatesWebP && accepted.accepts("image/webp"))
+    }
+
+    /// The format of the result for `choice` and a source of `sourceType`. AVIF is not chosen for an
+    /// animation (encoding one takes many times longer than WebP); a source format the service
+    /// does not write becomes PNG when it may hold alpha, else JPEG.
+    static func resolve(_ choice: Choice, sourceType: ImageType, isAnimated: Bool) -> ImageType {
+        switch choice {
+        case .named(let type):
+            return type
+        case .negotiated(let avif, let webp):
+            if avif && !isAnimated { return .avif }
+            if webp { return .webp }
+            if servable.contains(sourceType) && !(sourceType == .avif && isAnimated) { return sourceType }
+            if isAnimated { return .gif }
+            return sourceType == .heic ? .jpeg : .png
+        }
+    }
+
+    /// Whether `type` keeps every frame of an animation.
+    static func keepsAnimation(_ type: ImageType) -> Bool {
+        [.gif, .webp, .png, .avif].contains(type)
+    }
+
+    /// The media type of `type`.
+    static func mediaType(_ type: ImageType) -> String {
+        switch type {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .webp: "image/webp"
+        case .avif: "image/avif"
+        case .gif: "image/gif"
+        case .jpegXL: "image/jxl"
+        case .tiff: "image/tiff"
+        case .bmp: "image/bmp"
+        case .ico: "image/x-icon"
+        case .heic: "image/heic"
+        case .jpeg2000: "image/jp2"
+        case .icns: "image/icns"
+        }
+    }
+}
+
+/// The media ranges of an `Accept` header with their q-values.
+struct AcceptHeader {
+    private var ranges: [(type: String, q: Double)] = []
+
+    init(_ header: String) {
+        for item in header.split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let type = parts.first, !type.isEmpty else { continue }
+            var q = 1.0
+            for parameter in parts.dropFirst() where parameter.hasPrefix("q=") {
+                q = Double(parameter.dropFirst(2)) ?? 1
+            }
+            ranges.append((type, q))
+        }
+    }
+
+    /// Whether `mediaType` is accepted by name with a q-value above 0 (wildcards do not count:
+    /// `*/*` is sent by clients that would not show an AVIF).
+    func accepts(_ mediaType: String) -> Bool {
+        ranges.contains { $0.type == mediaType && $0.q > 0 }
+    }
+}

@@ -1,0 +1,99 @@
+import YYImage
+
+/// The processing steps for one request and one source, in imgproxy's order: trim, crop, resize
+/// (by the resizing type, with `dpr`), extend, rotate, blur, sharpen, background.
+struct RenderPlan: Sendable {
+    /// The steps after trim, applied to every frame.
+    let steps: [ProcessingStep]
+
+    /// The plan for `options` on `frame` (the first frame, trimmed when trimming; its size is the
+    /// source's), written as `outputType`. `originalSide` is the longest side before
+    /// shrink-on-load, for the choices that compare the source with the box.
+    init(options o: ProcessingOptions, frame: Bitmap, originalSize: (width: Int, height: Int), outputType: ImageType) throws(ImageError) {
+        var steps: [ProcessingStep] = []
+        var size = (width: frame.width, height: frame.height)
+        var decisionSize = originalSize
+        if let crop = o.crop {
+            let width = Self.cropSide(crop.width, of: size.width), height = Self.cropSide(crop.height, of: size.height)
+            let origin = (crop.gravity ?? o.gravity).cropOrigin(in: frame, width: width, height: height)
+            steps.append(.crop(PixelRect(x: origin.x, y: origin.y, width: width, height: height)))
+            size = (width, height)
+            decisionSize = size
+        }
+        // The box is for the image as it ends up: a quarter turn swaps its sides before the resize.
+        var box = (width: Int((Double(o.width) * o.dpr).rounded()), height: Int((Double(o.height) * o.dpr).rounded()))
+        if o.rotation == 90 || o.rotation == 270 { box = (box.height, box.width) }
+        if let resize = Self.resize(o, box: box, source: decisionSize) {
+            size = try resize.outputSize(sourceWidth: size.width, sourceHeight: size.height)
+            steps.append(.resize(resize))
+        }
+        if o.extend, box.width > 0 || box.height > 0 {
+            let target = (width: max(box.width, size.width), height: max(box.height, size.height))
+            if target != size {
+                let alignment = Self.alignment(of: o.extendGravity)
+                let left = Int((Double(target.width - size.width) * alignment.x).rounded())
+                let top = Int((Double(target.height - size.height) * alignment.y).rounded())
+                steps.append(
+                    .extend(
+                        top: top, left: left, bottom: target.height - size.height - top, right: target.width - size.width - left,
+                        background: o.background ?? RGBA(0, 0, 0, 0)))
+            }
+        }
+        if let turn = QuarterTurn(rawValue: o.rotation) { steps.append(.rotate(turn)) }
+        if o.blurSigma > 0 { steps.append(.blur(sigma: o.blurSigma)) }
+        if o.sharpenSigma > 0 { steps.append(.sharpen(sigma: o.sharpenSigma)) }
+        if let background = o.background {
+            steps.append(.flatten(background: background))
+        } else if !outputType.storesAlpha {
+            steps.append(.flatten(background: RGBA(255, 255, 255)))
+        }
+        self.steps = steps
+    }
+
+    /// The resize of `o` for a `box` (0 = follow the aspect ratio) and a source of `source`.
+    static func resize(_ o: ProcessingOptions, box: (width: Int, height: Int), source: (width: Int, height: Int)) -> Resize? {
+        guard box.width > 0 || box.height > 0 else { return nil }
+        let width = box.width > 0 ? box.width : nil, height = box.height > 0 ? box.height : nil
+        let fit = Resize(width: width, height: height, fit: .inside, enlarge: o.enlarge)
+        guard let boxWidth = width, let boxHeight = height else { return fit }
+        switch o.resizingType {
+        case .fit:
+            return fit
+        case .fill:
+            return Resize(width: boxWidth, height: boxHeight, fit: .cover, gravity: o.gravity, enlarge: o.enlarge)
+        case .fillDown:
+            let scale = o.enlarge ? 1 : min(1, Double(source.width) / Double(boxWidth), Double(source.height) / Double(boxHeight))
+            return Resize(
+                width: max(1, Int((Double(boxWidth) * scale).rounded())), height: max(1, Int((Double(boxHeight) * scale).rounded())),
+                fit: .cover, gravity: o.gravity, enlarge: o.enlarge)
+        case .force:
+            return Resize(width: boxWidth, height: boxHeight, fit: .fill, enlarge: true)
+        case .auto:
+            let sameOrientation = (source.width >= source.height) == (boxWidth >= boxHeight)
+            return sameOrientation ? Resize(width: boxWidth, height: boxHeight, fit: .cover, gravity: o.gravity, enlarge: o.enlarge) : fit
+        }
+    }
+
+    /// A crop side: 0 the whole side, below 1 a fraction of it, else pixels (at most the side).
+    static func cropSide(_ value: Double, of side: Int) -> Int {
+        if value == 0 { return side }
+        if value < 1 { return max(1, Int((value * Double(side)).rounded())) }
+        return min(side, Int(value.rounded()))
+    }
+
+    /// Where padding puts the image, 0...1 on each axis (smart gravities centre it).
+    static func alignment(of gravity: Gravity) -> (x: Double, y: Double) {
+        switch gravity {
+        case .north: (0.5, 0)
+        case .south: (0.5, 1)
+        case .east: (1, 0.5)
+        case .west: (0, 0.5)
+        case .northEast: (1, 0)
+        case .northWest: (0, 0)
+        case .southEast: (1, 1)
+        case .southWest: (0, 1)
+        case .focalPoint(let x, let y): (x, y)
+        default: (0.5, 0.5)
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+public import ServiceLifecycle
+import YYCache
+import YYDispatch
+import YYWebImage
+
+/// An image service with imgproxy's URL API on YYKit's pipeline, processing and caches:
+/// `/%signature/%options/plain/%source[@%extension]` or `/%signature/%options/%base64-source[.%extension]`.
+///
+/// ```swift
+/// var configuration = ImageServiceConfiguration()
+/// configuration.signature = URLSignature(keyPairs: [URLSignature.KeyPair(hexKey: key, hexSalt: salt)!])
+/// let service = try ImageService(configuration: configuration)
+/// try await service.runUntilSignalled()     // SIGTERM or SIGINT: finish what is in flight, return
+/// ```
+///
+/// It is a `Service` of swift-service-lifecycle: run it in a `ServiceGroup` of your own, and a
+/// graceful shutdown stops it from accepting connections and waits for the requests in flight.
+public final class ImageService: Service {
+    /// What the service was made with.
+    public let configuration: ImageServiceConfiguration
+    let handler: ImageRequestHandler
+    let metrics = ServiceMetrics()
+    private let onListening: @Sendable (_ port: Int) -> Void
+
+    /// A service with `configuration`; `onListening` is told the port once the server listens
+    /// (the port chosen when the configuration's is 0).
+    ///
+    /// - Throws: a `DiskCacheError` when the cache folder cannot be opened, or a
+    ///   `DispatchQueuePoolError` for an impossible worker count.
+    public init(configuration: ImageServiceConfiguration, onListening: @escaping @Sendable (_ port: Int) -> Void = { _ in }) throws {
+        self.configuration = configuration
+        self.onListening = onListening
+        let limits = configuration.limits
+        var pipelineConfiguration = ImagePipeline.Configuration(
+            dataLoader: GuardedHTTPLoader(
+                policy: configuration.addressPolicy, resolver: configuration.resolver, connectTimeout: limits.downloadTimeout,
+                maximumBytes: limits.sourceBytes, userAgent: "yy-serve"))
+        pipelineConfiguration.memoryCache = nil
+        pipelineConfiguration.diskCache = try DiskCache(path: configuration.cacheDirectory + "/originals", logger: configuration.logger)
+        pipelineConfiguration.sharedTier = configuration.sharedTier
+        pipelineConfiguration.maximumResponseBytes = limits.sourceBytes
+        pipelineConfiguration.requestTimeout = limits.downloadTimeout
+        pipelineConfiguration.maximumRedirects = 10
+        pipelineConfiguration.connectionsPerHost = 16
+        pipelineConfiguration.totalConnections = 64
+        pipelineConfiguration.decoderOptions.maxPixelCount = limits.sourcePixels
+        pipelineConfiguration.logger = configuration.logger
+        let recent = MemoryCache<String, Data>(name: "yykit.serve.originals")
+        recent.costLimit = configuration.originalMemoryLimit
+        let fetcher = SourceFetcher(
+            allowedPrefixes: configuration.allowedSources, localRoot: configuration.localRoot,
+            pipeline: ImagePipeline(configuration: pipelineConfiguration), recent: recent, maximumBytes: limits.sourceBytes)
+        var resultCache: Cache<Data>?
+        if configuration.cachesResults {
+            let cache = try Cache<Data>(
+                path: configuration.cacheDirectory + "/results", sharedTier: configuration.sharedTier, logger: configuration.logger)
+            cache.memoryCache.costLimit = configuration.resultMemoryLimit
+            resultCache = cache
+        }
+        let workers = max(1, configuration.workers)
+        handler = ImageRequestHandler(
+            configuration: configuration,
+            parser: OptionParser(presets: configuration.presets, maxResultSide: limits.resultSide),
+            fetcher: fetcher,
+            renderer: ImageRenderer(
+                limits: .init(sourcePixels: limits.sourcePixels, frames: limits.frames, resultSide: limits.resultSide),
+                avifSpeed: configuration.avifSpeed),
+            results: ResultCache(cache: resultCache, timeToLive: configuration.resultTimeToLive),
+            admission: AdmissionQueue(workers: workers, queueLimit: configuration.queueLimit),
+            renderQueues: try DispatchQueuePool(
+                name: "yykit.serve.render", queueCount: min(workers, DispatchQueuePool.queueCountRange.upperBound)),
+            metrics: metrics)
+    }
+
+    /// Requests waiting for a worker now.
+    var queuedRequests: Int { handler.admission.load.waiting }
+
+    /// Serves until a graceful shutdown (of the `ServiceGroup` it runs in) or cancellation.
+    public func run() async throws {
+        let logger = configuration.logger
+        var services: [any Service] = []
+        let playground = configuration.playground ? PlaygroundPage(signature: configuration.signature, localRoot: configuration.localRoot) : nil
+        let responder = ServiceResponder(handler: handler, playground: playground, metrics: metrics, logger: logger)
+        let host = configuration.host
+        let onListening = self.onListening
+        services.append(
+            Application(
+                responder: responder,
+                configuration: .init(address: .hostname(host, port: configuration.port), serverName: "yy-serve"),
+                onServerRunning: { channel in
+                    let port = channel.localAddress?.port ?? 0
+                    logger.info("yy serve listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)", metadata: ["port": "\(port)"])
+                    onListening(port)
+                },
+                logger: logger))
+        if let metricsPort = configuration.metricsPort {
+            services.append(
+                Application(
+                    responder: MetricsResponder(metrics: metrics),
+                    configuration: .init(address: .hostname(host, port: metricsPort), serverName: "yy-serve-metrics"),
+                    onServerRunning: { channel in
+                        logger.info("metrics on http://\(host):\(channel.localAddress?.port ?? 0)/metrics")
+                    },
+                    logger: logger))
+        }
+        if configuration.signature == nil {
+            logger.warning(
+                "URL signatures are OFF: anyone who can reach this service can make it fetch and process any allowed source. Give --key and --salt.")
+        }
+        let group = ServiceGroup(
+            configuration: .init(
+                services: services.map { .init(service: $0) },
+                gracefulShutdownSignals: [],
+                logger: logger))
+        try await group.run()
+    }
+
+    /// Serves until SIGTERM or SIGINT, then stops accepting connections, lets the requests in
+    /// flight finish (at most ``ImageServiceConfiguration/shutdownTimeout``) and returns.
+    public func runUntilSignalled() async throws {
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [.init(service: self)], gracefulShutdownSignals: [.sigterm, .sigint], logger: configuration.logger)
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownTimeout
+        try await ServiceGroup(configuration: groupConfiguration).run()
+    }
+}

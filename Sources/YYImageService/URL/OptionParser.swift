@@ -1,0 +1,259 @@
+import Foundation
+import YYImage
+
+/// Reads imgproxy's processing options (`name:arg:arg`, full or short names) into
+/// ``ProcessingOptions``. An option that is not known, or an argument that is not valid, is a
+/// 400 that names it: nothing is ignored silently.
+struct OptionParser: Sendable {
+    /// Presets by name, each a list of option segments (`default` applies to every request).
+    let presets: [String: [String]]
+    /// The largest box side a request may ask for, after `dpr`.
+    let maxResultSide: Int
+
+    /// `segments` applied in order over the `default` preset.
+    func parse(_ segments: [String]) throws(ServiceError) -> ProcessingOptions {
+        var options = ProcessingOptions()
+        if let defaults = presets["default"] { try apply(defaults, to: &options, presetDepth: 1) }
+        try apply(segments, to: &options, presetDepth: 0)
+        try checkBox(options)
+        return options
+    }
+
+    private func apply(_ segments: [String], to options: inout ProcessingOptions, presetDepth: Int) throws(ServiceError) {
+        for segment in segments where !segment.isEmpty {
+            let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            try apply(name: parts[0], arguments: Array(parts.dropFirst()), to: &options, presetDepth: presetDepth)
+        }
+    }
+
+    // The one switch over every option name keeps the spelling table in one place.
+    // swiftlint:disable:next cyclomatic_complexity function_body_length
+    private func apply(name: String, arguments args: [String], to o: inout ProcessingOptions, presetDepth: Int) throws(ServiceError) {
+        let reader = ArgumentReader(option: name, arguments: args)
+        switch name {
+        case "resize", "rs":
+            try reader.count(1...7)
+            if let type = try reader.optional(0, ResizingTypeArgument.self) { o.resizingType = type }
+            if let width = try reader.optionalSide(1) { o.width = width }
+            if let height = try reader.optionalSide(2) { o.height = height }
+            if let enlarge = try reader.optionalBool(3) { o.enlarge = enlarge }
+            try applyExtend(reader, from: 4, to: &o)
+        case "size", "s":
+            try reader.count(1...6)
+            if let width = try reader.optionalSide(0) { o.width = width }
+            if let height = try reader.optionalSide(1) { o.height = height }
+            if let enlarge = try reader.optionalBool(2) { o.enlarge = enlarge }
+            try applyExtend(reader, from: 3, to: &o)
+        case "resizing_type", "rt":
+            try reader.count(1...1)
+            o.resizingType = try reader.required(0, ResizingTypeArgument.self)
+        case "width", "w":
+            try reader.count(1...1)
+            o.width = try reader.side(0)
+        case "height", "h":
+            try reader.count(1...1)
+            o.height = try reader.side(0)
+        case "dpr":
+            try reader.count(1...1)
+            o.dpr = try reader.double(0, in: 0.01...8, exclusiveLower: true)
+        case "enlarge", "el":
+            try reader.count(1...1)
+            o.enlarge = try reader.bool(0)
+        case "extend", "ex":
+            try reader.count(1...4)
+            try applyExtend(reader, from: 0, to: &o)
+        case "gravity", "g":
+            try reader.count(1...3)
+            o.gravity = try reader.gravity(from: 0)
+        case "crop", "c":
+            try reader.count(2...5)
+            let width = try reader.double(0, in: 0...Double(1 << 24))
+            let height = try reader.double(1, in: 0...Double(1 << 24))
+            let gravity = reader.has(2) ? try reader.gravity(from: 2) : nil
+            o.crop = width == 0 && height == 0 ? nil : ProcessingOptions.Crop(width: width, height: height, gravity: gravity)
+        case "trim", "t":
+            try reader.count(1...4)
+            for index in 1..<args.count where !args[index].isEmpty {
+                throw .badRequest("option trim: only the threshold is supported (colour and equal-sides arguments are not)")
+            }
+            o.trimThreshold = Int(try reader.double(0, in: 0...255).rounded())
+        case "rotate", "rot":
+            try reader.count(1...1)
+            let angle = try reader.integer(0, in: -360...360)
+            guard angle.isMultiple(of: 90) else { throw .badRequest("option rotate: \(angle) is not a multiple of 90") }
+            o.rotation = (angle % 360 + 360) % 360
+        case "auto_rotate", "ar":
+            try reader.count(1...1)
+            o.autoRotate = try reader.bool(0)
+        case "background", "bg":
+            o.background = try reader.colour()
+        case "blur", "bl":
+            try reader.count(1...1)
+            o.blurSigma = try reader.double(0, in: 0...100)
+        case "sharpen", "sh":
+            try reader.count(1...1)
+            o.sharpenSigma = try reader.double(0, in: 0...100)
+        case "quality", "q":
+            try reader.count(1...1)
+            o.quality = try reader.integer(0, in: 0...100)
+        case "format_quality", "fq":
+            guard !args.isEmpty, args.count.isMultiple(of: 2) else {
+                throw .badRequest("option format_quality: give format:quality pairs")
+            }
+            for index in stride(from: 0, to: args.count, by: 2) {
+                o.formatQuality[try reader.format(index)] = try reader.integer(index + 1, in: 1...100)
+            }
+        case "format", "f", "ext":
+            try reader.count(1...1)
+            o.format = args[0].isEmpty ? nil : try reader.format(0)
+        case "strip_metadata", "sm":
+            try reader.count(1...1)
+            o.stripMetadata = try reader.bool(0)
+        case "cachebuster", "cb":
+            try reader.count(1...1)
+            o.cacheBuster = args[0]
+        case "max_bytes", "mb":
+            try reader.count(1...1)
+            o.maxBytes = try reader.integer(0, in: 0...Int(Int32.max))
+        case "preset", "pr":
+            guard !args.isEmpty else { throw .badRequest("option preset: give a preset name") }
+            guard presetDepth < 4 else { throw .badRequest("option preset: presets nest more than 4 deep") }
+            for preset in args {
+                guard let segments = presets[preset] else { throw .badRequest("option preset: unknown preset '\(preset)'") }
+                try apply(segments, to: &o, presetDepth: presetDepth + 1)
+            }
+        default:
+            throw .badRequest("unsupported option '\(name)'")
+        }
+    }
+
+    private func applyExtend(_ reader: ArgumentReader, from index: Int, to o: inout ProcessingOptions) throws(ServiceError) {
+        if let extend = try reader.optionalBool(index) { o.extend = extend }
+        if reader.has(index + 1) { o.extendGravity = try reader.gravity(from: index + 1) }
+    }
+
+    /// Refuses a box larger than the result limit (after `dpr`), before anything is fetched.
+    private func checkBox(_ options: ProcessingOptions) throws(ServiceError) {
+        for (name, side) in [("width", options.width), ("height", options.height)] {
+            let scaled = (Double(side) * options.dpr).rounded()
+            if scaled > Double(maxResultSide) {
+                throw .unprocessable("\(name) \(Int(scaled)) is over the result limit of \(maxResultSide) pixels")
+            }
+        }
+    }
+}
+
+/// `fit`, `fill`, `fill-down`, `force`, `auto`.
+private enum ResizingTypeArgument: ArgumentValue {
+    static func parse(_ text: String) -> ProcessingOptions.ResizingType? { ProcessingOptions.ResizingType(rawValue: text) }
+    static let expected = "fit, fill, fill-down, force or auto"
+}
+
+/// A value an argument can be read as.
+private protocol ArgumentValue {
+    associatedtype Value
+    static func parse(_ text: String) -> Value?
+    static var expected: String { get }
+}
+
+/// The arguments of one option, read with errors that name the option.
+private struct ArgumentReader {
+    let option: String
+    let arguments: [String]
+
+    func count(_ range: ClosedRange<Int>) throws(ServiceError) {
+        guard range.contains(arguments.count) else {
+            let expected = range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
+            throw .badRequest("option \(option): \(arguments.count) arguments, expected \(expected)")
+        }
+    }
+
+    func has(_ index: Int) -> Bool { index < arguments.count && !arguments[index].isEmpty }
+
+    func invalid(_ index: Int, _ expected: String) -> ServiceError {
+        .badRequest("option \(option): '\(arguments[index])' is not \(expected)")
+    }
+
+    func required<V: ArgumentValue>(_ index: Int, _ type: V.Type) throws(ServiceError) -> V.Value {
+        guard let value = V.parse(arguments[index]) else { throw invalid(index, V.expected) }
+        return value
+    }
+
+    func optional<V: ArgumentValue>(_ index: Int, _ type: V.Type) throws(ServiceError) -> V.Value? {
+        has(index) ? try required(index, type) : nil
+    }
+
+    func integer(_ index: Int, in range: ClosedRange<Int>) throws(ServiceError) -> Int {
+        guard let value = Int(arguments[index]), range.contains(value) else {
+            throw invalid(index, "an integer in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
+
+    func double(_ index: Int, in range: ClosedRange<Double>, exclusiveLower: Bool = false) throws(ServiceError) -> Double {
+        guard let value = Double(arguments[index]), value.isFinite, range.contains(value),
+            !(exclusiveLower && value <= 0)
+        else { throw invalid(index, "a number in \(range.lowerBound)...\(range.upperBound)") }
+        return value
+    }
+
+    /// A box side: 0 (follow the aspect ratio) or more.
+    func side(_ index: Int) throws(ServiceError) -> Int { try integer(index, in: 0...(1 << 24)) }
+
+    func optionalSide(_ index: Int) throws(ServiceError) -> Int? { has(index) ? try side(index) : nil }
+
+    /// imgproxy's booleans: `1`, `t`, `true` and `0`, `f`, `false`.
+    func bool(_ index: Int) throws(ServiceError) -> Bool {
+        switch arguments[index].lowercased() {
+        case "1", "t", "true": return true
+        case "0", "f", "false": return false
+        default: throw invalid(index, "a boolean (1, t, true, 0, f, false)")
+        }
+    }
+
+    func optionalBool(_ index: Int) throws(ServiceError) -> Bool? { has(index) ? try bool(index) : nil }
+
+    /// A gravity from `index` on: a type (`no so ea we noea nowe soea sowe ce sm fp`), then offsets
+    /// (only 0 is supported) or, for `fp`, the focal point's x and y in 0...1.
+    func gravity(from index: Int) throws(ServiceError) -> Gravity {
+        let type = arguments[index]
+        if type == "fp" {
+            guard arguments.count == index + 3 else { throw .badRequest("option \(option): gravity fp needs x and y") }
+            return .focalPoint(x: try double(index + 1, in: 0...1), y: try double(index + 2, in: 0...1))
+        }
+        for offset in arguments.dropFirst(index + 1) where !offset.isEmpty && Double(offset) != 0 {
+            throw .badRequest("option \(option): gravity offsets are not supported")
+        }
+        guard let gravity = Self.compass[type] else {
+            throw invalid(index, "a gravity (no, so, ea, we, noea, nowe, soea, sowe, ce, sm, fp)")
+        }
+        return gravity
+    }
+
+    private static let compass: [String: Gravity] = [
+        "no": .north, "so": .south, "ea": .east, "we": .west, "noea": .northEast, "nowe": .northWest,
+        "soea": .southEast, "sowe": .southWest, "ce": .centre, "sm": .attention,
+    ]
+
+    /// `R:G:B` (0...255 each) or a hex colour (`RRGGBB`, `RRGGBBAA`); an empty argument clears it.
+    func colour() throws(ServiceError) -> RGBA? {
+        if arguments.count == 3 {
+            let r = try integer(0, in: 0...255), g = try integer(1, in: 0...255), b = try integer(2, in: 0...255)
+            return RGBA(UInt8(r), UInt8(g), UInt8(b))
+        }
+        guard arguments.count == 1 else { throw .badRequest("option \(option): give R:G:B or a hex colour") }
+        if arguments[0].isEmpty { return nil }
+        guard let bytes = [UInt8](hex: arguments[0]), bytes.count == 3 || bytes.count == 4 else {
+            throw invalid(0, "a hex colour (RRGGBB or RRGGBBAA)")
+        }
+        return RGBA(bytes[0], bytes[1], bytes[2], bytes.count == 4 ? bytes[3] : 255)
+    }
+
+    /// An output format by its extension: jpg, png, webp, avif, gif, jxl, tiff, bmp, ico.
+    func format(_ index: Int) throws(ServiceError) -> ImageType {
+        guard let type = ImageType(fileExtension: arguments[index].lowercased()), OutputFormat.servable.contains(type) else {
+            throw invalid(index, "an output format (\(OutputFormat.servable.map(\.fileExtension).joined(separator: ", ")))")
+        }
+        return type
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import YYImage
+
+/// What a request's options ask for, with imgproxy's defaults. Later options override earlier
+/// ones, presets expand where they stand, and ``cacheKey`` names the result whatever the order
+/// or spelling.
+struct ProcessingOptions: Sendable, Hashable {
+    /// imgproxy's resizing types.
+    enum ResizingType: String, Sendable, CaseIterable {
+        /// Keep the aspect ratio, fit within the box (the default).
+        case fit
+        /// Keep the aspect ratio, fill the box, crop the overflow at the gravity.
+        case fill
+        /// As `fill`, but never larger than the source: a smaller source is cropped to the box's
+        /// aspect ratio instead.
+        case fillDown = "fill-down"
+        /// Stretch to the box.
+        case force
+        /// `fill` when the source and the box are both portrait or both landscape, else `fit`.
+        case auto
+    }
+
+    /// A crop before resizing: sides in pixels, fractions of the source below 1, 0 for the
+    /// whole side; `gravity` `nil` uses the request's gravity.
+    struct Crop: Sendable, Hashable {
+        var width: Double
+        var height: Double
+        var gravity: Gravity?
+    }
+
+    var resizingType = ResizingType.fit
+    /// The box, before `dpr`; 0 follows the aspect ratio from the other side.
+    var width = 0
+    var height = 0
+    /// Multiplies the box and the extend padding.
+    var dpr = 1.0
+    /// Whether a source smaller than the box may grow.
+    var enlarge = false
+    /// Whether a result smaller than the box is padded to it, and where it then sits.
+    var extend = false
+    var extendGravity = Gravity.centre
+    /// Where `fill` crops (and a crop without its own gravity).
+    var gravity = Gravity.centre
+    var crop: Crop?
+    /// Trims borders of the corner's colour within this difference (0...255).
+    var trimThreshold: Int?
+    /// A clockwise turn after the EXIF orientation: 0, 90, 180 or 270.
+    var rotation = 0
+    /// Whether the EXIF orientation is applied.
+    var autoRotate = true
+    /// Fills transparency (and the extend padding) with this colour.
+    var background: RGBA?
+    var blurSigma = 0.0
+    var sharpenSigma = 0.0
+    /// 1...100; 0 for the format's default.
+    var quality = 0
+    /// Per-format qualities (`fq`), ahead of ``quality``.
+    var formatQuality: [ImageType: Int] = [:]
+    /// The output format; `nil` negotiates it.
+    var format: ImageType?
+    /// Whether EXIF and XMP are left out (the default); colour is always converted to sRGB.
+    var stripMetadata = true
+    /// A string that only changes the cache key.
+    var cacheBuster = ""
+    /// The most bytes the result may have (lower quality is tried until it fits); 0 for no limit.
+    var maxBytes = 0
+
+    /// The defaults.
+    init() {}
+
+    /// The quality to encode `type` with: `fq`, then `q`, then the format's default.
+    func effectiveQuality(for type: ImageType) -> Int {
+        if let quality = formatQuality[type] { return quality }
+        if quality > 0 { return quality }
+        return Self.defaultQuality(for: type)
+    }
+
+    /// imgproxy's defaults: JPEG 80, WebP 79, AVIF 63, JPEG XL 77, others 80.
+    static func defaultQuality(for type: ImageType) -> Int {
+        switch type {
+        case .webp: 79
+        case .avif: 63
+        case .jpegXL: 77
+        default: 80
+        }
+    }
+
+    /// Every field in a fixed order: equal options give equal keys, and every field that changes
+    /// the result changes the key.
+    var cacheKey: String {
+        var parts = ["rt=\(resizingType.rawValue)", "w=\(width)", "h=\(height)", "dpr=\(dpr)", "el=\(enlarge)"]
+        parts.append("ex=\(extend):\(Self.key(extendGravity))")
+        parts.append("g=\(Self.key(gravity))")
+        if let crop { parts.append("c=\(crop.width):\(crop.height):\(crop.gravity.map(Self.key) ?? "-")") }
+        if let trimThreshold { parts.append("t=\(trimThreshold)") }
+        parts += ["rot=\(rotation)", "ar=\(autoRotate)", "bg=\(background.map(Self.key) ?? "-")", "bl=\(blurSigma)", "sh=\(sharpenSigma)"]
+        parts.append("q=\(quality)")
+        let qualities = formatQuality.map { "\($0.key.rawValue):\($0.value)" }.sorted()
+        if !qualities.isEmpty { parts.append("fq=\(qualities.joined(separator: ":"))") }
+        parts += ["sm=\(stripMetadata)", "mb=\(maxBytes)"]
+        if !cacheBuster.isEmpty { parts.append("cb=\(cacheBuster)") }
+        return parts.joined(separator: "/")
+    }
+
+    private static func key(_ colour: RGBA) -> String {
+        String(format: "%02x%02x%02x%02x", colour.r, colour.g, colour.b, colour.a)
+    }
+
+    private static func key(_ gravity: Gravity) -> String {
+        switch gravity {
+        case .focalPoint(let x, let y): "fp:\(x):\(y)"
+        default: "\(gravity)"
+        }
+    }
+}

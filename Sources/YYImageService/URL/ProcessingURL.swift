@@ -1,0 +1,71 @@
+import Foundation
+import YYImage
+
+/// A request path in imgproxy's forms, taken apart:
+///
+/// - `/%signature/%options/plain/%percent-encoded-url[@%extension]`
+/// - `/%signature/%options/%base64url-encoded-url[.%extension]` (the base64 may be split by `/`)
+///
+/// Options are the segments before the source that hold a `:`.
+struct ProcessingURL: Sendable, Equatable {
+    /// The first segment.
+    var signature: String
+    /// Everything after the signature, its leading `/` included: what the signature signs.
+    var signedPath: String
+    /// The option segments, in order.
+    var optionSegments: [String]
+    /// The source URL as given (decoded).
+    var source: String
+    /// The extension after `@` (plain) or the last `.` (base64), if any.
+    var fileExtension: String?
+
+    /// The longest path accepted (imgproxy refuses longer URLs too; Next.js caps sources at 3,072).
+    static let maximumLength = 8192
+
+    /// `path` (the request's path, still percent-encoded) taken apart.
+    init(path: String) throws(ServiceError) {
+        guard path.utf8.count <= Self.maximumLength else { throw .badRequest("the URL is longer than \(Self.maximumLength) bytes") }
+        var segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        guard segments.count >= 2, !segments[0].isEmpty else { throw .badRequest("the URL has no signature and source") }
+        signature = segments.removeFirst()
+        signedPath = String(path.dropFirst(signature.utf8.count + 1))
+        var options: [String] = []
+        while let first = segments.first, first != "plain", first.contains(":") {
+            options.append(first)
+            segments.removeFirst()
+        }
+        optionSegments = options
+        guard let first = segments.first, !first.isEmpty else { throw .badRequest("the URL has no source") }
+        if first == "plain" {
+            var encoded = segments.dropFirst().joined(separator: "/")
+            if let at = encoded.lastIndex(of: "@") {
+                fileExtension = String(encoded[encoded.index(after: at)...])
+                encoded = String(encoded[..<at])
+            }
+            guard let decoded = encoded.removingPercentEncoding, !decoded.isEmpty else {
+                throw .badRequest("the plain source is not valid percent-encoding")
+            }
+            source = decoded
+        } else {
+            var encoded = segments.joined()
+            if let dot = encoded.lastIndex(of: ".") {
+                fileExtension = String(encoded[encoded.index(after: dot)...])
+                encoded = String(encoded[..<dot])
+            }
+            guard let bytes = [UInt8](base64URL: encoded), let decoded = String(bytes: bytes, encoding: .utf8), !decoded.isEmpty else {
+                throw .badRequest("the source is neither plain/… nor URL-safe base64")
+            }
+            source = decoded
+        }
+        if fileExtension?.isEmpty == true { fileExtension = nil }
+    }
+
+    /// The format the extension names, if there is one.
+    func extensionFormat() throws(ServiceError) -> ImageType? {
+        guard let fileExtension else { return nil }
+        guard let type = ImageType(fileExtension: fileExtension.lowercased()), OutputFormat.servable.contains(type) else {
+            throw .badRequest("extension '\(fileExtension)' is not an output format")
+        }
+        return type
+    }
+}

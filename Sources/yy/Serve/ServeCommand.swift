@@ -1,0 +1,229 @@
+import ArgumentParser
+import Foundation
+import Logging
+import YYCache
+import YYImageService
+
+/// `yy serve`: the image service (imgproxy's URL API) on this machine.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve processed images over HTTP with imgproxy's URL API.",
+        discussion: """
+            URLs: /%signature/%options/plain/%percent-encoded-source[@%extension] or \
+            /%signature/%options/%base64url-source[.%extension]; sources are http(s):// URLs or local:///path under --root. \
+            Every option can also be set as YY_SERVE_<NAME> in the environment (YY_SERVE_PORT=9000, \
+            YY_SERVE_ALLOW_LOOPBACK_SOURCES=1; repeatable options take comma-separated values); flags win. \
+            Logs the address it listens on; SIGTERM or SIGINT stop it after the requests in flight (exit 0).
+            """
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("A signing key in hex; repeat with --salt for each pair (rotation).", valueName: "HEX"))
+    var key: [String] = []
+
+    @Option(help: ArgumentHelp("The salt of the --key at the same position, in hex.", valueName: "HEX"))
+    var salt: [String] = []
+
+    @Option(name: .customLong("signature-size"), help: "Bytes of the HMAC a signature carries (1...32).")
+    var signatureSize = 32
+
+    @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Where originals and results are kept.", valueName: "DIR"))
+    var cacheDir: String?
+
+    @OptionGroup var redisOptions: RedisTierOptions
+
+    @Flag(name: .customLong("no-result-cache"), help: "Compute every result (originals are still cached).")
+    var noResultCache = false
+
+    @Option(name: .customLong("allowed-source"), help: ArgumentHelp("A source URL prefix to allow (repeatable; none: any).", valueName: "PREFIX"))
+    var allowedSource: [String] = []
+
+    @Flag(name: .customLong("allow-loopback-sources"), help: "Allow sources on loopback addresses (127/8, ::1).")
+    var allowLoopbackSources = false
+
+    @Flag(name: .customLong("allow-private-sources"), help: "Allow sources on private addresses (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7).")
+    var allowPrivateSources = false
+
+    @Option(
+        name: .customLong("deny-source-network"), help: ArgumentHelp("A network refused whatever else allows it (repeatable).", valueName: "CIDR"))
+    var denySourceNetwork: [String] = []
+
+    @Option(help: ArgumentHelp("The folder local:///path sources are read from.", valueName: "DIR"))
+    var root: String?
+
+    @Flag(help: "Serve a page at / that shows transformations of a source with their URLs.")
+    var playground = false
+
+    @Option(help: "Requests worked on at once (default: the number of cores).")
+    var workers: Int?
+
+    @Option(help: "Requests waiting for a worker before more get 429.")
+    var queue = 64
+
+    @Option(name: .customLong("metrics-port"), help: "Serve Prometheus metrics at /metrics on this port.")
+    var metricsPort: Int?
+
+    @Option(
+        name: .customLong("preset"),
+        help: ArgumentHelp("A preset as NAME=OPTION/OPTION… (repeatable; 'default' applies to every request).", valueName: "NAME=OPTIONS"))
+    var preset: [String] = []
+
+    @Option(name: .customLong("max-source-bytes"), help: "The largest source, in bytes.")
+    var maxSourceBytes = 50_000_000
+
+    @Option(name: .customLong("max-source-pixels"), help: "The most pixels of a source, summed over its frames.")
+    var maxSourcePixels = 50_000_000
+
+    @Option(name: .customLong("max-result-side"), help: "The longest side of a result, in pixels.")
+    var maxResultSide = 8192
+
+    @Option(name: .customLong("max-frames"), help: "The most frames of an animated source.")
+    var maxFrames = 256
+
+    @Option(name: .customLong("download-timeout"), help: "Seconds a source may take to download.")
+    var downloadTimeout: Double = 5
+
+    @Option(name: .customLong("processing-timeout"), help: "Seconds a request may take from the queue to the result (then 503).")
+    var processingTimeout: Double = 10
+
+    @Option(name: .customLong("shutdown-timeout"), help: "Seconds SIGTERM waits for the requests in flight.")
+    var shutdownTimeout: Double = 20
+
+    @Option(help: "Seconds results may be cached (Cache-Control max-age, and the caches' time to live).")
+    var ttl: Double = 365 * 86_400
+
+    @Flag(name: .customLong("no-avif"), help: "Never choose AVIF from Accept.")
+    var noAVIF = false
+
+    @Flag(name: .customLong("no-webp"), help: "Never choose WebP from Accept.")
+    var noWebP = false
+
+    @Option(name: .customLong("avif-speed"), help: "AVIF encoder speed, 0 (small, slow) to 10 (fast).")
+    var avifSpeed = 8
+
+    @Option(name: .customLong("log-format"), help: "text, or json (one JSON object per line).")
+    var logFormat = "text"
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        if key.count != salt.count { throw ValidationError("give one --salt for each --key") }
+        if !(1...32).contains(signatureSize) { throw ValidationError("--signature-size must be 1...32") }
+        if !(0...65_535).contains(port) { throw ValidationError("--port must be 0...65535") }
+        if let metricsPort, !(0...65_535).contains(metricsPort) { throw ValidationError("--metrics-port must be 0...65535") }
+        if let workers, workers < 1 { throw ValidationError("--workers must be at least 1") }
+        if queue < 0 { throw ValidationError("--queue must be 0 or more") }
+        for (name, value) in [
+            ("--max-source-bytes", maxSourceBytes), ("--max-source-pixels", maxSourcePixels), ("--max-result-side", maxResultSide),
+            ("--max-frames", maxFrames),
+        ]
+        where value < 1 {
+            throw ValidationError("\(name) must be at least 1")
+        }
+        for (name, value) in [
+            ("--download-timeout", downloadTimeout), ("--processing-timeout", processingTimeout), ("--shutdown-timeout", shutdownTimeout),
+            ("--ttl", ttl),
+        ]
+        where !(value.isFinite && value > 0) {
+            throw ValidationError("\(name) must be a positive number of seconds")
+        }
+        for network in denySourceNetwork where !SourceAddressPolicy.isValidNetwork(network) {
+            throw ValidationError("--deny-source-network: '\(network)' is not ADDRESS/PREFIX")
+        }
+        if !["text", "json"].contains(logFormat) { throw ValidationError("--log-format must be text or json") }
+        if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
+        if !(0...10).contains(avifSpeed) { throw ValidationError("--avif-speed must be 0...10") }
+    }
+
+    func run() async throws {
+        let logger = bootstrapLogging()
+        let service: ImageService
+        do {
+            service = try ImageService(configuration: try makeConfiguration(logger: logger))
+        } catch let failure as ToolFailure {
+            throw failure
+        } catch {
+            throw ToolFailure.failure("cannot start: \(error)")
+        }
+        do {
+            try await service.runUntilSignalled()
+        } catch {
+            throw ToolFailure.failure("the server stopped: \(error)")
+        }
+    }
+
+    /// The configuration the flags describe.
+    func makeConfiguration(logger: Logger) throws(ToolFailure) -> ImageServiceConfiguration {
+        var configuration = ImageServiceConfiguration()
+        configuration.host = host
+        configuration.port = port
+        if !key.isEmpty {
+            var pairs: [URLSignature.KeyPair] = []
+            for (key, salt) in zip(key, salt) {
+                guard let pair = URLSignature.KeyPair(hexKey: key, hexSalt: salt) else {
+                    throw .usage("--key and --salt must be non-empty hexadecimal")
+                }
+                pairs.append(pair)
+            }
+            configuration.signature = URLSignature(keyPairs: pairs, size: signatureSize)
+        }
+        configuration.cacheDirectory = cacheDir ?? Cache<Data>.defaultRootDirectory + "/yykit-serve"
+        configuration.sharedTier = try redisOptions.openRedisTier()
+        configuration.cachesResults = !noResultCache
+        configuration.resultTimeToLive = .commandLineSeconds(ttl, atMost: 100 * 365 * 86_400)
+        configuration.allowedSources = allowedSource
+        configuration.addressPolicy = SourceAddressPolicy(
+            allowsLoopback: allowLoopbackSources, allowsPrivate: allowPrivateSources, deniedNetworks: denySourceNetwork)
+        configuration.localRoot = root
+        configuration.playground = playground
+        if let workers { configuration.workers = workers }
+        configuration.queueLimit = queue
+        configuration.metricsPort = metricsPort
+        configuration.presets = try presets()
+        configuration.negotiatesAVIF = !noAVIF
+        configuration.negotiatesWebP = !noWebP
+        configuration.avifSpeed = avifSpeed
+        configuration.limits.sourceBytes = maxSourceBytes
+        configuration.limits.sourcePixels = maxSourcePixels
+        configuration.limits.resultSide = maxResultSide
+        configuration.limits.frames = maxFrames
+        configuration.limits.downloadTimeout = .commandLineSeconds(downloadTimeout, atMost: 86_400)
+        configuration.limits.processingTimeout = .commandLineSeconds(processingTimeout, atMost: 86_400)
+        configuration.shutdownTimeout = .commandLineSeconds(shutdownTimeout, atMost: 86_400)
+        configuration.logger = logger
+        return configuration
+    }
+
+    /// `NAME=OPTION/OPTION…` as the configuration's presets.
+    private func presets() throws(ToolFailure) -> [String: [String]] {
+        var presets: [String: [String]] = [:]
+        for text in preset {
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                throw .usage("--preset: '\(text)' is not NAME=OPTIONS")
+            }
+            presets[String(text[..<equals])] = text[text.index(after: equals)...].split(separator: "/").map(String.init)
+        }
+        return presets
+    }
+
+    /// swift-log set up once for the process: text or JSON lines on standard error.
+    private func bootstrapLogging() -> Logger {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        let json = logFormat == "json"
+        LoggingSystem.bootstrap { label in
+            var handler: any LogHandler = json ? JSONLinesLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var logger = Logger(label: "yykit.serve")
+        logger.logLevel = level
+        return logger
+    }
+}

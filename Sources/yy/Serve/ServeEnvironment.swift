@@ -1,0 +1,41 @@
+import Foundation
+
+/// `YY_SERVE_<NAME>` environment variables as `yy serve` arguments: each option not given on the
+/// command line is taken from the environment (flags win). Repeatable options take
+/// comma-separated values; a flag is on for `1`, `true` or `yes`.
+enum ServeEnvironment {
+    /// How an option takes its value.
+    enum Kind { case value, repeatable, flag }
+
+    /// Every option of `yy serve` (the test of this file checks the list against the help text).
+    static let options: [(name: String, kind: Kind)] = [
+        ("host", .value), ("port", .value), ("key", .repeatable), ("salt", .repeatable), ("signature-size", .value),
+        ("cache-dir", .value), ("redis", .value), ("redis-namespace", .value), ("redis-ca-file", .value), ("redis-cluster", .flag),
+        ("no-result-cache", .flag), ("allowed-source", .repeatable), ("allow-loopback-sources", .flag),
+        ("allow-private-sources", .flag), ("deny-source-network", .repeatable), ("root", .value), ("playground", .flag),
+        ("workers", .value), ("queue", .value), ("metrics-port", .value), ("preset", .repeatable), ("max-source-bytes", .value),
+        ("max-source-pixels", .value), ("max-result-side", .value), ("max-frames", .value), ("download-timeout", .value),
+        ("processing-timeout", .value), ("shutdown-timeout", .value), ("ttl", .value), ("no-avif", .flag), ("no-webp", .flag),
+        ("avif-speed", .value), ("log-format", .value), ("log-level", .value),
+    ]
+
+    /// `arguments` (after `serve`) with the environment's options added for those not given.
+    static func arguments(_ arguments: [String], environment: [String: String]) -> [String] {
+        var result = arguments
+        for (name, kind) in options {
+            let flag = "--" + name
+            let given = arguments.contains { $0 == flag || $0.hasPrefix(flag + "=") }
+            let variable = "YY_SERVE_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+            guard !given, let value = environment[variable], !value.isEmpty else { continue }
+            switch kind {
+            case .value:
+                result += [flag, value]
+            case .repeatable:
+                for item in value.split(separator: ",") { result += [flag, String(item)] }
+            case .flag:
+                if ["1", "true", "yes"].contains(value.lowercased()) { result.append(flag) }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import LoopbackHTTPServer
+import Testing
+import YYWebImage
+
+@testable import YYImageService
+
+/// The loader checks the addresses a name resolves to and connects to the checked one. The
+/// resolver here answers with addresses of the test's choosing; only loopback is ever dialled.
+@Suite(.timeLimit(.minutes(1))) struct GuardedHTTPLoaderTests {
+    /// Answers every name with fixed addresses, and counts the questions.
+    final class FixedResolver: SourceAddressResolver {
+        let answers: [String]
+        init(_ answers: [String]) { self.answers = answers }
+        func addresses(forHost host: String) async throws -> [String] { answers }
+    }
+
+    private func loader(_ answers: [String], policy: SourceAddressPolicy = SourceAddressPolicy(allowsLoopback: true)) -> GuardedHTTPLoader {
+        GuardedHTTPLoader(
+            policy: policy, resolver: FixedResolver(answers), connectTimeout: .seconds(5), maximumBytes: 1 << 20, userAgent: "test")
+    }
+
+    @Test(arguments: [["10.0.0.7"], ["169.254.169.254"], ["::ffff:192.168.0.1"], ["fd00::5"], ["100.64.0.9"]])
+    func aNameThatResolvesToAnInternalAddressIsRefusedBeforeAnyConnection(answers: [String]) async {
+        await #expect(throws: ImagePipelineError.self) {
+            _ = try await loader(answers).load(DataLoadRequest(url: URL(string: "http://images.example.test/cat.jpg")!))
+        }
+        do {
+            _ = try await loader(answers).load(DataLoadRequest(url: URL(string: "http://images.example.test/cat.jpg")!))
+        } catch {
+            guard case .refusedAddress = error else { Issue.record("expected a refused address, got \(error)"); return }
+        }
+    }
+
+    @Test func theCheckedAddressIsTheOneDialledAndTheNameGoesInTheHostField() async throws {
+        let server = try await LoopbackHTTPServer.start { request in
+            .response(body: Array((request.header("Host") ?? "none").utf8))
+        }
+        defer { server.stop() }
+        // The name resolves to a refused address and to loopback: only loopback is used.
+        let response = try await loader(["10.1.1.1", "127.0.0.1"])
+            .load(DataLoadRequest(url: URL(string: "http://images.example.test:\(server.port)/cat.jpg")!))
+        var body = Data()
+        for try await chunk in response.body { body.append(chunk) }
+        #expect(response.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self) == "images.example.test:\(server.port)")
+        #expect(server.requests.map(\.path) == ["/cat.jpg"])
+    }
+
+    @Test func aBodyPastTheLimitStopsTheDownload() async throws {
+        let server = try await LoopbackHTTPServer.start { _ in
+            [
+                .send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Transfer-Encoding", "chunked")])),
+                .sendForever(LoopbackHTTPServer.Step.chunk([UInt8](repeating: 1, count: 32 * 1024))),
+            ]
+        }
+        defer { server.stop() }
+        await #expect(throws: ImagePipelineError.tooLarge(limit: 1 << 20)) {
+            _ = try await loader(["127.0.0.1"]).load(DataLoadRequest(url: server.url("/endless")))
+        }
+        await server.wait { open, _ in open == 0 }
+        #expect(server.openConnections == 0)
+    }
+}

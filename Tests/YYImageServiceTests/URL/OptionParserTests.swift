@@ -1,0 +1,129 @@
+import Testing
+import YYImage
+
+@testable import YYImageService
+
+/// Every option under its full and short names, presets, and the values that are refused.
+@Suite struct OptionParserTests {
+    private let parser = OptionParser(
+        presets: ["thumb": ["rs:fill:100:100", "q:60"], "sharp": ["sh:1"], "nested": ["pr:thumb", "bl:2"], "loop": ["pr:loop"]],
+        maxResultSide: 8192)
+
+    private func parse(_ segments: String...) throws -> ProcessingOptions {
+        try parser.parse(segments)
+    }
+
+    /// One option, its short name, and what it sets.
+    struct Case: Sendable, CustomTestStringConvertible {
+        let full: String
+        let short: String
+        let check: @Sendable (ProcessingOptions) -> Bool
+        var testDescription: String { full }
+    }
+
+    static let cases: [Case] = [
+        Case(full: "resize:fill:300:200:1:1", short: "rs:fill:300:200:1:1") {
+            $0.resizingType == .fill && $0.width == 300 && $0.height == 200 && $0.enlarge && $0.extend
+        },
+        Case(full: "size:30:20:t", short: "s:30:20:t") { $0.width == 30 && $0.height == 20 && $0.enlarge && !$0.extend },
+        Case(full: "resizing_type:fill-down", short: "rt:fill-down") { $0.resizingType == .fillDown },
+        Case(full: "width:640", short: "w:640") { $0.width == 640 },
+        Case(full: "height:480", short: "h:480") { $0.height == 480 },
+        Case(full: "dpr:2", short: "dpr:2") { $0.dpr == 2 },
+        Case(full: "enlarge:true", short: "el:1") { $0.enlarge },
+        Case(full: "extend:1:so", short: "ex:1:so") { $0.extend && $0.extendGravity == .south },
+        Case(full: "gravity:noea", short: "g:noea") { $0.gravity == .northEast },
+        Case(full: "gravity:sm", short: "g:sm") { $0.gravity == .attention },
+        Case(full: "gravity:fp:0.25:0.75", short: "g:fp:0.25:0.75") { $0.gravity == .focalPoint(x: 0.25, y: 0.75) },
+        Case(full: "crop:0.5:100:we", short: "c:0.5:100:we") { $0.crop == .init(width: 0.5, height: 100, gravity: .west) },
+        Case(full: "trim:20", short: "t:20") { $0.trimThreshold == 20 },
+        Case(full: "rotate:270", short: "rot:-90") { $0.rotation == 270 },
+        Case(full: "auto_rotate:false", short: "ar:0") { !$0.autoRotate },
+        Case(full: "background:255:0:128", short: "bg:ff0080") { $0.background == RGBA(255, 0, 128) },
+        Case(full: "blur:2.5", short: "bl:2.5") { $0.blurSigma == 2.5 },
+        Case(full: "sharpen:0.7", short: "sh:0.7") { $0.sharpenSigma == 0.7 },
+        Case(full: "quality:55", short: "q:55") { $0.quality == 55 && $0.effectiveQuality(for: .jpeg) == 55 },
+        Case(full: "format_quality:webp:70:avif:40", short: "fq:webp:70:avif:40") {
+            $0.effectiveQuality(for: .webp) == 70 && $0.effectiveQuality(for: .avif) == 40 && $0.effectiveQuality(for: .jpeg) == 80
+        },
+        Case(full: "format:webp", short: "f:webp") { $0.format == .webp },
+        Case(full: "ext:jpg", short: "f:jpeg") { $0.format == .jpeg },
+        Case(full: "strip_metadata:0", short: "sm:f") { !$0.stripMetadata },
+        Case(full: "cachebuster:v2", short: "cb:v2") { $0.cacheBuster == "v2" },
+        Case(full: "max_bytes:10000", short: "mb:10000") { $0.maxBytes == 10000 },
+        Case(full: "preset:thumb", short: "pr:thumb") { $0.resizingType == .fill && $0.width == 100 && $0.quality == 60 },
+    ]
+
+    @Test(arguments: cases)
+    func anOptionSetsTheSameUnderItsFullAndShortName(_ option: Case) throws {
+        let full = try parse(option.full)
+        let short = try parse(option.short)
+        #expect(option.check(full), "\(option.full)")
+        #expect(option.check(short), "\(option.short)")
+        #expect(full.cacheKey == short.cacheKey)
+    }
+
+    @Test func defaultsAreImgproxys() throws {
+        let options = try parse()
+        #expect(options.resizingType == .fit && options.width == 0 && options.height == 0 && options.dpr == 1)
+        #expect(!options.enlarge && !options.extend && options.autoRotate && options.stripMetadata)
+        #expect(options.effectiveQuality(for: .jpeg) == 80 && options.effectiveQuality(for: .webp) == 79)
+        #expect(options.effectiveQuality(for: .avif) == 63 && options.effectiveQuality(for: .jpegXL) == 77)
+    }
+
+    @Test func laterOptionsOverrideEarlierOnesAndEmptyArgumentsKeepWhatWasSet() throws {
+        let options = try parse("w:100", "rs:fill::50", "w:70")
+        #expect(options.width == 70 && options.height == 50 && options.resizingType == .fill)
+    }
+
+    @Test func presetsExpandWhereTheyStandAndTheDefaultPresetAppliesFirst() throws {
+        #expect(try parse("pr:thumb", "q:90").quality == 90)
+        #expect(try parse("q:90", "pr:thumb").quality == 60)
+        let nested = try parse("pr:nested:sharp")
+        #expect(nested.width == 100 && nested.blurSigma == 2 && nested.sharpenSigma == 1)
+        let withDefault = OptionParser(presets: ["default": ["q:42", "sh:0.5"]], maxResultSide: 8192)
+        #expect(try withDefault.parse([]).quality == 42)
+        #expect(try withDefault.parse(["q:70"]).quality == 70)
+        #expect(try withDefault.parse(["q:70"]).sharpenSigma == 0.5)
+    }
+
+    @Test func theCacheKeyIgnoresOrderAndSpellingButNotValues() throws {
+        #expect(try parse("w:10", "h:20").cacheKey == parse("height:20", "width:10").cacheKey)
+        #expect(try parse("w:10").cacheKey != parse("w:11").cacheKey)
+        #expect(try parse("cb:1").cacheKey != parse("cb:2").cacheKey)
+        #expect(try parse("fq:webp:70:avif:40").cacheKey == parse("fq:avif:40:webp:70").cacheKey)
+    }
+
+    @Test(arguments: [
+        ("wm:0.5:ce", "unsupported option 'wm'"),
+        ("pad:10", "unsupported option 'pad'"),
+        ("rs:stretch:10:10", "option rs: 'stretch' is not fit, fill, fill-down, force or auto"),
+        ("w:-1", "option w: '-1' is not an integer in 0...16777216"),
+        ("w:abc", "option w: 'abc' is not an integer in 0...16777216"),
+        ("w:1:2", "option w: 2 arguments, expected 1"),
+        ("dpr:0", "option dpr: '0' is not a number in 0.01...8.0"),
+        ("dpr:9", "option dpr: '9' is not a number in 0.01...8.0"),
+        ("el:maybe", "option el: 'maybe' is not a boolean (1, t, true, 0, f, false)"),
+        ("g:up", "option g: 'up' is not a gravity (no, so, ea, we, noea, nowe, soea, sowe, ce, sm, fp)"),
+        ("g:no:10:0", "option g: gravity offsets are not supported"),
+        ("g:fp:2:0.5", "option g: '2' is not a number in 0.0...1.0"),
+        ("rot:45", "option rotate: 45 is not a multiple of 90"),
+        ("bg:12345", "option bg: '12345' is not a hex colour (RRGGBB or RRGGBBAA)"),
+        ("bg:300:0:0", "option bg: '300' is not an integer in 0...255"),
+        ("q:101", "option q: '101' is not an integer in 0...100"),
+        ("fq:webp", "option format_quality: give format:quality pairs"),
+        ("f:heic", "option f: 'heic' is not an output format (jpg, png, webp, avif, gif, jxl, tiff, bmp, ico)"),
+        ("t:10:ff0000", "option trim: only the threshold is supported (colour and equal-sides arguments are not)"),
+        ("pr:missing", "option preset: unknown preset 'missing'"),
+        ("pr:loop", "option preset: presets nest more than 4 deep"),
+        ("mb:-5", "option mb: '-5' is not an integer in 0...2147483647"),
+    ])
+    func aBadOptionIsABadRequestThatNamesIt(segment: String, message: String) {
+        #expect(throws: ServiceError.badRequest(message)) { try parser.parse([segment]) }
+    }
+
+    @Test func aBoxOverTheResultLimitIsRefusedBeforeAnythingIsFetched() {
+        #expect(throws: ServiceError.unprocessable("width 10000 is over the result limit of 8192 pixels")) { try parse("w:5000", "dpr:2") }
+        #expect(throws: ServiceError.unprocessable("height 9000 is over the result limit of 8192 pixels")) { try parse("h:9000") }
+    }
+}
