@@ -410,7 +410,10 @@ let package = Package(
         ),
         .testTarget(
             name: "yyTests",
-            dependencies: ["yy", "YYImage", "TestSupport", "TestTraits", "LoopbackHTTPServer"],
+            dependencies: [
+                "yy", "YYImage", "TestSupport", "TestTraits", "LoopbackHTTPServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

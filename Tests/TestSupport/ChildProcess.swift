@@ -66,6 +66,14 @@ public final class ChildProcess: @unchecked Sendable {
         Foundation.kill(process.processIdentifier, SIGKILL)
     }
 
+    /// Sends SIGTERM.
+    public func terminate() {
+        Foundation.kill(process.processIdentifier, SIGTERM)
+    }
+
+    /// Whether the child is still running.
+    public var isRunning: Bool { process.isRunning }
+
     /// Waits for the child to end and returns what it produced. With `closingInput` false its
     /// standard input stays open until then, so a child that waits for the end of its input
     /// never ends (the caller's time limit then fails the test).

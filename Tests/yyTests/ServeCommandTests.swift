@@ -1,0 +1,105 @@
+import AsyncHTTPClient
+import Foundation
+import LoopbackHTTPServer
+import NIOCore
+import TestSupport
+import Testing
+import YYImage
+
+@testable import yy
+
+/// `yy serve` as a process: the address it logs, its environment variables, and SIGTERM with
+/// requests in flight.
+@Suite(.timeLimit(.minutes(2))) struct ServeCommandTests {
+    private static let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    private let jpeg = [UInt8](try! ImageEncoder.encode(Bitmap(width: 64, height: 48), as: .jpeg))
+
+    /// Starts `yy serve` on a free port with `arguments`, and waits until it answers /health.
+    private func serve(_ arguments: [String], environment: [String: String] = [:]) async throws -> (ChildProcess, Int) {
+        let binary = try #require(BuildProducts.executable("yy"), "build the yy product first")
+        let port = try LoopbackPort.unused()
+        let folder = NSTemporaryDirectory() + "yykit-serve-\(UUID().uuidString.prefix(8))"
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        let child = try ChildProcess(binary, ["serve", "--port", String(port), "--cache-dir", folder] + arguments, environment: env)
+        await waitUntil(timeout: .seconds(30)) { (try? await get(port, "/health").status) == 200 || !child.isRunning }
+        return (child, port)
+    }
+
+    private func get(_ port: Int, _ path: String) async throws -> (status: Int, body: Data) {
+        let response = try await Self.client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(30))
+        return (Int(response.status.code), Data(buffer: try await response.body.collect(upTo: 16 << 20)))
+    }
+
+    /// Whether a TCP connection to 127.0.0.1:`port` is refused (nothing listens there any more).
+    private func refusesConnections(_ port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return result != 0 && errno == ECONNREFUSED
+    }
+
+    @Test func itLogsItsAddressAndStopsAfterTheRequestsInFlightOnSIGTERMWithExitCode0() async throws {
+        let gate = LoopbackHTTPServer.Gate()
+        let jpeg = self.jpeg
+        let origin = try await LoopbackHTTPServer.start { _ in [.waitFor(gate)] + .response(body: jpeg) }
+        defer { origin.stop() }
+        let (child, port) = try await serve(["--allow-loopback-sources", "--download-timeout", "60"])
+        async let inFlight = get(port, "/insecure/rs:fit:32:32/plain/" + origin.url("/held.jpg").absoluteString)
+        await origin.wait { _, requests in requests >= 1 }
+        child.terminate()
+        // The server stops accepting before the held request is let go.
+        await waitUntil(timeout: .seconds(20)) { refusesConnections(port) }
+        #expect(refusesConnections(port))
+        gate.open()
+        let reply = try await inFlight
+        #expect(reply.status == 200)
+        #expect(try ImageDecoder(data: reply.body).canvasWidth == 32)
+        let output = child.wait()
+        #expect(output.status == 0 && !output.terminatedBySignal, "\(output.standardError)")
+        #expect(output.standardError.contains("yy serve listening on http://127.0.0.1:\(port)"))
+    }
+
+    @Test func environmentVariablesSetWhatFlagsDoNotAndFlagsWin() async throws {
+        let folder = TemporaryDirectory("serve-root")
+        try Data(jpeg).write(to: URL(fileURLWithPath: folder.appending("a.jpg")))
+        let env = ["YY_SERVE_ROOT": folder.path, "YY_SERVE_MAX_RESULT_SIDE": "20", "YY_SERVE_PRESET": "small=w:10,tiny=w:5"]
+        let (fromEnvironment, port) = try await serve([], environment: env)
+        #expect(try await get(port, "/insecure/pr:small/plain/local:///a.jpg").status == 200)
+        #expect(try await get(port, "/insecure/w:30/plain/local:///a.jpg").status == 422)
+        fromEnvironment.terminate()
+        #expect(fromEnvironment.wait().status == 0)
+        let (flagsWin, secondPort) = try await serve(["--max-result-side", "100"], environment: env)
+        #expect(try await get(secondPort, "/insecure/w:30/plain/local:///a.jpg").status == 200)
+        flagsWin.terminate()
+        #expect(flagsWin.wait().status == 0)
+    }
+
+    @Test func environmentVariablesBecomeArgumentsOnlyForOptionsNotGiven() {
+        let arguments = ServeEnvironment.arguments(
+            ["--port", "9000"],
+            environment: [
+                "YY_SERVE_PORT": "1", "YY_SERVE_HOST": "::1", "YY_SERVE_KEY": "aa,bb", "YY_SERVE_PLAYGROUND": "true",
+                "YY_SERVE_NO_WEBP": "0", "YY_SERVE_UNKNOWN": "x",
+            ])
+        #expect(arguments == ["--port", "9000", "--host", "::1", "--key", "aa", "--key", "bb", "--playground"])
+    }
+
+    @Test func everyOptionInTheHelpHasAnEnvironmentVariableAndBadValuesAreUsageErrors() throws {
+        let binary = try #require(BuildProducts.executable("yy"), "build the yy product first")
+        let help = try ChildProcess.run(binary, ["serve", "--help"]).text
+        let regex = try NSRegularExpression(pattern: "--([a-z][a-z0-9-]+)")
+        let names = Set(regex.matches(in: help, range: NSRange(help.startIndex..., in: help)).map { String(help[Range($0.range(at: 1), in: help)!]) })
+        #expect(names.subtracting(["help", "version"]) == Set(ServeEnvironment.options.map(\.name)))
+        let bad = try ChildProcess.run(binary, ["serve", "--key", "abc"])
+        #expect(bad.status == 2)
+        let badNetwork = try ChildProcess.run(binary, ["serve", "--deny-source-network", "nowhere"])
+        #expect(badNetwork.status == 2 && badNetwork.standardError.contains("--deny-source-network"))
+    }
+}
