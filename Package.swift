@@ -411,7 +411,7 @@ let package = Package(
         .testTarget(
             name: "yyTests",
             dependencies: [
-                "yy", "YYImage", "TestSupport", "TestTraits", "LoopbackHTTPServer",
+                "yy", "YYImage", "YYCache", "TestSupport", "TestTraits", "LoopbackHTTPServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strictSettings

@@ -69,7 +69,8 @@ public final class ImageService: Service {
             renderer: ImageRenderer(
                 limits: .init(sourcePixels: limits.sourcePixels, frames: limits.frames, resultSide: limits.resultSide),
                 avifSpeed: configuration.avifSpeed),
-            results: ResultCache(cache: resultCache, timeToLive: configuration.resultTimeToLive),
+            results: ResultCache(
+                cache: resultCache, timeToLive: configuration.resultTimeToLive, fillLockTimeToLive: limits.processingTimeout + .seconds(1)),
             admission: AdmissionQueue(workers: workers, queueLimit: configuration.queueLimit),
             renderQueues: try DispatchQueuePool(
                 name: "yykit.serve.render", queueCount: min(workers, DispatchQueuePool.queueCountRange.upperBound)),

@@ -18,6 +18,9 @@ struct ResultCache: Sendable {
 
     let cache: Cache<Data>?
     let timeToLive: Duration
+    /// How long a replica's claim to compute a result lasts in the shared tier: past it, a
+    /// replica that died while computing no longer holds the others up.
+    let fillLockTimeToLive: Duration
 
     /// The key of a result: source, normalised options and the format choice (never the
     /// signature, so re-signed URLs share results).
@@ -37,7 +40,7 @@ struct ResultCache: Sendable {
         }
         let onDisk = (try? await cache.diskCache.contains(key)) ?? false
         let computed = ComputedOutput()
-        let data = try await cache.value(forKey: key, expiresAfter: timeToLive) {
+        let data = try await cache.value(forKey: key, expiresAfter: timeToLive, fillLockTimeToLive: fillLockTimeToLive) {
             let output = try await compute()
             computed.set(output)
             return output.data
