@@ -10,7 +10,7 @@ struct PlaygroundPage: Sendable {
     /// The transformations shown, as option paths.
     static let examples = [
         "rs:fit:300:300", "rs:fill:300:200/g:sm", "rs:fill:200:200/g:ce", "rs:fit:300:300/bl:3", "rs:fit:300:300/sh:1.5",
-        "rs:fill:300:150:1:1/bg:ffd700", "rs:fit:300:300/rot:90", "c:0.5:0.5/rs:fit:300:300", "rs:fit:300:300/f:webp",
+        "rs:fit:300:150:0:1/bg:ffd700", "rs:fit:300:300/rot:90", "c:0.5:0.5/rs:fit:300:300", "rs:fit:300:300/f:webp",
         "rs:fit:300:300/f:avif", "rs:fit:300:300/q:20/f:jpg", "rs:force:300:120",
     ]
 
@@ -49,7 +49,9 @@ struct PlaygroundPage: Sendable {
 
     /// A path for `options` and `source`, signed when a key is configured.
     func url(options: String, source: String) -> String {
-        let encoded = source.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? source
+        // Readable as imgproxy's documentation writes them: only what would end the path or the
+        // source early (`?`, `#`, `@`, `%`, spaces) is escaped.
+        let encoded = source.addingPercentEncoding(withAllowedCharacters: CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "@%"))) ?? source
         let path = (options.isEmpty ? "" : "/" + options) + "/plain/" + encoded
         return "/" + (signature?.signature(for: path) ?? "insecure") + path
     }

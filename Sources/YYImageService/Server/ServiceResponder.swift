@@ -25,6 +25,7 @@ struct ServiceResponder: HTTPResponder {
         let metadata: Logger.Metadata = [
             "method": "\(request.method)", "path": "\(request.uri.path.prefix(300))", "status": "\(answer.status)",
             "bytes": "\(answer.body.count)", "ms": "\(Int((duration.inSeconds * 1000).rounded()))",
+            "type": "\(answer.header("Content-Type") ?? "-")",
         ]
         logger.log(level: answer.status >= 500 ? .warning : .debug, "request", metadata: metadata)
         var fields = HTTPFields()
