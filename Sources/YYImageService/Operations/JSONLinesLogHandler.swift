@@ -1,17 +1,20 @@
-import Foundation
+public import Foundation
 public import Logging
 
-/// A swift-log handler that writes one JSON object per line to standard error — `time`, `level`,
-/// `label`, `message` and the metadata — for log collectors that read JSON lines.
+/// A swift-log handler that writes one JSON object per line — `time`, `level`, `label`, `message`
+/// and the metadata — for log collectors that read JSON lines.
 public struct JSONLinesLogHandler: LogHandler {
     /// The logger's label.
     public let label: String
     public var logLevel: Logger.Level = .info
     public var metadata: Logger.Metadata = [:]
+    private let write: @Sendable (Data) -> Void
 
-    /// A handler for the logger labelled `label`.
-    public init(label: String) {
+    /// A handler for the logger labelled `label` that writes each line with `write` (default:
+    /// to standard error, one write a line, so lines from several threads do not interleave).
+    public init(label: String, write: @escaping @Sendable (Data) -> Void = { FileHandle.standardError.write($0) }) {
         self.label = label
+        self.write = write
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -28,8 +31,7 @@ public struct JSONLinesLogHandler: LogHandler {
         }
         guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         line.append(UInt8(ascii: "\n"))
-        // One write per line, so lines from several threads do not interleave.
-        FileHandle.standardError.write(line)
+        write(line)
     }
 
     private static func timestamp() -> String {

@@ -51,7 +51,8 @@ struct PlaygroundPage: Sendable {
     func url(options: String, source: String) -> String {
         // Readable as imgproxy's documentation writes them: only what would end the path or the
         // source early (`?`, `#`, `@`, `%`, spaces) is escaped.
-        let encoded = source.addingPercentEncoding(withAllowedCharacters: CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "@%"))) ?? source
+        let encoded =
+            source.addingPercentEncoding(withAllowedCharacters: CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "@%"))) ?? source
         let path = (options.isEmpty ? "" : "/" + options) + "/plain/" + encoded
         return "/" + (signature?.signature(for: path) ?? "insecure") + path
     }

@@ -58,7 +58,9 @@ struct BrowserTests {
         #expect(log.messages.contains { $0.contains("path=/insecure/rs:fit:100:100/plain/local:///photo.jpg") && $0.contains("type=image/avif") })
 
         let screenshot = root.appending("playground.png")
-        let shot = try chromium(["--window-size=1280,1000", "--virtual-time-budget=15000", "--screenshot=\(screenshot)", "http://127.0.0.1:\(service.port)/"])
+        let shot = try chromium([
+            "--window-size=1280,1000", "--virtual-time-budget=15000", "--screenshot=\(screenshot)", "http://127.0.0.1:\(service.port)/",
+        ])
         let image = try ImageDecoder(data: Data(contentsOf: URL(fileURLWithPath: screenshot)))
         #expect(image.canvasWidth == 1280 && image.canvasHeight == 1000, "\(shot.standardError.suffix(600))")
         // The playground's figures were all asked for and served.
