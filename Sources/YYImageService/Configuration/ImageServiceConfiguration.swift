@@ -22,9 +22,11 @@ public struct ImageServiceConfiguration: Sendable {
     public var cachesResults = true
     /// `Cache-Control: max-age` of results, and how long the caches keep them (default one year).
     public var resultTimeToLive: Duration = .seconds(365 * 86_400)
-    /// Memory for recent results (default 128 MB) and originals (default 64 MB).
+    /// Memory for recent results (default 128 MB).
     public var resultMemoryLimit = 128 << 20
-    public var originalMemoryLimit = 64 << 20
+    /// Memory for recent originals (default 16 MB; the disk level behind it answers from the
+    /// page cache, so more memory here buys little and shows in the process's size).
+    public var originalMemoryLimit = 16 << 20
     /// Source URL prefixes allowed (empty, the default: any http(s) or local source).
     public var allowedSources: [String] = []
     /// Which addresses sources may be fetched from (default: public ones only).

@@ -16,6 +16,10 @@ struct SourceFetcher: Sendable {
     let recent: MemoryCache<String, Data>
     let maximumBytes: Int
 
+    /// How long an original stays in memory: short, so that HTTP freshness (kept by the disk
+    /// and shared levels) and changed local files are seen soon.
+    static let recentLifetime: Duration = .seconds(60)
+
     /// The bytes of `source`.
     func data(for source: String) async throws(ServiceError) -> Data {
         guard allowedPrefixes.isEmpty || allowedPrefixes.contains(where: { source.hasPrefix($0) }) else {
@@ -30,7 +34,7 @@ struct SourceFetcher: Sendable {
         } else {
             throw .badRequest("the source must be an http(s):// or local:// URL")
         }
-        recent.setValue(data, forKey: source, cost: data.count)
+        recent.setValue(data, forKey: source, cost: data.count, expiresAfter: Self.recentLifetime)
         return data
     }
 

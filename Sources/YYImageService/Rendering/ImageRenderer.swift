@@ -57,11 +57,15 @@ struct ImageRenderer: Sendable {
         let animated = decoder.frameCount > 1 && OutputFormat.keepsAnimation(type)
         let originalSize = (width: decoder.orientedWidth, height: decoder.orientedHeight)
         // Shrink-on-load when nothing needs the full pixels first: JPEG decodes smaller for free.
-        if options.trimThreshold == nil, options.crop == nil, !animated {
-            let probe = RenderPlan.resize(options, box: Self.box(options), source: originalSize)
-            if let side = probe.flatMap({
-                ProcessingChain([.resize($0)]).decodingSideNeeded(sourceWidth: originalSize.width, sourceHeight: originalSize.height)
-            }) {
+        // As libvips' and thumbor's shrink-on-load, to the smallest scale that still covers the
+        // result (no reducing gap): the DCT scaling averages as it drops resolution, and a
+        // scale twice as large costs about four times the decoding.
+        if options.trimThreshold == nil, options.crop == nil, !animated,
+            var probe = RenderPlan.resize(options, box: Self.box(options), source: originalSize)
+        {
+            probe.options.reducingGap = nil
+            let chain = ProcessingChain([.resize(probe)])
+            if let side = chain.decodingSideNeeded(sourceWidth: originalSize.width, sourceHeight: originalSize.height) {
                 decoderOptions.shrinkOnLoad = side
                 decoder = try ImageDecoder(data: data, options: decoderOptions)
             }

@@ -14,9 +14,13 @@ struct ImageRequestHandler: Sendable {
     let admission: AdmissionQueue
     let renderQueues: DispatchQueuePool
     let metrics: ServiceMetrics
+    /// Set once a graceful shutdown begins: requests that reach the service after it (on a
+    /// connection kept alive) get a 503 while those in flight finish.
+    let stopping = Locked(false)
 
     /// `GET /%signature/%options/%source`: the processed image.
     func process(path: String, accept: String?, ifNoneMatch: String?) async -> ServiceResponse {
+        if stopping.withLock({ $0 }) { return ServiceResponse(error: .unavailable("the service is shutting down")) }
         do throws(ServiceError) {
             let (url, options) = try parse(path)
             var named = options.format
@@ -95,7 +99,11 @@ struct ImageRequestHandler: Sendable {
     {
         let queued = ContinuousClock.now
         metrics.queued.increment()
+        // Left by admission or by refusal (429): the gauge goes down exactly once either way.
+        var waiting = true
+        defer { if waiting { metrics.queued.decrement() } }
         return try await admission.run {
+            waiting = false
             metrics.queued.decrement()
             metrics.record(.queue, .now - queued)
             let downloading = ContinuousClock.now

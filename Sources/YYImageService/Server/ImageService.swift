@@ -117,7 +117,13 @@ public final class ImageService: Service {
                 services: services.map { .init(service: $0) },
                 gracefulShutdownSignals: [],
                 logger: logger))
-        try await group.run()
+        let stopping = handler.stopping
+        try await withGracefulShutdownHandler {
+            try await group.run()
+        } onGracefulShutdown: {
+            stopping.withLock { $0 = true }
+            logger.info("shutting down: no new work; waiting for the requests in flight")
+        }
     }
 
     /// Serves until SIGTERM or SIGINT, then stops accepting connections, lets the requests in

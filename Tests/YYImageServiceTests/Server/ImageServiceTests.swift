@@ -244,6 +244,31 @@ import YYImage
         await service.stop()
     }
 
+    @Test func localSourcesStayInsideTheRootFolder() async throws {
+        let root = TemporaryDirectory("serve-local")
+        let outside = TemporaryDirectory("serve-outside")
+        try Data(Self.jpeg).write(to: URL(fileURLWithPath: root.appending("in.jpg")))
+        try Data(Self.jpeg).write(to: URL(fileURLWithPath: outside.appending("secret.jpg")))
+        try FileManager.default.createSymbolicLink(atPath: root.appending("link.jpg"), withDestinationPath: outside.appending("secret.jpg"))
+        try FileManager.default.createSymbolicLink(atPath: root.appending("dir"), withDestinationPath: outside.path)
+        let service = try await ServiceHarness.start { $0.localRoot = root.path }
+        #expect(try await service.get("/insecure/w:10/plain/local:///in.jpg").status == 200)
+        let refused = [
+            "local:///link.jpg", "local:///dir/secret.jpg", "local:///../\(URL(fileURLWithPath: outside.path).lastPathComponent)/secret.jpg",
+            "local:///./in.jpg", "local:///missing.jpg", "local:///",
+        ]
+        for source in refused {
+            let reply = try await service.get("/insecure/w:10/plain/" + source.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+            #expect(reply.status == 404, "\(source)")
+            #expect(!String(decoding: reply.body, as: UTF8.self).contains(outside.path), "\(source)")
+        }
+        let withoutRoot = try await ServiceHarness.start()
+        let reply = try await withoutRoot.get("/insecure/w:10/plain/local:///in.jpg")
+        #expect(reply.status == 404 && reply.errorMessage == "local sources are not enabled")
+        await withoutRoot.stop()
+        await service.stop()
+    }
+
     @Test func aFullQueueIs429() async throws {
         let gate = LoopbackHTTPServer.Gate()
         let origin = try await LoopbackHTTPServer.start { _ in [.waitFor(gate)] + .response(body: Self.jpeg) }
@@ -263,6 +288,18 @@ import YYImage
         #expect(try await working.status == 200)
         #expect(try await waiting.status == 200)
         #expect(origin.requestCount(path: "/3.jpg") == 0)
+        // The refused request left the queue gauge as it found it.
+        let metrics = service.service.metrics.exposition()
+        #expect(metrics.contains("\nyy_serve_requests_queued 0.0\n"), "\(metrics)")
+        #expect(metrics.contains(#"yy_serve_requests_total{status="429"} 1"#))
+        await service.stop()
+    }
+
+    @Test func aRequestThatArrivesWhileTheServiceStopsIs503() async throws {
+        let service = try await ServiceHarness.start()
+        service.service.handler.stopping.withLock { $0 = true }
+        let reply = try await service.get("/insecure/w:10/plain/http://127.0.0.1:1/a.jpg")
+        #expect(reply.status == 503 && reply.errorMessage == "the service is shutting down")
         await service.stop()
     }
 
