@@ -45,8 +45,9 @@ public struct ImageServiceConfiguration: Sendable {
     public var metricsPort: Int?
     /// Presets by name, each a list of option segments; `default` applies to every request.
     public var presets: [String: [String]] = [:]
-    /// Whether AVIF and WebP may be chosen from `Accept` when the URL names no format.
+    /// Whether AVIF may be chosen from `Accept` when the URL names no format (default true).
     public var negotiatesAVIF = true
+    /// Whether WebP may be chosen from `Accept` when the URL names no format (default true).
     public var negotiatesWebP = true
     /// AVIF's encoder speed, 0 (slowest, smallest) to 10 (default 8, imgproxy's).
     public var avifSpeed = 8

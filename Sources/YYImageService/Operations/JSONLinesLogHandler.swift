@@ -6,7 +6,9 @@ public import Logging
 public struct JSONLinesLogHandler: LogHandler {
     /// The logger's label.
     public let label: String
+    /// The lowest level written (default info).
     public var logLevel: Logger.Level = .info
+    /// Metadata added to every event of the logger.
     public var metadata: Logger.Metadata = [:]
     private let write: @Sendable (Data) -> Void
 

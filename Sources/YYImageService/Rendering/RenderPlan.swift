@@ -83,17 +83,7 @@ struct RenderPlan: Sendable {
 
     /// Where padding puts the image, 0...1 on each axis (smart gravities centre it).
     static func alignment(of gravity: Gravity) -> (x: Double, y: Double) {
-        switch gravity {
-        case .north: (0.5, 0)
-        case .south: (0.5, 1)
-        case .east: (1, 0.5)
-        case .west: (0, 0.5)
-        case .northEast: (1, 0)
-        case .northWest: (0, 0)
-        case .southEast: (1, 1)
-        case .southWest: (0, 1)
-        case .focalPoint(let x, let y): (x, y)
-        default: (0.5, 0.5)
-        }
+        if case .focalPoint(let x, let y) = gravity { return (x, y) }
+        return gravity.alignment() ?? (0.5, 0.5)
     }
 }

@@ -40,5 +40,6 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
     }
 
+    /// `status: message`.
     public var description: String { "\(status): \(message)" }
 }

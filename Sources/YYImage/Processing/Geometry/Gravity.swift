@@ -28,7 +28,7 @@ public enum Gravity: Sendable, Hashable, Codable {
 
     /// Where a `window` × `window` span sits in `extent`, from 0 (start) to 1 (end), for the
     /// compass points and focal points; `nil` for the smart modes.
-    func alignment() -> (x: Double, y: Double)? {
+    package func alignment() -> (x: Double, y: Double)? {
         switch self {
         case .centre: (0.5, 0.5)
         case .north: (0.5, 0)
