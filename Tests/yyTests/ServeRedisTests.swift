@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import LoopbackHTTPServer
 import NIOCore
+import NIOFoundationCompat
 import TestSupport
 import TestTraits
 import Testing

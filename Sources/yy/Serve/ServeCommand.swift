@@ -15,6 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
             Every option can also be set as YY_SERVE_<NAME> in the environment (YY_SERVE_PORT=9000, \
             YY_SERVE_ALLOW_LOOPBACK_SOURCES=1; repeatable options take comma-separated values); flags win. \
             Logs the address it listens on; SIGTERM or SIGINT stop it after the requests in flight (exit 0).
+            Environment variables: \(ServeEnvironment.variableNames.joined(separator: " ")).
             """
     )
 

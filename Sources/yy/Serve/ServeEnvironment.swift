@@ -7,7 +7,8 @@ enum ServeEnvironment {
     /// How an option takes its value.
     enum Kind { case value, repeatable, flag }
 
-    /// Every option of `yy serve` (the test of this file checks the list against the help text).
+    /// Every option of `yy serve` (the help lists the variables beside the options, and a test
+    /// checks that the two lists name the same options).
     static let options: [(name: String, kind: Kind)] = [
         ("host", .value), ("port", .value), ("key", .repeatable), ("salt", .repeatable), ("signature-size", .value),
         ("cache-dir", .value), ("redis", .value), ("redis-namespace", .value), ("redis-ca-file", .value), ("redis-cluster", .flag),
@@ -19,14 +20,21 @@ enum ServeEnvironment {
         ("avif-speed", .value), ("log-format", .value), ("log-level", .value),
     ]
 
+    /// `YY_SERVE_<NAME>` for every option, in the table's order.
+    static var variableNames: [String] { options.map { variable(for: $0.name) } }
+
+    /// The variable of the option `--name`.
+    static func variable(for name: String) -> String {
+        "YY_SERVE_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+    }
+
     /// `arguments` (after `serve`) with the environment's options added for those not given.
     static func arguments(_ arguments: [String], environment: [String: String]) -> [String] {
         var result = arguments
         for (name, kind) in options {
             let flag = "--" + name
             let given = arguments.contains { $0 == flag || $0.hasPrefix(flag + "=") }
-            let variable = "YY_SERVE_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
-            guard !given, let value = environment[variable], !value.isEmpty else { continue }
+            guard !given, let value = environment[variable(for: name)], !value.isEmpty else { continue }
             switch kind {
             case .value:
                 result += [flag, value]
