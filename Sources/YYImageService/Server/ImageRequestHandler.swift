@@ -37,14 +37,19 @@ struct ImageRequestHandler: Sendable {
         }
     }
 
-    /// `GET /info/%signature/%options/%source`: the source's type, size, frames and durations.
+    /// `GET /info/%signature/%options/%source`: the source's type, size, frames and durations,
+    /// fetched by a worker like any other request.
     func info(path: String) async -> ServiceResponse {
-        do throws(ServiceError) {
+        do {
             let (url, _) = try parse(path)
-            let data = try await fetcher.data(for: url.source)
-            return try Self.describe(data, maxPixels: configuration.limits.sourcePixels)
-        } catch {
+            let limit = configuration.limits.sourcePixels
+            return try await admission.run {
+                try Self.describe(try await fetcher.data(for: url.source), maxPixels: limit)
+            }
+        } catch let error as ServiceError {
             return ServiceResponse(error: error)
+        } catch {
+            return ServiceResponse(error: .unavailable("the request was cancelled"))
         }
     }
 
