@@ -33,10 +33,12 @@ struct GuardedHTTPLoader: DataLoading {
     func load(_ request: DataLoadRequest) async throws(ImagePipelineError) -> DataLoadResponse {
         guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = components.host, !host.isEmpty
+            let bracketed = components.host, !bracketed.isEmpty
         else { throw .unsupportedURL(request.url.absoluteString) }
+        // An IPv6 literal without its brackets, whichever way Foundation gives it.
+        let host = bracketed.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         let port = components.port ?? (scheme == "https" ? 443 : 80)
-        let addresses = try await allowedAddresses(for: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")))
+        let addresses = try await allowedAddresses(for: host)
         var lastError = ImagePipelineError.transport("no address to connect to")
         for address in addresses {
             if Task.isCancelled { throw .cancelled }

@@ -156,10 +156,15 @@ import YYDispatch
         let tier = InMemorySharedTier()
         tier.state.withLock { $0.locks["k"] = "another process" }
         let cache = try Cache<String>(path: folder.appending("a"), sharedTier: tier)
-        let waiter = Task { try await cache.value(forKey: "k") { "filled here" } }
+        // A lock life far beyond the test's: under a loaded machine the waiter must not give up
+        // waiting and fill on its own before the holder is done.
+        let waiter = Task { try await cache.value(forKey: "k", fillLockTimeToLive: .seconds(3600)) { "filled here" } }
         // The other process stores its result and releases its lock once this one is waiting.
         while tier.state.withLock({ $0.reads }) < 2 { await Task.yield() }
-        try await Cache<String>(path: folder.appending("other"), sharedTier: tier).setValue("filled there", forKey: "k")
+        let other = try Cache<String>(path: folder.appending("other"), sharedTier: tier)
+        try await other.setValue("filled there", forKey: "k")
+        await other.flushSharedTierWrites()
+        #expect(tier.state.withLock { $0.entries["k"] } != nil, "the result is in the tier before the lock goes")
         tier.state.withLock { $0.locks["k"] = nil }
         #expect(try await waiter.value == "filled there")
     }

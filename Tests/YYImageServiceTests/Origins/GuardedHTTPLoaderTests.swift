@@ -47,6 +47,18 @@ import YYWebImage
         #expect(server.requests.map(\.path) == ["/cat.jpg"])
     }
 
+    @Test func anIPv6LiteralIsCheckedAsAnAddressAndRefusedWithoutResolving() async {
+        // [::1] is loopback and fd00::1 private: both refused by the default policy, nothing dialled.
+        for url in ["http://[::1]:9/a.jpg", "http://[fd00::1]/a.jpg", "http://[::ffff:127.0.0.1]/a.jpg"] {
+            do {
+                _ = try await loader([], policy: SourceAddressPolicy()).load(DataLoadRequest(url: URL(string: url)!))
+                Issue.record("\(url) was fetched")
+            } catch {
+                guard case .refusedAddress = error else { Issue.record("\(url): expected a refused address, got \(error)"); continue }
+            }
+        }
+    }
+
     @Test func aBodyPastTheLimitStopsTheDownload() async throws {
         let server = try await LoopbackHTTPServer.start { _ in
             [
