@@ -27,7 +27,6 @@ struct OptionParser: Sendable {
     }
 
     // The one switch over every option name keeps the spelling table in one place.
-    // swiftlint:disable:next cyclomatic_complexity function_body_length
     private func apply(name: String, arguments args: [String], to o: inout ProcessingOptions, presetDepth: Int) throws(ServiceError) {
         let reader = ArgumentReader(option: name, arguments: args)
         switch name {
