@@ -61,7 +61,7 @@ struct ImageRenderer: Sendable {
         // result (no reducing gap): the DCT scaling averages as it drops resolution, and a
         // scale twice as large costs about four times the decoding.
         if options.trimThreshold == nil, options.crop == nil, !animated,
-            var probe = RenderPlan.resize(options, box: Self.box(options), source: originalSize)
+            var probe = RenderPlan.resize(options, box: RenderPlan.box(options), source: originalSize)
         {
             probe.options.reducingGap = nil
             let chain = ProcessingChain([.resize(probe)])
@@ -134,12 +134,6 @@ struct ImageRenderer: Sendable {
             attempts += 1
         }
         return data
-    }
-
-    /// The box of `options` after `dpr` and a quarter turn.
-    static func box(_ o: ProcessingOptions) -> (width: Int, height: Int) {
-        let box = (width: Int((Double(o.width) * o.dpr).rounded()), height: Int((Double(o.height) * o.dpr).rounded()))
-        return o.rotation == 90 || o.rotation == 270 ? (box.height, box.width) : box
     }
 
     /// A decoding or processing error as the status imgproxy gives it: 422.

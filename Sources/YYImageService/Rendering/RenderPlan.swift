@@ -20,9 +20,7 @@ struct RenderPlan: Sendable {
             size = (width, height)
             decisionSize = size
         }
-        // The box is for the image as it ends up: a quarter turn swaps its sides before the resize.
-        var box = (width: Int((Double(o.width) * o.dpr).rounded()), height: Int((Double(o.height) * o.dpr).rounded()))
-        if o.rotation == 90 || o.rotation == 270 { box = (box.height, box.width) }
+        let box = Self.box(o)
         if let resize = Self.resize(o, box: box, source: decisionSize) {
             size = try resize.outputSize(sourceWidth: size.width, sourceHeight: size.height)
             steps.append(.resize(resize))
@@ -48,6 +46,13 @@ struct RenderPlan: Sendable {
             steps.append(.flatten(background: RGBA(255, 255, 255)))
         }
         self.steps = steps
+    }
+
+    /// The box of `o` in pixels (after `dpr`), for the image before its turn: the box is for
+    /// the image as it ends up, so a quarter turn swaps its sides before the resize.
+    static func box(_ o: ProcessingOptions) -> (width: Int, height: Int) {
+        let box = (width: Int((Double(o.width) * o.dpr).rounded()), height: Int((Double(o.height) * o.dpr).rounded()))
+        return o.rotation == 90 || o.rotation == 270 ? (box.height, box.width) : box
     }
 
     /// The resize of `o` for a `box` (0 = follow the aspect ratio) and a source of `source`.

@@ -18,8 +18,8 @@ struct ResultCache: Sendable {
 
     let cache: Cache<Data>?
     let timeToLive: Duration
-    /// How long a replica's claim to compute a result lasts in the shared tier: past it, a
-    /// replica that died while computing no longer holds the others up.
+    /// How long a replica's claim to compute a result lasts in the shared tier; past it, the
+    /// others compute the result themselves.
     let fillLockTimeToLive: Duration
 
     /// The key of a result: source, normalised options and the format choice (never the

@@ -29,7 +29,7 @@ public struct URLSignature: Sendable {
         }
     }
 
-    /// The pairs accepted, the first used to sign.
+    /// The pairs accepted; the first one signs.
     public let keyPairs: [KeyPair]
     /// How many bytes of the HMAC a signature carries (1...32; default 32, the whole of it).
     public let size: Int

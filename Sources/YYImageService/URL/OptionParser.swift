@@ -242,10 +242,8 @@ private struct ArgumentReader {
         }
         guard arguments.count == 1 else { throw .badRequest("option \(option): give R:G:B or a hex colour") }
         if arguments[0].isEmpty { return nil }
-        guard let bytes = [UInt8](hex: arguments[0]), bytes.count == 3 || bytes.count == 4 else {
-            throw invalid(0, "a hex colour (RRGGBB or RRGGBBAA)")
-        }
-        return RGBA(bytes[0], bytes[1], bytes[2], bytes.count == 4 ? bytes[3] : 255)
+        guard let colour = RGBA(hex: arguments[0]) else { throw invalid(0, "a hex colour (RRGGBB or RRGGBBAA)") }
+        return colour
     }
 
     /// An output format by its extension: jpg, png, webp, avif, gif, jxl, tiff, bmp, ico.

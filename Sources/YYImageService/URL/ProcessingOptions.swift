@@ -93,17 +93,13 @@ struct ProcessingOptions: Sendable, Hashable {
         parts.append("g=\(Self.key(gravity))")
         if let crop { parts.append("c=\(crop.width):\(crop.height):\(crop.gravity.map(Self.key) ?? "-")") }
         if let trimThreshold { parts.append("t=\(trimThreshold)") }
-        parts += ["rot=\(rotation)", "ar=\(autoRotate)", "bg=\(background.map(Self.key) ?? "-")", "bl=\(blurSigma)", "sh=\(sharpenSigma)"]
+        parts += ["rot=\(rotation)", "ar=\(autoRotate)", "bg=\(background?.hex ?? "-")", "bl=\(blurSigma)", "sh=\(sharpenSigma)"]
         parts.append("q=\(quality)")
         let qualities = formatQuality.map { "\($0.key.rawValue):\($0.value)" }.sorted()
         if !qualities.isEmpty { parts.append("fq=\(qualities.joined(separator: ":"))") }
         parts += ["sm=\(stripMetadata)", "mb=\(maxBytes)"]
         if !cacheBuster.isEmpty { parts.append("cb=\(cacheBuster)") }
         return parts.joined(separator: "/")
-    }
-
-    private static func key(_ colour: RGBA) -> String {
-        String(format: "%02x%02x%02x%02x", colour.r, colour.g, colour.b, colour.a)
     }
 
     private static func key(_ gravity: Gravity) -> String {

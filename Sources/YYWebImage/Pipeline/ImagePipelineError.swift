@@ -25,9 +25,9 @@ public enum ImagePipelineError: Error, Sendable, Equatable, CustomStringConverti
     case cancelled
     /// The connection failed (refused, reset, closed early, TLS); the text is the cause.
     case transport(String)
-    /// The data loader refused to connect to where the URL (or a redirect) leads: an address its
+    /// The data loader does not connect to where the URL (or a redirect) leads: an address its
     /// policy forbids, such as a private or loopback one for a service that fetches what its
-    /// users name. The text says which rule refused it.
+    /// users name. The text names the rule.
     case refusedAddress(String)
 
     /// The timeouts a load has.

@@ -108,7 +108,7 @@ extension RGBA {
     }
 
     /// `RRGGBBAA` in lower-case hexadecimal.
-    var hex: String {
+    package var hex: String {
         [r, g, b, a].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 }
