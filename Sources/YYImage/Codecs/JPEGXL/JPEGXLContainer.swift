@@ -38,7 +38,7 @@ struct JPEGXLContainer: ImageContainer {
             self.decoder = decoder
             self.input = PinnedBytes(bytes)
             self.isFinal = isFinal
-            guard JxlDecoderSetParallelRunner(decoder, JxlThreadParallelRunner, LibJXL.runner) == JXL_DEC_SUCCESS,
+            guard JxlDecoderSetParallelRunner(decoder, LibJXL.runner, nil) == JXL_DEC_SUCCESS,
                 JxlDecoderSetKeepOrientation(decoder, 1) == JXL_DEC_SUCCESS
             else { throw .codec(.jpegXL, "libjxl refused its settings") }
             try start()

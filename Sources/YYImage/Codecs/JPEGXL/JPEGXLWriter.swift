@@ -41,7 +41,7 @@ enum JPEGXLWriter {
         }
         var color = JxlColorEncoding()
         JxlColorEncodingSetToSRGB(&color, 0)
-        try check(JxlEncoderSetParallelRunner(encoder, JxlThreadParallelRunner, LibJXL.runner), "the thread pool")
+        try check(JxlEncoderSetParallelRunner(encoder, LibJXL.runner, nil), "the parallel runner")
         try check(JxlEncoderSetBasicInfo(encoder, &info), "the image header")
         try check(JxlEncoderSetColorEncoding(encoder, &color), "the colour encoding")
         guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else { throw .codec(.jpegXL, "libjxl refused the frame settings") }

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import YYDispatch
+
+@testable import YYImage
+
+/// Independent decoders and encoders of one format on many threads at once, as an image
+/// service runs them: every call succeeds and gives what a lone call gives. Any state the C
+/// libraries share between calls must allow it: libjxl's own thread pool, shared, fails the second of two overlapping calls.
+struct ConcurrentCodecTests {
+    /// A picture large enough to keep each call busy for a while, so that the calls overlap.
+    static let picture = FormatReference.picture(width: 600, height: 400)
+
+    /// A lossless encoder of `type` holding the picture.
+    static func encoder(_ type: ImageType) -> ImageEncoder {
+        var encoder = ImageEncoder(type: type)
+        encoder.lossless = true
+        encoder.addFrame(picture)
+        return encoder
+    }
+
+    @Test(arguments: ImageType.allCases.filter(\.isEncodable))
+    func independentDecodersOnManyThreadsAtOnceAllSucceed(type: ImageType) throws {
+        let data = try Self.encoder(type).encode()
+        let expected = try ImageDecoder(data: data).frame(at: 0)
+        let failures = Locked([String]())
+        DispatchQueue.concurrentPerform(iterations: 32) { _ in
+            do {
+                if try ImageDecoder(data: data).frame(at: 0) != expected { failures.withLock { $0.append("a different picture") } }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+    }
+
+    @Test(arguments: ImageType.allCases.filter(\.isEncodable))
+    func independentEncodersOnManyThreadsAtOnceAllSucceed(type: ImageType) throws {
+        let encoder = Self.encoder(type)
+        let expected = try ImageDecoder(data: try encoder.encode()).frame(at: 0)
+        let failures = Locked([String]())
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            do {
+                if try ImageDecoder(data: try encoder.encode()).frame(at: 0) != expected { failures.withLock { $0.append("a different picture") } }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+    }
+}
