@@ -6,7 +6,8 @@ import YYDispatch
 
 /// Independent decoders and encoders of one format on many threads at once, as an image
 /// service runs them: every call succeeds and gives what a lone call gives. Any state the C
-/// libraries share between calls must allow it: libjxl's own thread pool, shared, fails the second of two overlapping calls.
+/// libraries share between calls must allow it (libjxl's own thread pool, shared, fails the
+/// second of two overlapping calls).
 struct ConcurrentCodecTests {
     /// A picture large enough to keep each call busy for a while, so that the calls overlap.
     static let picture = FormatReference.picture(width: 600, height: 400)
