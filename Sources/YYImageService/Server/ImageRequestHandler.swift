@@ -148,7 +148,7 @@ struct ImageRequestHandler: Sendable {
 
     /// 200 with the image, or 304 when the client has it.
     private func imageResponse(_ lookup: ResultCache.Lookup, dependsOnAccept: Bool, ifNoneMatch: String?) -> ServiceResponse {
-        let etag = "\"" + URLSignature.base64URL(HMACSHA256.digest(lookup.data)) + "\""
+        let etag = lookup.result.etag
         var headers: [(name: String, value: String)] = [
             ("Cache-Control", "public, max-age=\(configuration.resultTimeToLive.components.seconds)"), ("ETag", etag),
         ]
@@ -156,8 +156,8 @@ struct ImageRequestHandler: Sendable {
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: etag) {
             return ServiceResponse(status: 304, headers: headers, body: Data())
         }
-        headers.insert(("Content-Type", OutputFormat.mediaType(lookup.type)), at: 0)
-        return ServiceResponse(status: 200, headers: headers, body: lookup.data)
+        headers.insert(("Content-Type", OutputFormat.mediaType(lookup.result.type)), at: 0)
+        return ServiceResponse(status: 200, headers: headers, body: lookup.result.image)
     }
 
     /// Whether an `If-None-Match` list names `etag` (or is `*`); weak tags match too.

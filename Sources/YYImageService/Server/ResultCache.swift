@@ -9,8 +9,7 @@ import YYImage
 struct ResultCache: Sendable {
     /// A result and the level that had it.
     struct Lookup: Sendable {
-        var data: Data
-        var type: ImageType
+        var result: StoredResult
         var level: ServiceMetrics.CacheLevel
         /// Stage times, when this request computed it.
         var rendered: ImageRenderer.Output?
@@ -26,37 +25,44 @@ struct ResultCache: Sendable {
     /// signature, so re-signed URLs share results).
     static func key(source: String, options: ProcessingOptions, choice: OutputFormat.Choice) -> String {
         let name = source + "\n" + options.cacheKey + "\n" + choice.cacheKey
-        return "result:v1:" + HMACSHA256.digest(Array(name.utf8)).map { String(format: "%02x", $0) }.joined()
+        return "result:v2:" + HMACSHA256.digest(Array(name.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The result for `key`, from a level or from `compute`.
     func result(forKey key: String, compute: @escaping @Sendable () async throws -> ImageRenderer.Output) async throws -> Lookup {
-        guard let cache else {
-            let output = try await compute()
-            return Lookup(data: output.data, type: output.type, level: .computed, rendered: output)
-        }
-        if let data = cache.memoryCache.value(forKey: key), let type = ImageType(sniffing: data) {
-            return Lookup(data: data, type: type, level: .memory)
+        guard let cache else { return try await computed(compute) }
+        if let stored = cache.memoryCache.value(forKey: key), let result = StoredResult(stored: stored) {
+            return Lookup(result: result, level: .memory)
         }
         let onDisk = (try? await cache.diskCache.contains(key)) ?? false
-        let computed = ComputedOutput()
-        let data = try await cache.value(forKey: key, expiresAfter: timeToLive, fillLockTimeToLive: fillLockTimeToLive) {
+        let fill = ComputedOutput()
+        let stored = try await cache.value(forKey: key, expiresAfter: timeToLive, fillLockTimeToLive: fillLockTimeToLive) {
             let output = try await compute()
-            computed.set(output)
-            return output.data
+            let result = StoredResult(image: output.data)
+            fill.set(Lookup(result: result, level: .computed, rendered: output))
+            return result.stored
         }
-        // Our own encoders wrote these bytes, so their format is always recognised.
-        let type = ImageType(sniffing: data) ?? .png
-        if let output = computed.get() { return Lookup(data: data, type: type, level: .computed, rendered: output) }
+        if let lookup = fill.get() { return lookup }
+        guard let result = StoredResult(stored: stored) else {
+            // Not a stored result (damaged, or written by something else under our key): it
+            // goes, and this request computes its own.
+            try? await cache.removeValue(forKey: key)
+            return try await computed(compute)
+        }
         // Neither computed here nor on disk: the shared tier had it, or (without one) another
         // request of this process computed it while this one waited.
-        return Lookup(data: data, type: type, level: onDisk ? .disk : cache.sharedTier != nil ? .shared : .coalesced)
+        return Lookup(result: result, level: onDisk ? .disk : cache.sharedTier != nil ? .shared : .coalesced)
+    }
+
+    private func computed(_ compute: () async throws -> ImageRenderer.Output) async throws -> Lookup {
+        let output = try await compute()
+        return Lookup(result: StoredResult(image: output.data), level: .computed, rendered: output)
     }
 }
 
-/// The output a fill computed, handed back to the request that ran it.
+/// What a fill computed, handed back to the request that ran it.
 private final class ComputedOutput: Sendable {
-    private let output = Locked<ImageRenderer.Output?>(nil)
-    func set(_ value: ImageRenderer.Output) { output.withLock { $0 = value } }
-    func get() -> ImageRenderer.Output? { output.withLock { $0 } }
+    private let lookup = Locked<ResultCache.Lookup?>(nil)
+    func set(_ value: ResultCache.Lookup) { lookup.withLock { $0 = value } }
+    func get() -> ResultCache.Lookup? { lookup.withLock { $0 } }
 }
