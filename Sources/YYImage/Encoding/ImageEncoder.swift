@@ -39,6 +39,10 @@ public struct ImageEncoder: Sendable {
     /// smallest-file animation search), AVIF's speed (10 - effort; default speed 6), JPEG XL's
     /// effort (1...9; default 7). `nil` keeps the defaults.
     public var effort: Int?
+    /// Whether AVIF and JPEG XL split one image's encoding across the processor's cores (default
+    /// true; the other formats encode on the calling thread). A server that already encodes one
+    /// image per core turns it off: the threads then cost CPU time the other requests need.
+    public var usesAllCores = true
     /// An ICC profile to embed (PNG iCCP, JPEG APP2, WebP ICCP); `nil` writes none, which viewers
     /// read as sRGB.
     public var colorProfile: Data?
@@ -159,7 +163,7 @@ public struct ImageEncoder: Sendable {
         case .avif:
             bytes = try AVIFWriter.write(
                 canvases, quality: quality, lossless: lossless,
-                speed: effort.map { 10 - min(9, max(0, $0)) } ?? AVIFWriter.defaultSpeed)
+                speed: effort.map { 10 - min(9, max(0, $0)) } ?? AVIFWriter.defaultSpeed, usesAllCores: usesAllCores)
         #else
         case .avif: throw .unsupportedType(type)
         #endif
@@ -167,7 +171,7 @@ public struct ImageEncoder: Sendable {
         case .jpegXL:
             bytes = try JPEGXLWriter.write(
                 canvases, quality: quality, lossless: lossless,
-                effort: effort.map { max(1, min(9, $0)) } ?? JPEGXLWriter.defaultEffort, plays: loopCount)
+                effort: effort.map { max(1, min(9, $0)) } ?? JPEGXLWriter.defaultEffort, plays: loopCount, usesAllCores: usesAllCores)
         #else
         case .jpegXL: throw .unsupportedType(type)
         #endif

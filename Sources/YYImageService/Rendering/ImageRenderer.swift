@@ -29,19 +29,20 @@ struct ImageRenderer: Sendable {
     /// AVIF's encoder speed (0...10; the service's default favours speed, as imgproxy's does).
     let avifSpeed: Int
 
-    /// `data` rendered for `options` in the format `choice` resolves to.
-    func render(_ data: Data, options: ProcessingOptions, choice: OutputFormat.Choice, cancellation: RenderCancellation) throws(ServiceError)
-        -> Output
+    /// `data` rendered for `options` in the format `choice` resolves to. `isAlone` says that no
+    /// other request is at work, so the encoder may use every core.
+    func render(_ data: Data, options: ProcessingOptions, choice: OutputFormat.Choice, isAlone: Bool, cancellation: RenderCancellation)
+        throws(ServiceError) -> Output
     {
         do throws(ImageError) {
-            return try renderChecked(data, options: options, choice: choice, cancellation: cancellation)
+            return try renderChecked(data, options: options, choice: choice, isAlone: isAlone, cancellation: cancellation)
         } catch {
             if cancellation.isCancelled { throw .unavailable("processing took longer than the processing timeout") }
             throw Self.serviceError(for: error)
         }
     }
 
-    private func renderChecked(_ data: Data, options: ProcessingOptions, choice: OutputFormat.Choice, cancellation: RenderCancellation)
+    private func renderChecked(_ data: Data, options: ProcessingOptions, choice: OutputFormat.Choice, isAlone: Bool, cancellation: RenderCancellation)
         throws(ImageError) -> Output
     {
         let clock = ContinuousClock()
@@ -75,6 +76,8 @@ struct ImageRenderer: Sendable {
         encoder.quality = Double(options.effectiveQuality(for: type)) / 100
         if type == .avif { encoder.effort = 10 - min(max(avifSpeed, 0), 10) }
         encoder.loopCount = decoder.loopCount
+        // Under load every core already encodes a request of its own.
+        encoder.usesAllCores = isAlone
         if !options.stripMetadata {
             encoder.exif = decoder.exifForUprightPixels
             encoder.xmp = decoder.xmp

@@ -116,8 +116,9 @@ struct ImageRequestHandler: Sendable {
             metrics.record(.download, .now - downloading)
             try Task.checkCancellation()
             let renderer = self.renderer
+            let isAlone = admission.load == (running: 1, waiting: 0)
             let output = try await renderQueues.run { () throws(ServiceError) in
-                try renderer.render(data, options: options, choice: choice, cancellation: cancellation)
+                try renderer.render(data, options: options, choice: choice, isAlone: isAlone, cancellation: cancellation)
             }
             metrics.record(.decode, output.decoding)
             metrics.record(.process, output.processing)

@@ -4,10 +4,11 @@ import YYDispatch
 
 @testable import YYImage
 
-/// Independent decoders and encoders of one format on many threads at once, as an image
-/// service runs them: every call succeeds and gives what a lone call gives. Any state the C
-/// libraries share between calls must allow it (libjxl's own thread pool, shared, fails the
-/// second of two overlapping calls).
+/// The codecs and threads: independent decoders and encoders of one format on many threads at
+/// once, as an image service runs them, each succeed and give what a lone call gives (any state
+/// the C libraries share between calls must allow it: libjxl's own thread pool, shared, fails
+/// the second of two overlapping calls); an encoder kept to the calling thread writes the same
+/// picture.
 struct ConcurrentCodecTests {
     /// A picture large enough to keep each call busy for a while, so that the calls overlap.
     static let picture = FormatReference.picture(width: 600, height: 400)
@@ -48,5 +49,20 @@ struct ConcurrentCodecTests {
             }
         }
         #expect(failures.withLock { $0 } == [])
+    }
+
+    @Test(arguments: [ImageType.avif, .jpegXL].filter(\.isEncodable), [false, true])
+    func encodingOnTheCallingThreadAloneGivesTheSamePicture(type: ImageType, lossless: Bool) throws {
+        var encoder = Self.encoder(type)
+        encoder.lossless = lossless
+        let everyCore = try ImageDecoder(data: try encoder.encode()).frame(at: 0)
+        encoder.usesAllCores = false
+        let oneThread = try ImageDecoder(data: try encoder.encode()).frame(at: 0)
+        #expect(oneThread.width == Self.picture.width && oneThread.height == Self.picture.height)
+        if lossless {
+            #expect(maxChannelDifference(oneThread, Self.picture) == 0)
+        } else {
+            #expect(FormatReference.meanDifference(oneThread, everyCore) < 1)
+        }
     }
 }

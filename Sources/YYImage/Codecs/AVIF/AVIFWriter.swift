@@ -19,10 +19,12 @@ enum AVIFWriter {
     }
 
     /// The file of `frames` (one: a still; more: a sequence with their durations, in ms).
-    static func write(_ frames: [(Bitmap, Double)], quality: Double, lossless: Bool, speed: Int) throws(ImageError) -> [UInt8] {
+    static func write(_ frames: [(Bitmap, Double)], quality: Double, lossless: Bool, speed: Int, usesAllCores: Bool) throws(ImageError)
+        -> [UInt8]
+    {
         guard let encoder = avifEncoderCreate() else { throw .codec(.avif, "libavif could not start") }
         defer { avifEncoderDestroy(encoder) }
-        encoder.pointee.maxThreads = Int32(min(8, ProcessInfo.processInfo.activeProcessorCount))
+        encoder.pointee.maxThreads = usesAllCores ? Int32(min(8, ProcessInfo.processInfo.activeProcessorCount)) : 1
         // libaom (3.6) asserts in its rate control on lossless encodes at the speeds libavif runs
         // in real-time mode (a still at 10, a sequence from 7): lossless encodes stop at 6.
         encoder.pointee.speed = Int32(min(lossless ? 6 : 10, max(0, speed)))

@@ -18,7 +18,9 @@ enum JPEGXLWriter {
 
     /// The file of `frames` (one: a still; more: an animation with their durations, in ms,
     /// played `plays` times, 0 = forever).
-    static func write(_ frames: [(Bitmap, Double)], quality: Double, lossless: Bool, effort: Int, plays: Int) throws(ImageError) -> [UInt8] {
+    static func write(_ frames: [(Bitmap, Double)], quality: Double, lossless: Bool, effort: Int, plays: Int, usesAllCores: Bool)
+        throws(ImageError) -> [UInt8]
+    {
         guard let encoder = JxlEncoderCreate(nil) else { throw .codec(.jpegXL, "libjxl could not start") }
         defer { JxlEncoderDestroy(encoder) }
         let width = frames[0].0.width, height = frames[0].0.height
@@ -41,7 +43,8 @@ enum JPEGXLWriter {
         }
         var color = JxlColorEncoding()
         JxlColorEncodingSetToSRGB(&color, 0)
-        try check(JxlEncoderSetParallelRunner(encoder, LibJXL.runner, nil), "the parallel runner")
+        // Without a runner, libjxl encodes on the calling thread.
+        if usesAllCores { try check(JxlEncoderSetParallelRunner(encoder, LibJXL.runner, nil), "the parallel runner") }
         try check(JxlEncoderSetBasicInfo(encoder, &info), "the image header")
         try check(JxlEncoderSetColorEncoding(encoder, &color), "the colour encoding")
         guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else { throw .codec(.jpegXL, "libjxl refused the frame settings") }
