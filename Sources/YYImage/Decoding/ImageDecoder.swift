@@ -225,7 +225,17 @@ public final class ImageDecoder: Sendable {
     /// then turned upright, shrunk and premultiplied as the options say. Sequential access
     /// continues from the previous canvas; random access replays from the nearest key frame.
     public func frame(at index: Int) throws(ImageError) -> Bitmap {
-        let options = self.options
+        try frame(at: index, sizeHint: options.maxPixelSize ?? options.shrinkOnLoad)
+    }
+
+    /// Frame `index` as ``frame(at:)`` gives it, with `shrinkOnLoad` in place of the option of
+    /// that name: for a caller that learns from the header how large a frame it needs, without
+    /// a second decoder reading the file again.
+    public func frame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
+        try frame(at: index, sizeHint: options.maxPixelSize ?? shrinkOnLoad)
+    }
+
+    private func frame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
         let bitmap = try state.withLock { (state: inout State) throws(ImageError) -> Bitmap in
             guard let container = state.container, index >= 0, index < state.frameCount else {
                 throw .frameOutOfRange(index: index, count: state.frameCount)
@@ -236,7 +246,7 @@ public final class ImageDecoder: Sendable {
                 || (frames.count == 1 && frames[0].x == 0 && frames[0].y == 0
                     && frames[0].width == container.canvasWidth && frames[0].height == container.canvasHeight)
             if standalone {
-                return try container.decodeFrame(at: index, sizeHint: options.maxPixelSize ?? options.shrinkOnLoad)
+                return try container.decodeFrame(at: index, sizeHint: sizeHint)
             }
             return try state.compositor!.frame(at: index) { (i: Int) throws(ImageError) -> Bitmap in
                 try container.decodeFrame(at: i, sizeHint: nil)

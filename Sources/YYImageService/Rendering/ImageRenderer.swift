@@ -51,12 +51,13 @@ struct ImageRenderer: Sendable {
         decoderOptions.maxPixelCount = limits.sourcePixels
         decoderOptions.convertsToSRGB = true
         decoderOptions.appliesOrientation = options.autoRotate
-        var decoder = try ImageDecoder(data: data, options: decoderOptions)
+        let decoder = try ImageDecoder(data: data, options: decoderOptions)
         let sourceType = decoder.type ?? .png
         try check(decoder)
         let type = OutputFormat.resolve(choice, sourceType: sourceType, isAnimated: decoder.frameCount > 1)
         let animated = decoder.frameCount > 1 && OutputFormat.keepsAnimation(type)
         let originalSize = (width: decoder.orientedWidth, height: decoder.orientedHeight)
+        var shrinkOnLoad: Int?
         // Shrink-on-load when nothing needs the full pixels first: JPEG decodes smaller for free.
         // As libvips' and thumbor's shrink-on-load, to the smallest scale that still covers the
         // result (no reducing gap): the DCT scaling averages as it drops resolution, and a
@@ -66,10 +67,7 @@ struct ImageRenderer: Sendable {
         {
             probe.options.reducingGap = nil
             let chain = ProcessingChain([.resize(probe)])
-            if let side = chain.decodingSideNeeded(sourceWidth: originalSize.width, sourceHeight: originalSize.height) {
-                decoderOptions.shrinkOnLoad = side
-                decoder = try ImageDecoder(data: data, options: decoderOptions)
-            }
+            shrinkOnLoad = chain.decodingSideNeeded(sourceWidth: originalSize.width, sourceHeight: originalSize.height)
         }
         var output = Output(data: Data(), type: type)
         var encoder = ImageEncoder(type: type)
@@ -87,7 +85,7 @@ struct ImageRenderer: Sendable {
         for index in 0..<(animated ? decoder.frameCount : 1) {
             try cancellation.check()
             started = clock.now
-            var frame = try decoder.frame(at: index)
+            var frame = try decoder.frame(at: index, shrinkOnLoad: shrinkOnLoad)
             if let threshold = options.trimThreshold, !animated { frame = frame.trimmed(threshold: threshold) }
             output.decoding += clock.now - started
             started = clock.now

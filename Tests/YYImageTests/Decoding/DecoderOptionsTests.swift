@@ -174,4 +174,16 @@ struct DecoderOptionsTests {
         let reference = try ProcessingChain().resized(Resize(width: small.width, height: small.height, fit: .fill)).apply(to: full)
         #expect(maxChannelDifference(small, reference) <= 12, "\(type)")
     }
+
+    @Test(arguments: [ImageType.jpeg, .webp, .png])
+    func aSizeGivenPerFrameDecodesAsTheOptionWould(_ type: ImageType) throws {
+        let source = TestImages.bitmap(400, 200) { x, y in RGBA(UInt8(x * 255 / 399), UInt8(y * 255 / 199), 128) }
+        let data = try ImageEncoder.encode(source, as: type, quality: 0.95)
+        var options = ImageDecoder.Options()
+        options.shrinkOnLoad = 100
+        let decoder = try ImageDecoder(data: data)
+        #expect(try decoder.frame(at: 0, shrinkOnLoad: 100) == ImageDecoder(data: data, options: options).frame(at: 0))
+        #expect(try decoder.frame(at: 0, shrinkOnLoad: nil) == decoder.frame(at: 0))
+        #expect(try decoder.frame(at: 0).width == 400)
+    }
 }
