@@ -3,6 +3,7 @@
 // fast_image_resize do). Both give the same bytes: the AVX2 code sums the same products in int32.
 #include "yy_pixel_kernels.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 static inline uint8_t clamp_shift(int32_t sum, int32_t precision) {
@@ -215,12 +216,16 @@ static void vertical_row_avx2(const uint8_t *src, size_t src_stride, uint8_t *ou
 }
 
 static int avx2_available(void) {
-    static int cached = -1;  // benign race: every thread computes the same answer
-    if (cached < 0) {
+    // Every thread computes the same answer, so relaxed order is enough; the cache is atomic
+    // because a plain int written by one thread while another reads it is a data race in C.
+    static _Atomic int cached = -1;
+    int answer = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (answer < 0) {
         __builtin_cpu_init();
-        cached = __builtin_cpu_supports("avx2") ? 1 : 0;
+        answer = __builtin_cpu_supports("avx2") ? 1 : 0;
+        atomic_store_explicit(&cached, answer, memory_order_relaxed);
     }
-    return cached;
+    return answer;
 }
 #else
 #define YY_HAS_AVX2_PATH 0

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import YYDispatch
 
 @testable import YYImage
 
@@ -31,6 +32,25 @@ struct HEICCodecTests {
         let ours = try decoder.frame(at: 0)
         #expect(maxChannelDifference(ours, try reference(path)) == 0)
         #expect(FormatReference.meanDifference(ours, picture) < (lossless ? 1.5 : 6))
+    }
+
+    /// HEIC has no encoder of ours, so `ConcurrentCodecTests` cannot make its file: `heif-enc` does.
+    @Test func independentDecodersOnManyThreadsAtOnceAllSucceed() throws {
+        let png = folder.appending("concurrent.png")
+        try FormatReference.writePNG(FormatReference.picture(width: 600, height: 400, alpha: true), to: png)
+        let path = folder.appending("concurrent.heic")
+        try FormatReference.run("heif-enc", ["-q", "60", png, "-o", path])
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let expected = try ImageDecoder(data: data).frame(at: 0)
+        let failures = Locked([String]())
+        DispatchQueue.concurrentPerform(iterations: 24) { _ in
+            do {
+                if try ImageDecoder(data: data).frame(at: 0) != expected { failures.withLock { $0.append("a different picture") } }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
     }
 
     @Test func heicIsNeverEncoded() {
