@@ -22,14 +22,15 @@ enum LibJXL {
         guard status == 0 else { return status }
         // Each worker takes the next value until none is left, so a slow group does not hold
         // back values that another worker could take; its index is the thread id libjxl uses
-        // for per-thread storage, below the `workers` announced to `initialize`.
-        let next = Atomic<UInt32>(start)
+        // for per-thread storage, below the `workers` announced to `initialize`. The counter is
+        // an Int, so the few increments past `end` cannot wrap round to a value already run.
+        let next = Atomic<Int>(Int(start))
         let state = SharedState(pointer: opaque)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             while true {
                 let value = next.add(1, ordering: .relaxed).oldValue
-                guard value < end else { return }
-                run(state.pointer, value, worker)
+                guard value < Int(end) else { return }
+                run(state.pointer, UInt32(value), worker)
             }
         }
         return 0
