@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import YYDispatch
 
 @testable import YYImage
 
@@ -25,30 +24,14 @@ struct ConcurrentCodecTests {
     func independentDecodersOnManyThreadsAtOnceAllSucceed(type: ImageType) throws {
         let data = try Self.encoder(type).encode()
         let expected = try ImageDecoder(data: data).frame(at: 0)
-        let failures = Locked([String]())
-        DispatchQueue.concurrentPerform(iterations: 32) { _ in
-            do {
-                if try ImageDecoder(data: data).frame(at: 0) != expected { failures.withLock { $0.append("a different picture") } }
-            } catch {
-                failures.withLock { $0.append("\(error)") }
-            }
-        }
-        #expect(failures.withLock { $0 } == [])
+        #expect(failuresOnManyThreads(32, expecting: expected) { try ImageDecoder(data: data).frame(at: 0) } == [])
     }
 
     @Test(arguments: ImageType.allCases.filter(\.isEncodable))
     func independentEncodersOnManyThreadsAtOnceAllSucceed(type: ImageType) throws {
         let encoder = Self.encoder(type)
         let expected = try ImageDecoder(data: try encoder.encode()).frame(at: 0)
-        let failures = Locked([String]())
-        DispatchQueue.concurrentPerform(iterations: 16) { _ in
-            do {
-                if try ImageDecoder(data: try encoder.encode()).frame(at: 0) != expected { failures.withLock { $0.append("a different picture") } }
-            } catch {
-                failures.withLock { $0.append("\(error)") }
-            }
-        }
-        #expect(failures.withLock { $0 } == [])
+        #expect(failuresOnManyThreads(16, expecting: expected) { try ImageDecoder(data: try encoder.encode()).frame(at: 0) } == [])
     }
 
     @Test(arguments: [ImageType.avif, .jpegXL].filter(\.isEncodable), [false, true])

@@ -1,7 +1,6 @@
 import Foundation
 import TestSupport
 import Testing
-import YYDispatch
 
 @testable import YYImage
 
@@ -42,15 +41,7 @@ struct HEICCodecTests {
         try FormatReference.run("heif-enc", ["-q", "60", png, "-o", path])
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let expected = try ImageDecoder(data: data).frame(at: 0)
-        let failures = Locked([String]())
-        DispatchQueue.concurrentPerform(iterations: 24) { _ in
-            do {
-                if try ImageDecoder(data: data).frame(at: 0) != expected { failures.withLock { $0.append("a different picture") } }
-            } catch {
-                failures.withLock { $0.append("\(error)") }
-            }
-        }
-        #expect(failures.withLock { $0 } == [])
+        #expect(failuresOnManyThreads(24, expecting: expected) { try ImageDecoder(data: data).frame(at: 0) } == [])
     }
 
     @Test func heicIsNeverEncoded() {
