@@ -43,7 +43,8 @@ do {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let files: [(String, Data)] = [
         ("spinner.png", try animation(.png, frames: 24, size: 96, duration: 0.04)),  // APNG
-        ("spinner.webp", try animation(.webp, frames: 12, size: 96, duration: 0.07)),
+        // Larger than the demo's 160x120 cover, which does not enlarge.
+        ("spinner.webp", try animation(.webp, frames: 12, size: 200, duration: 0.07)),
         ("spinner.gif", try animation(.gif, frames: 16, size: 96, duration: 0.06)),
         ("still.png", try ImageEncoder.encode(frame(size: 160, phase: 0.1), as: .png)),
         ("still.jpg", try ImageEncoder.encode(frame(size: 160, phase: 0.3), as: .jpeg, quality: 0.85)),
