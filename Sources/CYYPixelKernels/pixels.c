@@ -1,8 +1,41 @@
 // Whole-image pixel loops that are too slow in unoptimised Swift and simple enough to trust in C:
 // the integer box shrink and alpha (un)premultiplication. Plain loops the compiler vectorises.
 #include "yy_pixel_kernels.h"
+#include "simd.h"
 
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
+
+// The kernels' choice: -1 not decided yet, 0 the portable loops, 1 AVX2. Every thread decides the
+// same, so relaxed order is enough; it is atomic because a plain int written by one thread while
+// another reads it is a data race in C.
+static _Atomic int use_avx2 = -1;
+
+/// Whether this processor runs AVX2 and YY_PIXEL_KERNELS does not say "portable".
+static int avx2_wanted(void) {
+#if YY_AVX2_PATH
+    const char *choice = getenv("YY_PIXEL_KERNELS");
+    if (choice != NULL && strcmp(choice, "portable") == 0) return 0;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") ? 1 : 0;
+#else
+    return 0;
+#endif
+}
+
+int yy_pixel_kernels_use_avx2(void) {
+    int answer = atomic_load_explicit(&use_avx2, memory_order_relaxed);
+    if (answer < 0) {
+        answer = avx2_wanted();
+        atomic_store_explicit(&use_avx2, answer, memory_order_relaxed);
+    }
+    return answer;
+}
+
+void yy_pixel_kernels_set_simd(int enabled) {
+    atomic_store_explicit(&use_avx2, enabled ? avx2_wanted() : 0, memory_order_relaxed);
+}
 
 /// Each output pixel's columns of one block row of sums, averaged: `SUM_TYPE` is the sums' type.
 #define AVERAGE_COLUMNS(SUM_TYPE)                                                                     \
@@ -32,9 +65,7 @@
 AVERAGE_COLUMNS(uint16_t)
 AVERAGE_COLUMNS(uint32_t)
 
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#include <immintrin.h>
-#define YY_BOX_AVX2 1
+#if YY_AVX2_PATH
 
 /// Sums `rows` rows of `n` bytes into `sums` (int16: at most 257 rows of 255), 32 bytes a step.
 __attribute__((target("avx2")))
@@ -59,8 +90,6 @@ static void sum_rows_avx2(const uint8_t *src, size_t stride, int32_t rows, size_
     }
 }
 
-#else
-#define YY_BOX_AVX2 0
 #endif
 
 void yy_box_shrink(const uint8_t *src, size_t src_stride, int32_t src_width, int32_t src_height,
@@ -73,7 +102,7 @@ void yy_box_shrink(const uint8_t *src, size_t src_stride, int32_t src_width, int
         const uint8_t *in = src + (size_t)row0 * src_stride;
         uint8_t *out = dst + (size_t)(y - out_first) * dst_stride;
         // The block's rows summed sample by sample first, then each output pixel's columns.
-#if YY_BOX_AVX2
+#if YY_AVX2_PATH
         if (rows <= 257 && yy_pixel_kernels_use_avx2()) {
             uint16_t *sums = (uint16_t *)(void *)scratch;
             sum_rows_avx2(in, src_stride, rows, row_samples, sums);
@@ -111,8 +140,7 @@ static void premultiply_portable(uint8_t *p, int32_t width) {
     }
 }
 
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#include <immintrin.h>
+#if YY_AVX2_PATH
 
 /// Eight pixels at a time: samples widened to int16, each multiplied by its pixel's alpha (alpha
 /// itself by 255, which the same rounding turns back into alpha), then divided by 255 with the
@@ -149,7 +177,7 @@ static void premultiply_avx2(uint8_t *p, int32_t width) {
 void yy_premultiply(uint8_t *pixels, size_t stride, int32_t width, int32_t rows) {
     for (int32_t y = 0; y < rows; y++) {
         uint8_t *p = pixels + (size_t)y * stride;
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#if YY_AVX2_PATH
         if (yy_pixel_kernels_use_avx2()) {
             premultiply_avx2(p, width);
             continue;

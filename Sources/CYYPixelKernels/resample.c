@@ -2,8 +2,8 @@
 // run time on x86-64 (int16 taps times widened samples, two taps per `vpmaddwd`, as Pillow-SIMD and
 // fast_image_resize do). Both give the same bytes: the AVX2 code sums the same products in int32.
 #include "yy_pixel_kernels.h"
+#include "simd.h"
 
-#include <stdatomic.h>
 #include <string.h>
 
 static inline uint8_t clamp_shift(int32_t sum, int32_t precision) {
@@ -45,9 +45,7 @@ static void vertical_row_portable(const uint8_t *src, size_t src_stride, uint8_t
     }
 }
 
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#include <immintrin.h>
-#define YY_HAS_AVX2_PATH 1
+#if YY_AVX2_PATH
 
 /// Taps `k[t]` and `k[t + 1]` as one int32, the operand `vpmaddwd` pairs with two samples, read from memory (little-endian: `k[t]` in the low
 /// half), so that broadcasting it is a load, not a shuffle. Rows of taps have an even length, zero
@@ -215,29 +213,14 @@ static void vertical_row_avx2(const uint8_t *src, size_t src_stride, uint8_t *ou
     vertical_row_portable(src, src_stride, out, b, row_bytes, k, count, precision);
 }
 
-static int avx2_available(void) {
-    // Every thread computes the same answer, so relaxed order is enough; the cache is atomic
-    // because a plain int written by one thread while another reads it is a data race in C.
-    static _Atomic int cached = -1;
-    int answer = atomic_load_explicit(&cached, memory_order_relaxed);
-    if (answer < 0) {
-        __builtin_cpu_init();
-        answer = __builtin_cpu_supports("avx2") ? 1 : 0;
-        atomic_store_explicit(&cached, answer, memory_order_relaxed);
-    }
-    return answer;
-}
-#else
-#define YY_HAS_AVX2_PATH 0
-static int avx2_available(void) { return 0; }
 #endif
 
-int yy_pixel_kernels_use_avx2(void) { return avx2_available(); }
+
 
 void yy_resample_horizontal(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
                             int32_t rows, const yy_resample_axis *axis) {
-#if YY_HAS_AVX2_PATH
-    if (avx2_available()) {
+#if YY_AVX2_PATH
+    if (yy_pixel_kernels_use_avx2()) {
         horizontal_avx2(src, src_stride, dst, dst_stride, rows, axis);
         return;
     }
@@ -252,8 +235,8 @@ void yy_resample_vertical(const uint8_t *src, size_t src_stride, int32_t src_fir
         const uint8_t *rows = src + (size_t)(axis->first[y] - src_first_row) * src_stride;
         const int16_t *k = axis->coefs + (size_t)y * axis->taps;
         uint8_t *out = dst + (size_t)(y - out_first) * dst_stride;
-#if YY_HAS_AVX2_PATH
-        if (avx2_available()) {
+#if YY_AVX2_PATH
+        if (yy_pixel_kernels_use_avx2()) {
             vertical_row_avx2(rows, src_stride, out, row_bytes, k, axis->count[y], axis->precision);
             continue;
         }

@@ -47,7 +47,14 @@ void yy_premultiply(uint8_t *pixels, size_t stride, int32_t width, int32_t rows)
 /// Divides colour by alpha in place (rounded, clamped; colour under alpha 0 becomes 0).
 void yy_unpremultiply(uint8_t *pixels, size_t stride, int32_t width, int32_t rows);
 
-/// Whether the AVX2 kernels run on this processor (checked once; every kernel asks it).
+/// Whether the AVX2 kernels run: on an x86-64 processor with AVX2, unless the environment
+/// variable YY_PIXEL_KERNELS is "portable" or yy_pixel_kernels_set_simd(0) was called (decided
+/// once; every kernel asks it). Both paths give the same bytes.
 int yy_pixel_kernels_use_avx2(void);
+
+/// Chooses the portable loops (0) or the AVX2 kernels where the processor has them (non-zero),
+/// for every kernel from the next call on: for tests that compare the two paths, as libvips'
+/// vips_vector_set_enabled().
+void yy_pixel_kernels_set_simd(int enabled);
 
 #endif
