@@ -317,7 +317,10 @@ let package = Package(
             name: "TestSupport",
             dependencies: [.product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
-            exclude: ["Reference/pillow_frames.py", "Reference/pillow_colour.py", "Reference/resize_reference.py", "Reference/format_reference.py"],
+            exclude: [
+                "Reference/pillow_frames.py", "Reference/pillow_colour.py", "Reference/resize_reference.py", "Reference/format_reference.py",
+                "Reference/shrink_reference.py",
+            ],
             swiftSettings: strictSettings
         ),
         // Swift Testing traits shared by the test targets (kept apart from TestSupport, which the
@@ -422,6 +425,9 @@ let package = Package(
             dependencies: [
                 "YYImageService", "YYWebImage", "YYImage", "YYCache", "YYCacheRedis", "LoopbackHTTPServer", "TestSupport", "TestTraits",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),

@@ -54,7 +54,7 @@ private func fuzzProcess(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
             options.linearLight = reader.byte() & 1 == 0
             options.usesAllCores = reader.byte() & 1 == 0
             let gravities: [Gravity] = [
-                .centre, .north, .southEast, .entropy, .attention,
+                .center, .north, .southEast, .entropy, .attention,
                 .focalPoint(x: reader.double(), y: reader.double()),
             ]
             steps.append(

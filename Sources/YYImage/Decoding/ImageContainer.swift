@@ -31,9 +31,10 @@ protocol ImageContainer: Sendable {
     /// bitmap says so: TIFF, whose library premultiplies).
     func decodePage(at index: Int) throws(ImageError) -> Bitmap
 
-    /// The pixels of frame `index` at the frame's own size, straight alpha. `sizeHint` is the
-    /// largest side the caller will keep, so codecs that can decode smaller (JPEG) may.
-    func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap
+    /// The pixels of frame `index` at the frame's own size, straight alpha. `shrinkOnLoad` is
+    /// the longest side the caller needs, so codecs that can decode smaller (JPEG, WebP, JPEG
+    /// 2000) may, at a power-of-two scale (``ShrinkOnLoad``).
+    func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap
 
     /// Whether frame `index` may contain transparent pixels (false lets the compositor start a
     /// replay there). Decoding is not needed to answer.
@@ -50,7 +51,7 @@ extension ImageContainer {
     var pageCount: Int { 1 }
     func decodePage(at index: Int) throws(ImageError) -> Bitmap {
         guard index == 0 else { throw .frameOutOfRange(index: index, count: 1) }
-        return try decodeFrame(at: 0, sizeHint: nil)
+        return try decodeFrame(at: 0, shrinkOnLoad: nil)
     }
 }
 

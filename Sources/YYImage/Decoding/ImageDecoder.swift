@@ -33,10 +33,14 @@ public final class ImageDecoder: Sendable {
         public var maxPixelSize: Int? {
             didSet { if let size = maxPixelSize, size < 1 { maxPixelSize = 1 } }
         }
-        /// The longest side the caller needs, at least: codecs that decode smaller cheaply do so
-        /// (JPEG through DCT scaling, in steps of 1/8, to the smallest size whose longest side is
-        /// still at least this; a WebP still through libwebp's scaler, to exactly this); others
-        /// decode at full size. `nil` (the default) decodes at full size.
+        /// The longest side the caller needs, at least: codecs that decode smaller cheaply do so,
+        /// at the smallest power-of-two scale (1/2, 1/4, 1/8) whose longest side, rounded up, is
+        /// still at least this — JPEG through DCT scaling, a WebP still through libwebp's
+        /// scaler, JPEG 2000 through its resolution levels; others decode at full size. Only
+        /// powers of two: libjpeg-turbo's other scales (3/8, 5/8 …) alias, as the DCT scales of
+        /// libvips, sharp and Pillow's `draft` avoid. The caller resizes to the exact size after,
+        /// working out that size from the original (``orientedWidth``, ``orientedHeight``), not
+        /// from the shrunk frame. `nil` (the default) decodes at full size.
         public var shrinkOnLoad: Int?
         /// Whether colour is converted from the embedded ICC profile (RGB or gray) to sRGB with
         /// Little CMS, as output for the web wants (default false: the stored values, as most
@@ -225,17 +229,17 @@ public final class ImageDecoder: Sendable {
     /// then turned upright, shrunk and premultiplied as the options say. Sequential access
     /// continues from the previous canvas; random access replays from the nearest key frame.
     public func frame(at index: Int) throws(ImageError) -> Bitmap {
-        try frame(at: index, sizeHint: options.maxPixelSize ?? options.shrinkOnLoad)
+        try frame(at: index, keeping: options.maxPixelSize ?? options.shrinkOnLoad)
     }
 
     /// Frame `index` as ``frame(at:)`` gives it, with `shrinkOnLoad` in place of the option of
     /// that name: for a caller that learns from the header how large a frame it needs, without
     /// a second decoder reading the file again.
     public func frame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
-        try frame(at: index, sizeHint: options.maxPixelSize ?? shrinkOnLoad)
+        try frame(at: index, keeping: options.maxPixelSize ?? shrinkOnLoad)
     }
 
-    private func frame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
+    private func frame(at index: Int, keeping side: Int?) throws(ImageError) -> Bitmap {
         let bitmap = try state.withLock { (state: inout State) throws(ImageError) -> Bitmap in
             guard let container = state.container, index >= 0, index < state.frameCount else {
                 throw .frameOutOfRange(index: index, count: state.frameCount)
@@ -246,10 +250,10 @@ public final class ImageDecoder: Sendable {
                 || (frames.count == 1 && frames[0].x == 0 && frames[0].y == 0
                     && frames[0].width == container.canvasWidth && frames[0].height == container.canvasHeight)
             if standalone {
-                return try container.decodeFrame(at: index, sizeHint: sizeHint)
+                return try container.decodeFrame(at: index, shrinkOnLoad: side)
             }
             return try state.compositor!.frame(at: index) { (i: Int) throws(ImageError) -> Bitmap in
-                try container.decodeFrame(at: i, sizeHint: nil)
+                try container.decodeFrame(at: i, shrinkOnLoad: nil)
             }
         }
         return finish(bitmap)

@@ -30,6 +30,9 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case codec(ImageType, String)
     /// A file could not be read or written; the text is the system's reason.
     case fileSystem(path: String, String)
+    /// The work was stopped before it finished: a checkpoint (a deadline passed, a caller gave
+    /// up) said so.
+    case cancelled
 
     /// A plain-language account of the error.
     public var description: String {
@@ -46,6 +49,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidParameter(let name, let detail): "invalid \(name): \(detail)"
         case .codec(let type, let detail): "\(type.rawValue) codec error: \(detail)"
         case .fileSystem(let path, let detail): "\(path): \(detail)"
+        case .cancelled: "cancelled"
         }
     }
 }

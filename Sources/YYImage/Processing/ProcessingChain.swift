@@ -49,32 +49,65 @@ public struct ProcessingChain: Sendable, Hashable, Codable {
 
     /// `bitmap` through every step.
     public func apply(to bitmap: Bitmap) throws(ImageError) -> Bitmap {
+        try apply(to: bitmap, decodedFrom: nil)
+    }
+
+    /// `bitmap` through every step, calling `checkpoint` before each one: a checkpoint that
+    /// throws (``ImageError/cancelled`` when a deadline has passed, say) stops the chain there.
+    ///
+    /// `original` is the size of the image `bitmap` was decoded from, when a decoder shrank it on
+    /// load as ``shrinkOnLoad(sourceWidth:sourceHeight:)`` allows: the first resize then works
+    /// out every size from the original, so the result has the size it would have from the
+    /// whole decode.
+    public func apply(
+        to bitmap: Bitmap, decodedFrom original: (width: Int, height: Int)?, checkpoint: () throws(ImageError) -> Void = {}
+    ) throws(ImageError) -> Bitmap {
         var out = bitmap
-        for step in steps { out = try step.apply(to: out) }
+        for (index, step) in steps.enumerated() {
+            try checkpoint()
+            if index == 0, case .resize(let resize) = step {
+                out = try resize.apply(to: out, original: original)
+            } else {
+                out = try step.apply(to: out)
+            }
+        }
         return out
     }
 
     /// `image` through every step: each frame of an animation, with its durations and loop count.
     /// Frames are decoded one at a time, so the decoder's limits stay in force.
     public func apply(to image: Image) throws(ImageError) -> Image {
+        try apply(to: image, checkpoint: {})
+    }
+
+    /// `image` through every step, calling `checkpoint` before each frame and each step.
+    public func apply(to image: Image, checkpoint: () throws(ImageError) -> Void) throws(ImageError) -> Image {
         guard !isEmpty else { return image }
         if image.frameCount == 1 {
-            return Image(bitmap: try apply(to: image.frame(at: 0)), type: image.type, scale: image.scale)
+            return Image(bitmap: try apply(to: image.frame(at: 0), decodedFrom: nil, checkpoint: checkpoint), type: image.type, scale: image.scale)
         }
         var frames: [Bitmap] = []
         var durations: [Double] = []
         for index in 0..<image.frameCount {
-            frames.append(try apply(to: image.frame(at: index)))
+            frames.append(try apply(to: image.frame(at: index), decodedFrom: nil, checkpoint: checkpoint))
             durations.append(image.duration(at: index))
         }
         return try Image(frames: frames, durations: durations, loopCount: image.loopCount, type: image.type, scale: image.scale)
     }
 
-    /// The longest side a decoder may shrink a `width` × `height` source to, for free, before
-    /// this chain runs: set when the chain starts with a resize that shrinks (a crop or rotation
-    /// first needs the full pixels).
-    public func decodingSideNeeded(sourceWidth: Int, sourceHeight: Int) -> Int? {
+    /// The longest side a decoder may shrink a `sourceWidth` × `sourceHeight` source to (the
+    /// upright size), for free, before this chain runs
+    /// (``ImageDecoder/Options/shrinkOnLoad``): set when the chain starts with a resize that
+    /// shrinks (a crop or rotation first needs the full pixels). Give the decoded frame to
+    /// ``apply(to:decodedFrom:checkpoint:)`` with the source's size.
+    public func shrinkOnLoad(sourceWidth: Int, sourceHeight: Int) -> Int? {
         guard case .resize(let resize)? = steps.first else { return nil }
-        return resize.sourceSideNeeded(sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+        return resize.shrinkOnLoad(sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+    }
+
+    /// The former name of ``shrinkOnLoad(sourceWidth:sourceHeight:)``.
+    @available(*, deprecated, renamed: "shrinkOnLoad(sourceWidth:sourceHeight:)")
+    public func decodingSideNeeded(sourceWidth: Int, sourceHeight: Int) -> Int? {
+        shrinkOnLoad(sourceWidth: sourceWidth, sourceHeight: sourceHeight)
     }
 }

@@ -46,7 +46,9 @@ public enum ProcessingStep: Sendable, Hashable, Codable {
         case .flip: return bitmap.flipped()
         case .flop: return bitmap.flopped()
         case .trim(let threshold):
-            guard (0...255).contains(threshold) else { throw .invalidParameter(name: "trim", "a threshold of \(threshold): give 0...255") }
+            guard ProcessingLimits.trimThresholds.contains(threshold) else {
+                throw .invalidParameter(name: "trim", "a threshold of \(threshold): give 0...255")
+            }
             return bitmap.trimmed(threshold: threshold)
         case .blur(let sigma): return try bitmap.blurred(sigma: sigma)
         case .sharpen(let sigma): return try bitmap.sharpened(sigma: sigma)

@@ -7,8 +7,8 @@ public struct Resize: Sendable, Hashable, Codable {
     public var height: Int?
     /// How the image meets the box (default ``FitMode/inside``).
     public var fit: FitMode = .inside
-    /// Where `cover` crops and `contain` pads (default ``Gravity/centre``).
-    public var gravity: Gravity = .centre
+    /// Where `cover` crops and `contain` pads (default ``Gravity/center``).
+    public var gravity: Gravity = .center
     /// Whether an image smaller than the box may grow (default false, as libvips' thumbnail).
     public var enlarge = false
     /// The padding colour of `contain` (default transparent black; flattened later for formats
@@ -19,7 +19,7 @@ public struct Resize: Sendable, Hashable, Codable {
 
     /// A resize to `width` × `height` (give at least one).
     public init(
-        width: Int? = nil, height: Int? = nil, fit: FitMode = .inside, gravity: Gravity = .centre,
+        width: Int? = nil, height: Int? = nil, fit: FitMode = .inside, gravity: Gravity = .center,
         enlarge: Bool = false, background: RGBA = RGBA(0, 0, 0, 0), options: ResizeOptions = ResizeOptions()
     ) {
         self.width = width
@@ -37,11 +37,11 @@ public struct Resize: Sendable, Hashable, Codable {
         return (geometry.canvasWidth, geometry.canvasHeight)
     }
 
-    /// The longest side the source needs to keep for this resize: the scaled size, times the
-    /// reducing gap when there is one (so that, as Pillow's `draft` and libvips' shrink-on-load
-    /// leave it, the kernel still has about twice the target to work from). The decoder may
-    /// shrink to it for free; `nil` when the resize does not shrink.
-    func sourceSideNeeded(sourceWidth: Int, sourceHeight: Int) -> Int? {
+    /// The longest side a decoder may shrink a `sourceWidth` × `sourceHeight` source to before
+    /// this resize: the scaled size, times the reducing gap when there is one (so that, as Pillow's
+    /// `draft` and libvips' shrink-on-load leave it, the kernel still has about twice the target
+    /// to work from). `nil` when the resize does not shrink.
+    func shrinkOnLoad(sourceWidth: Int, sourceHeight: Int) -> Int? {
         guard let geometry = try? self.geometry(sourceWidth: sourceWidth, sourceHeight: sourceHeight),
             geometry.scaledWidth < sourceWidth, geometry.scaledHeight < sourceHeight
         else { return nil }
@@ -55,8 +55,9 @@ public struct Resize: Sendable, Hashable, Codable {
             throw .invalidParameter(name: "resize", "give a width, a height or both")
         }
         for (name, side) in [("width", width), ("height", height)] {
-            if let side, side < 1 || side > 1 << 24 {
-                throw .invalidParameter(name: name, "\(side) pixels: give 1...\(1 << 24)")
+            if let side, !ProcessingLimits.sides.contains(side) {
+                throw .invalidParameter(
+                    name: name, "\(side) pixels: give \(ProcessingLimits.sides.lowerBound)...\(ProcessingLimits.sides.upperBound)")
             }
         }
         if case .focalPoint(let x, let y) = gravity, !((0...1).contains(x) && (0...1).contains(y)) {
@@ -74,10 +75,14 @@ public struct Resize: Sendable, Hashable, Codable {
     }
 
     /// `bitmap` resized: a cover crop samples just the kept window of the source, a contain pads
-    /// after scaling.
-    func apply(to bitmap: Bitmap) throws(ImageError) -> Bitmap {
+    /// after scaling. Every size comes from `original`, the size of the image `bitmap` was decoded
+    /// from (`nil`: `bitmap`'s own), so a shrink-on-load never changes the result's size: a
+    /// shrunk bitmap is only a cheaper source for the same picture.
+    func apply(to bitmap: Bitmap, original: (width: Int, height: Int)? = nil) throws(ImageError) -> Bitmap {
         guard bitmap.width > 0, bitmap.height > 0 else { throw .invalidParameter(name: "resize", "an empty image") }
-        let g = try geometry(sourceWidth: bitmap.width, sourceHeight: bitmap.height)
+        let source = original ?? (bitmap.width, bitmap.height)
+        let g = try geometry(sourceWidth: source.width, sourceHeight: source.height)
+        // Bitmap pixels per scaled pixel.
         let (sx, sy) = (Double(bitmap.width) / Double(g.scaledWidth), Double(bitmap.height) / Double(g.scaledHeight))
         if g.canvasWidth < g.scaledWidth || g.canvasHeight < g.scaledHeight {
             // `cover`: find the window in scaled pixels, then sample only its part of the source.
@@ -85,22 +90,13 @@ public struct Resize: Sendable, Hashable, Codable {
             switch gravity {
             case .entropy, .attention:
                 let window = (Int((Double(g.canvasWidth) * sx).rounded()), Int((Double(g.canvasHeight) * sy).rounded()))
-                let found = SmartCrop.origin(in: bitmap, width: min(bitmap.width, window.0), height: min(bitmap.height, window.1), gravity: gravity)
+                let found = gravity.cropOrigin(in: bitmap, width: min(bitmap.width, window.0), height: min(bitmap.height, window.1))
                 origin = (
                     min(g.scaledWidth - g.canvasWidth, Int((Double(found.x) / sx).rounded())),
                     min(g.scaledHeight - g.canvasHeight, Int((Double(found.y) / sy).rounded()))
                 )
-            case .focalPoint(let fx, let fy):
-                origin = (
-                    Gravity.offset(window: g.canvasWidth, extent: g.scaledWidth, focus: fx),
-                    Gravity.offset(window: g.canvasHeight, extent: g.scaledHeight, focus: fy)
-                )
             default:
-                let alignment = gravity.alignment() ?? (0.5, 0.5)
-                origin = (
-                    Gravity.offset(window: g.canvasWidth, extent: g.scaledWidth, alignment: alignment.x),
-                    Gravity.offset(window: g.canvasHeight, extent: g.scaledHeight, alignment: alignment.y)
-                )
+                origin = gravity.origin(of: (g.canvasWidth, g.canvasHeight), in: (g.scaledWidth, g.scaledHeight))
             }
             let region = SourceRegion(
                 x: Double(origin.x) * sx, y: Double(origin.y) * sy,
@@ -109,15 +105,12 @@ public struct Resize: Sendable, Hashable, Codable {
         }
         let scaled = Resampler.resize(bitmap, width: g.scaledWidth, height: g.scaledHeight, options: options)
         guard g.canvasWidth > g.scaledWidth || g.canvasHeight > g.scaledHeight else { return scaled }
-        // `contain`: pad at the gravity (the smart modes centre).
-        let alignment: (x: Double, y: Double)
-        if case .focalPoint(let fx, let fy) = gravity { alignment = (fx, fy) } else { alignment = gravity.alignment() ?? (0.5, 0.5) }
+        // `contain`: pad at the gravity.
         var canvas = Bitmap(
             filledWith: background, width: g.canvasWidth, height: g.canvasHeight,
             alphaMode: scaled.alphaMode)
-        canvas.draw(
-            scaled, atX: Gravity.offset(window: g.scaledWidth, extent: g.canvasWidth, alignment: alignment.x),
-            y: Gravity.offset(window: g.scaledHeight, extent: g.canvasHeight, alignment: alignment.y))
+        let origin = gravity.origin(of: (g.scaledWidth, g.scaledHeight), in: (g.canvasWidth, g.canvasHeight))
+        canvas.draw(scaled, atX: origin.x, y: origin.y)
         return canvas
     }
 

@@ -114,7 +114,7 @@ struct ImageConvertCommand: ParsableCommand {
         _ = try outputType()
         _ = try tiffCompression()
         _ = try chain()
-        _ = try backgroundColour()
+        _ = try backgroundColor()
     }
 
     private func outputType() throws -> ImageType {
@@ -134,7 +134,7 @@ struct ImageConvertCommand: ParsableCommand {
         return value
     }
 
-    private func backgroundColour() throws -> RGBA {
+    private func backgroundColor() throws -> RGBA {
         guard let background else { return RGBA(255, 255, 255) }
         guard let colour = RGBA(hex: background) else { throw ValidationError("--background must be RRGGBB or RRGGBBAA hexadecimal") }
         return colour
@@ -167,7 +167,7 @@ struct ImageConvertCommand: ParsableCommand {
         if width != nil || height != nil {
             let resize = Resize(
                 width: width, height: height, fit: fitMode, gravity: gravityValue, enlarge: enlarge,
-                background: try backgroundColour(), options: ResizeOptions(kernel: kernelValue))
+                background: try backgroundColor(), options: ResizeOptions(kernel: kernelValue))
             chain = chain.resized(resize)
         }
         if let blur { chain = chain.blurred(sigma: blur) }
@@ -179,7 +179,7 @@ struct ImageConvertCommand: ParsableCommand {
     func run() throws {
         let type = try outputType()
         var chain = try chain()
-        if !type.storesAlpha { chain = chain.appending(.flatten(background: try backgroundColour())) }
+        if !type.storesAlpha { chain = chain.appending(.flatten(background: try backgroundColor())) }
         let data = try ImageInput.read(input)
         var options = ImageDecoder.Options()
         options.appliesOrientation = !noAutoOrient
@@ -188,7 +188,9 @@ struct ImageConvertCommand: ParsableCommand {
         do {
             decoder = try ImageDecoder(data: data, options: options)
             // Shrink-on-load: when the chain starts by shrinking, decode no larger than it needs.
-            if let side = chain.decodingSideNeeded(sourceWidth: decoder.orientedWidth, sourceHeight: decoder.orientedHeight) {
+            if decoder.frameCount == 1, decoder.compositesFrames,
+                let side = chain.shrinkOnLoad(sourceWidth: decoder.orientedWidth, sourceHeight: decoder.orientedHeight)
+            {
                 options.shrinkOnLoad = side
                 decoder = try ImageDecoder(data: data, options: options)
             }
@@ -212,7 +214,9 @@ struct ImageConvertCommand: ParsableCommand {
             let frame = usesPages ? try decoder.pageForTool(index, file: input) : try decoder.frameForTool(index, file: input)
             let processed: Bitmap
             do {
-                processed = try chain.apply(to: frame)
+                // Sizes come from the original, whatever scale the decoder shrank it to.
+                let original = usesPages ? nil : (width: decoder.orientedWidth, height: decoder.orientedHeight)
+                processed = try chain.apply(to: frame, decodedFrom: options.shrinkOnLoad == nil ? nil : original)
             } catch {
                 throw ToolFailure.usage("\(input): \(error)")
             }

@@ -136,3 +136,15 @@ extension PillowReference {
         return (ReferenceFrame(width: u32(0), height: u32(4), rgba: Array(data[12...])), u32(8) == 1)
     }
 }
+
+extension PillowReference {
+    /// Runs `shrink_reference.py` with `arguments` (see the script for its commands).
+    public static func shrink(_ arguments: [String]) throws {
+        guard let python else { throw CocoaError(.fileNoSuchFile) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("shrink_reference.py").path
+        let output = try ChildProcess.run(python, [script] + arguments)
+        guard output.status == 0 else {
+            throw NSError(domain: "PillowReference", code: Int(output.status), userInfo: [NSLocalizedDescriptionKey: output.standardError])
+        }
+    }
+}

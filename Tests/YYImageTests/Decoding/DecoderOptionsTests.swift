@@ -40,12 +40,20 @@ struct DecoderOptionsTests {
         }
     }
 
-    @Test func jpegDownsamplingDecodesSmallerThroughDCTScaling() throws {
+    @Test func jpegDownsamplingDecodesSmallerThroughPowerOfTwoDCTScaling() throws {
         let big = TestImages.photo(800, 600)
         let data = try ImageEncoder.encode(big, as: .jpeg)
         let bytes = [UInt8](data)
-        #expect(TurboJPEG.scaledSize(width: 800, height: 600, target: 100) == (100, 75))
-        #expect(TurboJPEG.scaledSize(width: 800, height: 600, target: 150) == (200, 150))
+        #expect(TurboJPEG.scaledSize(width: 800, height: 600, keeping: 100) == (100, 75))
+        #expect(TurboJPEG.scaledSize(width: 800, height: 600, keeping: 150) == (200, 150))
+        // 5/8 (500 px) would keep 500, but only 1, 1/2, 1/4 and 1/8 are used: 1/1.
+        #expect(TurboJPEG.scaledSize(width: 800, height: 600, keeping: 500) == (800, 600))
+        #expect(TurboJPEG.scaledSize(width: 800, height: 600, keeping: 401) == (800, 600))
+        #expect(TurboJPEG.scaledSize(width: 800, height: 600, keeping: 400) == (400, 300))
+        // Odd sides round up, as libjpeg-turbo's DCT scaling does.
+        #expect(TurboJPEG.scaledSize(width: 801, height: 601, keeping: 101) == (101, 76))
+        #expect(TurboJPEG.scaledSize(width: 800, height: 600, keeping: 1) == (100, 75))
+        #expect(TurboJPEG.scaledSize(width: 800, height: 600, keeping: nil) == (800, 600))
         var options = ImageDecoder.Options()
         options.maxPixelSize = 150
         let frame = try ImageDecoder(data: data, options: options).frame(at: 0)

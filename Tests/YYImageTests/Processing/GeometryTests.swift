@@ -55,7 +55,7 @@ import Testing
     @Test(arguments: [
         (Gravity.west, RGBA(255, 0, 0), RGBA(255, 255, 255)),
         (.east, RGBA(255, 255, 255), RGBA(0, 0, 255)),
-        (.centre, RGBA(255, 255, 255), RGBA(255, 255, 255)),
+        (.center, RGBA(255, 255, 255), RGBA(255, 255, 255)),
         (.northWest, RGBA(255, 0, 0), RGBA(255, 255, 255)),
         (.southEast, RGBA(255, 255, 255), RGBA(0, 0, 255)),
         (.focalPoint(x: 0.9, y: 0.5), RGBA(255, 255, 255), RGBA(0, 0, 255)),

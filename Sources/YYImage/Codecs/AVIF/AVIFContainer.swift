@@ -188,7 +188,7 @@ struct AVIFContainer: ImageContainer {
 
     func frameMayHaveAlpha(at index: Int) -> Bool { hasAlpha }
 
-    func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
+    func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
         session.lock.lock()
         defer { session.lock.unlock() }
         let result = avifDecoderNthImage(session.decoder, UInt32(index))

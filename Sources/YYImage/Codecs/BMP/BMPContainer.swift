@@ -27,7 +27,7 @@ struct BMPContainer: ImageContainer {
 
     func frameMayHaveAlpha(at index: Int) -> Bool { dib.hasAlphaMask }
 
-    func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
+    func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
         dib.decode(bytes, pixelOffset: pixelOffset)
     }
 }

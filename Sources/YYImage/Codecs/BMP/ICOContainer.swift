@@ -55,7 +55,7 @@ struct ICOContainer: ImageContainer {
         self.limits = limits
     }
 
-    func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
+    func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
         let data = Array(bytes[entries[index]])
         if data.starts(with: PNGChunk.signature) {
             let frame = frames[index]

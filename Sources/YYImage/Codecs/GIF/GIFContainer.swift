@@ -149,7 +149,7 @@ struct GIFContainer: ImageContainer {
 
     func frameMayHaveAlpha(at index: Int) -> Bool { records[index].transparentIndex != nil }
 
-    func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
+    func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
         let frame = frames[index]
         let record = records[index]
         let pixelCount = frame.width * frame.height

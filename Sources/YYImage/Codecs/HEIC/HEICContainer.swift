@@ -94,7 +94,7 @@ struct HEICContainer: ImageContainer {
 
     func frameMayHaveAlpha(at index: Int) -> Bool { hasAlpha }
 
-    func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
+    func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
         session.lock.lock()
         defer { session.lock.unlock() }
         guard let options = heif_decoding_options_alloc() else { throw .codec(.heic, "out of memory") }

@@ -82,7 +82,7 @@ struct ICNSContainer: ImageContainer {
         self.limits = limits
     }
 
-    func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
+    func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
         try decodePage(at: 0)
     }
 

@@ -42,8 +42,8 @@ struct JPEGContainer: ImageContainer {
 
     func frameMayHaveAlpha(at index: Int) -> Bool { false }
 
-    func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
-        let size = TurboJPEG.scaledSize(width: canvasWidth, height: canvasHeight, target: sizeHint)
+    func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
+        let size = TurboJPEG.scaledSize(width: canvasWidth, height: canvasHeight, keeping: shrinkOnLoad)
         if isCMYK {
             let inks = try TurboJPEG.decodeInks(bytes, width: size.width, height: size.height, inverted: isAdobeInverted, final: isFinal)
             return ColorTransform.cmykToSRGB(inks, width: size.width, height: size.height, profile: colorProfile)

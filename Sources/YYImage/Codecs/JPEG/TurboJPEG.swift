@@ -15,21 +15,11 @@ enum TurboJPEG {
         return (Int(width), Int(height), colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue))
     }
 
-    /// The smallest size libjpeg can decode to directly (DCT scaling: 1/8 ... 1) whose longest
-    /// side is still at least `target`.
-    static func scaledSize(width: Int, height: Int, target: Int?) -> (width: Int, height: Int) {
-        guard let target, target > 0 else { return (width, height) }
-        var count: Int32 = 0
-        guard let factors = tjGetScalingFactors(&count) else { return (width, height) }
-        var best = (width, height)
-        for i in 0..<Int(count) {
-            let factor = factors[i]
-            guard factor.num <= factor.denom else { continue }  // never upscale
-            let w = (width * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
-            let h = (height * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
-            if max(w, h) >= target && w * h < best.0 * best.1 { best = (w, h) }
-        }
-        return best
+    /// The smallest size libjpeg decodes to directly at a power-of-two scale (1, 1/2, 1/4, 1/8)
+    /// whose longest side is still at least `side` (``ShrinkOnLoad``).
+    static func scaledSize(width: Int, height: Int, keeping side: Int?) -> (width: Int, height: Int) {
+        let denominator = ShrinkOnLoad.denominator(width: width, height: height, keeping: side, maxDenominator: 8)
+        return (ShrinkOnLoad.scaled(width, by: denominator), ShrinkOnLoad.scaled(height, by: denominator))
     }
 
     /// Decodes to straight RGBA8 (alpha 255), scaled to `size`, which must be one of

@@ -129,20 +129,16 @@ struct JPEG2000Container: ImageContainer {
         throw .truncated(.jpeg2000)
     }
 
-    func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
+    func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
         let header = try Self.readHeader(bytes)
         defer { opj_image_destroy(header.image) }
         let codec = header.codec
-        var reduction = 0
-        if let hint = sizeHint {
-            // Each level halves both sides (rounding up); stop at the last one still >= hint.
-            let longest = max(canvasWidth, canvasHeight)
-            while reduction + 1 < resolutionLevels, (longest + (1 << (reduction + 1)) - 1) >> (reduction + 1) >= max(1, hint) {
-                reduction += 1
-            }
-            if reduction > 0, opj_set_decoded_resolution_factor(codec.codec, OPJ_UINT32(reduction)) == 0 {
-                reduction = 0
-            }
+        // Each resolution level halves both sides (rounding up): a power-of-two shrink.
+        let denominator = ShrinkOnLoad.denominator(
+            width: canvasWidth, height: canvasHeight, keeping: shrinkOnLoad, maxDenominator: 1 << max(0, resolutionLevels - 1))
+        if denominator > 1 {
+            // A level the codestream refuses leaves the full resolution, which is still correct.
+            _ = opj_set_decoded_resolution_factor(codec.codec, OPJ_UINT32(denominator.trailingZeroBitCount))
         }
         guard opj_decode(codec.codec, codec.stream, header.image) != 0 else {
             throw .malformed(.jpeg2000, codec.error("the codestream does not decode"))

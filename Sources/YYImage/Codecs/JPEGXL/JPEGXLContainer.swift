@@ -217,7 +217,7 @@ struct JPEGXLContainer: ImageContainer {
 
     func frameMayHaveAlpha(at index: Int) -> Bool { hasAlpha }
 
-    func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
+    func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
         try session.decode(frame: index, width: canvasWidth, height: canvasHeight)
     }
 }

@@ -96,7 +96,7 @@ struct PNGContainer: ImageContainer {
 
     func frameMayHaveAlpha(at index: Int) -> Bool { hasAlphaChannel }
 
-    func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
+    func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
         guard let ranges = frameData[index] else {
             return try LibPNG.decode(bytes[...], width: canvasWidth, height: canvasHeight, final: isFinal)
         }

@@ -65,7 +65,7 @@ struct TIFFContainer: ImageContainer {
         return min(1 << 30, max(64 << 20, overflow ? Int.max : wholeImage))
     }
 
-    func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
+    func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
         try decodePage(at: 0)
     }
 

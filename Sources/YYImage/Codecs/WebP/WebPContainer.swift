@@ -98,15 +98,15 @@ struct WebPContainer: ImageContainer {
 
     func frameMayHaveAlpha(at index: Int) -> Bool { alphaFlags[index] }
 
-    func decodeFrame(at index: Int, sizeHint: Int?) throws(ImageError) -> Bitmap {
+    func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
         let frame = frames[index]
         let fragment = fragments[index]
-        if let hint = sizeHint, frames.count == 1, max(frame.width, frame.height) > hint {
-            // A still shrinks while decoding, through libwebp's own rescaler: the full-size
-            // pixels are never held.
-            let scale = Double(hint) / Double(max(frame.width, frame.height))
-            let width = max(1, Int((Double(frame.width) * scale).rounded()))
-            let height = max(1, Int((Double(frame.height) * scale).rounded()))
+        let denominator = ShrinkOnLoad.denominator(width: frame.width, height: frame.height, keeping: shrinkOnLoad, maxDenominator: 8)
+        if frames.count == 1, denominator > 1 {
+            // A still shrinks while decoding, through libwebp's own (area-averaging) rescaler, at
+            // a power-of-two scale as JPEG does: the full-size pixels are never held.
+            let width = ShrinkOnLoad.scaled(frame.width, by: denominator)
+            let height = ShrinkOnLoad.scaled(frame.height, by: denominator)
             return try decodeScaled(fragment, width: width, height: height)
         }
         // WebPDecodeRGBAInto writes the whole frame or fails.

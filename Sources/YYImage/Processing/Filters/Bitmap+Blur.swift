@@ -1,10 +1,10 @@
 import Foundation
 
 extension Bitmap {
-    /// The largest blur or sharpen sigma accepted, in pixels.
-    public static let maxFilterSigma = 1000.0
+    /// The largest blur or sharpen sigma accepted, in pixels (``ProcessingLimits/maxFilterSigma``).
+    public static let maxFilterSigma = ProcessingLimits.maxFilterSigma
 
-    /// Gaussian blur with standard deviation `sigma` pixels (0.3...1000), separable, in
+    /// Gaussian blur with standard deviation `sigma` pixels (above 0, at most 1000), separable, in
     /// premultiplied alpha so transparent pixels lend no colour.
     public func blurred(sigma: Double) throws(ImageError) -> Bitmap {
         try Self.checkSigma(sigma, name: "blur")
@@ -50,15 +50,17 @@ extension Bitmap {
     }
 
     private static func checkSigma(_ sigma: Double, name: String) throws(ImageError) {
-        guard sigma.isFinite, sigma >= 0.3, sigma <= maxFilterSigma else {
-            throw .invalidParameter(name: name, "a sigma of \(sigma): give 0.3...\(Int(maxFilterSigma)) pixels")
+        guard ProcessingLimits.isValidFilterSigma(sigma) else {
+            throw .invalidParameter(name: name, "a sigma of \(sigma): give more than 0, at most \(Int(maxFilterSigma)) pixels")
         }
     }
 
-    /// A normalised Gaussian reaching 3 sigma either side.
+    /// A normalised Gaussian reaching 3 sigma either side (at least one pixel). The centre's
+    /// weight is 1 whatever the sigma, so a sigma whose square underflows gives the identity,
+    /// not 0 / 0.
     static func gaussian(sigma: Double) -> [Double] {
         let radius = max(1, Int((3 * sigma).rounded(.up)))
-        let weights = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        let weights = (-radius...radius).map { $0 == 0 ? 1 : exp(-Double($0 * $0) / (2 * sigma * sigma)) }
         let total = weights.reduce(0, +)
         return weights.map { $0 / total }
     }

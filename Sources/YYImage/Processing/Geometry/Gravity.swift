@@ -2,7 +2,7 @@
 /// chosen from the pixels.
 public enum Gravity: Sendable, Hashable, Codable {
     /// The middle (the default).
-    case centre
+    case center
     /// Top edge, centred.
     case north
     /// Bottom edge, centred.
@@ -26,11 +26,18 @@ public enum Gravity: Sendable, Hashable, Codable {
     /// The window with the most edges, saturated colour and skin tones (what draws the eye).
     case attention
 
+    /// The names cases are encoded under: `center` keeps the name archives wrote before it was
+    /// spelled so.
+    private enum CodingKeys: String, CodingKey {
+        case center = "centre"
+        case north, south, east, west, northEast, northWest, southEast, southWest, focalPoint, entropy, attention
+    }
+
     /// Where a `window` × `window` span sits in `extent`, from 0 (start) to 1 (end), for the
     /// compass points and focal points; `nil` for the smart modes.
     package func alignment() -> (x: Double, y: Double)? {
         switch self {
-        case .centre: (0.5, 0.5)
+        case .center: (0.5, 0.5)
         case .north: (0.5, 0)
         case .south: (0.5, 1)
         case .east: (1, 0.5)
@@ -43,30 +50,40 @@ public enum Gravity: Sendable, Hashable, Codable {
         }
     }
 
-    /// The top-left corner of the `width` × `height` window of `bitmap` this gravity keeps (a crop
-    /// at full scale, for services that crop before they resize).
+    /// The top-left corner of a `window` placed in an `extent` no smaller on either side: the
+    /// compass points align it, a focal point centres it on the point as far as the edges allow,
+    /// the smart modes (which need the pixels: ``cropOrigin(in:width:height:)``) centre it. The
+    /// one rule for where a crop keeps and where padding puts the image, as imgproxy places both.
+    package func origin(of window: (width: Int, height: Int), in extent: (width: Int, height: Int)) -> (x: Int, y: Int) {
+        if case .focalPoint(let fx, let fy) = self {
+            return (
+                Self.offset(window: window.width, extent: extent.width, focus: fx),
+                Self.offset(window: window.height, extent: extent.height, focus: fy)
+            )
+        }
+        let alignment = alignment() ?? (0.5, 0.5)
+        return (
+            Self.offset(window: window.width, extent: extent.width, alignment: alignment.x),
+            Self.offset(window: window.height, extent: extent.height, alignment: alignment.y)
+        )
+    }
+
+    /// The top-left corner of the `width` × `height` window of `bitmap` this gravity keeps: the
+    /// smart modes search the pixels, the others are ``origin(of:in:)``.
     package func cropOrigin(in bitmap: Bitmap, width: Int, height: Int) -> (x: Int, y: Int) {
         switch self {
-        case .entropy, .attention:
-            return SmartCrop.origin(in: bitmap, width: width, height: height, gravity: self)
-        case .focalPoint(let x, let y):
-            return (Self.offset(window: width, extent: bitmap.width, focus: x), Self.offset(window: height, extent: bitmap.height, focus: y))
-        default:
-            let alignment = alignment() ?? (0.5, 0.5)
-            return (
-                Self.offset(window: width, extent: bitmap.width, alignment: alignment.x),
-                Self.offset(window: height, extent: bitmap.height, alignment: alignment.y)
-            )
+        case .entropy, .attention: SmartCrop.origin(in: bitmap, width: width, height: height, gravity: self)
+        default: origin(of: (width, height), in: (bitmap.width, bitmap.height))
         }
     }
 
     /// The offset of a `window`-long span in an `extent`-long one.
-    static func offset(window: Int, extent: Int, alignment: Double) -> Int {
+    private static func offset(window: Int, extent: Int, alignment: Double) -> Int {
         max(0, Int((Double(extent - window) * alignment).rounded()))
     }
 
     /// The offset of a `window`-long span centred on `focus` (0...1 of `extent`), kept inside.
-    static func offset(window: Int, extent: Int, focus: Double) -> Int {
+    private static func offset(window: Int, extent: Int, focus: Double) -> Int {
         let centred = Int((focus * Double(extent) - Double(window) / 2).rounded())
         return min(max(0, extent - window), max(0, centred))
     }
@@ -75,7 +92,7 @@ public enum Gravity: Sendable, Hashable, Codable {
     /// names, `entropy`, `attention`, or `FX,FY` fractions.
     public init?(parsing text: String) {
         switch text.lowercased() {
-        case "centre", "center": self = .centre
+        case "centre", "center": self = .center
         case "north": self = .north
         case "south": self = .south
         case "east": self = .east
@@ -95,10 +112,11 @@ public enum Gravity: Sendable, Hashable, Codable {
         }
     }
 
-    /// The spelling ``init(parsing:)`` reads, for cache keys.
-    var spelling: String {
+    /// The spelling ``init(parsing:)`` reads, for cache keys: fixed, whatever the cases are
+    /// called.
+    package var spelling: String {
         switch self {
-        case .centre: "centre"
+        case .center: "centre"
         case .north: "north"
         case .south: "south"
         case .east: "east"
@@ -112,4 +130,10 @@ public enum Gravity: Sendable, Hashable, Codable {
         case .attention: "attention"
         }
     }
+}
+
+extension Gravity {
+    /// The former spelling of ``center``.
+    @available(*, deprecated, renamed: "center")
+    public static var centre: Gravity { .center }
 }

@@ -1,0 +1,68 @@
+import Foundation
+import TestSupport
+import TestTraits
+import Testing
+
+@testable import YYImage
+
+/// Shrink-on-load against the whole decode, on real photos (`../shared/testdata/photos`) written
+/// as JPEG (4:2:0 and 4:4:4, baseline and progressive) and WebP by Pillow: for widths and heights
+/// from 95 % down to 5 % of the side, the result has sharp's size from the original, and lies no
+/// further from the whole decode resized with Lanczos 3 than min(38 dB, Pillow's thumbnail recipe
+/// − 0.5 dB).
+@Suite(.needsSharedTestData, .enabled(if: PillowReference.isAvailable, "\(PillowReference.missingReason)"))
+struct ShrinkOnLoadQualityTests {
+    /// The files Pillow writes, each from one photo.
+    static let files = [
+        ("fruits.png", "j420.jpg"), ("fruits.png", "j444.jpg"), ("fruits.png", "j420p.jpg"), ("fruits.png", "j444p.jpg"),
+        ("quebec.png", "j420.jpg"), ("quebec.png", "photo.webp"),
+    ]
+
+    /// sharp's other side: `other × given / side`, rounded half up, at least 1.
+    static func sharpSide(_ other: Int, given: Int, side: Int) -> Int {
+        max(1, (2 * other * given + side) / (2 * side))
+    }
+
+    @Test(arguments: files)
+    func shrinkOnLoadKeepsSharpsSizeAndTheWholeDecodesPicture(photo: String, name: String) throws {
+        let folder = TemporaryDirectory("shrink-quality")
+        try PillowReference.shrink(["encode", TestData.url("photos/" + photo).path, folder.path])
+        let path = folder.path + "/" + name
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let whole = try ImageDecoder(data: data).frame(at: 0)
+        let (w, h) = (whole.width, whole.height)
+        // Widths, then heights, from 95 % to 5 % of the side.
+        var sizes: [(width: Int, height: Int, resize: Resize)] = []
+        for percent in stride(from: 95, through: 5, by: -5) {
+            let width = w * percent / 100, height = h * percent / 100
+            sizes.append((width, Self.sharpSide(h, given: width, side: w), Resize(width: width)))
+            sizes.append((Self.sharpSide(w, given: height, side: h), height, Resize(height: height)))
+        }
+        let draftOut = folder.path + "/draft.rgb"
+        try PillowReference.shrink(["draft", path, draftOut] + sizes.flatMap { [String($0.width), String($0.height)] })
+        let pillow = [UInt8](try Data(contentsOf: URL(fileURLWithPath: draftOut)))
+        var offset = 0
+        var worst = (margin: Double.infinity, report: "")
+        for size in sizes {
+            let chain = ProcessingChain([.resize(size.resize)])
+            var options = ImageDecoder.Options()
+            options.shrinkOnLoad = chain.shrinkOnLoad(sourceWidth: w, sourceHeight: h)
+            let decoded = try ImageDecoder(data: data, options: options).frame(at: 0)
+            let ours = try chain.apply(to: decoded, decodedFrom: (w, h))
+            let label = "\(photo) \(name) \(w)x\(h) → \(size.width)x\(size.height) (decoded at \(decoded.width)x\(decoded.height))"
+            #expect((ours.width, ours.height) == (size.width, size.height), "\(label): got \(ours.width)x\(ours.height)")
+            var exact = size.resize
+            exact.options.reducingGap = nil
+            let reference = try ProcessingChain([.resize(exact)]).apply(to: whole)
+            let pillowBytes = Array(pillow[offset..<(offset + size.width * size.height * 3)])
+            offset += size.width * size.height * 3
+            guard (ours.width, ours.height) == (size.width, size.height) else { continue }
+            let ourPSNR = psnr(ours, reference)
+            let pillowPSNR = PeerResizeTests.psnr(reference, pillowBytes)
+            let floor = min(38, pillowPSNR - 0.5)
+            #expect(ourPSNR >= floor, "\(label): \(ourPSNR) dB, Pillow's recipe \(pillowPSNR) dB")
+            if ourPSNR - floor < worst.margin { worst = (ourPSNR - floor, "\(label): \(ourPSNR) dB, Pillow's recipe \(pillowPSNR) dB") }
+        }
+        print("closest to the floor: \(worst.report)")
+    }
+}
