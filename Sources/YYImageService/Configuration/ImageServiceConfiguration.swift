@@ -51,6 +51,12 @@ public struct ImageServiceConfiguration: Sendable {
     public var negotiatesWebP = true
     /// AVIF's encoder speed, 0 (slowest, smallest) to 10 (default 8, imgproxy's).
     public var avifSpeed = 8
+    /// How many times the result's size a shrink-on-load keeps, at least 1: a JPEG or WebP source
+    /// is decoded at the smallest power-of-two scale (1/2, 1/4, 1/8) whose longest side is still
+    /// this many times the resized image's, then resized with Lanczos 3. 1 is fastest; 2 keeps
+    /// the picture closest to a whole decode (Pillow's `thumbnail` recipe). Default 1; the two
+    /// measured against thumbor in `Benchmarks/README.md`.
+    public var shrinkOnLoadGap = 1.0
     /// The limits on sources, results and time.
     public var limits = Limits()
     /// How long a stopping service waits for requests in flight (default 20 s).

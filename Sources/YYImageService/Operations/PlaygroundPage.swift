@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import NIOCore
 
 /// `GET /` with `--playground`: a source image and a grid of transformations, each with the URL
 /// that made it, so that a new user sees the URL API at work. URLs are signed by the server
@@ -14,7 +16,7 @@ struct PlaygroundPage: Sendable {
         "rs:fit:300:300/f:avif", "rs:fit:300:300/q:20/f:jpg", "rs:force:300:120",
     ]
 
-    func page(source requested: String?) -> ServiceResponse {
+    func page(source requested: String?) -> Response {
         let source = requested ?? defaultSource()
         var figures = ""
         if let source {
@@ -43,8 +45,9 @@ struct PlaygroundPage: Sendable {
             \(figures)</main>
             </body></html>
             """
-        return ServiceResponse(
-            status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], body: Data(html.utf8))
+        return Response(
+            status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
     /// A path for `options` and `source`, signed when a key is configured.

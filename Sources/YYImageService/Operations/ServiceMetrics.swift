@@ -1,4 +1,5 @@
 import Prometheus
+import YYDispatch
 
 /// The service's Prometheus metrics, in a registry of its own (no process-wide metrics system):
 /// requests by status, time per stage, result cache hits per level, work in flight, bytes out.
@@ -20,6 +21,8 @@ final class ServiceMetrics: Sendable {
     let inFlight: Gauge
     let queued: Gauge
     private let bytesOut: Counter
+    /// Response counters by status, each made once (the registry looks a name up under a lock).
+    private let statusCounters = Locked<[Int: Counter]>([:])
 
     private static let buckets: [Duration] = [
         .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
@@ -52,14 +55,27 @@ final class ServiceMetrics: Sendable {
 
     /// Counts a response.
     func recordResponse(status: Int, bytes: Int, duration: Duration) {
-        registry.makeCounter(
-            descriptor: Self.name("requests", unit: "total", help: "Requests answered, by status"), labels: [("status", String(status))]
-        ).increment()
+        counter(forStatus: status).increment()
         requestDuration.record(duration)
         bytesOut.increment(by: Int64(bytes))
     }
 
+    private func counter(forStatus status: Int) -> Counter {
+        if let counter = statusCounters.withLock({ $0[status] }) { return counter }
+        let counter = registry.makeCounter(
+            descriptor: Self.name("requests", unit: "total", help: "Requests answered, by status"), labels: [("status", String(status))])
+        statusCounters.withLock { $0[status] = counter }
+        return counter
+    }
+
     func record(_ stage: Stage, _ duration: Duration) { stages[stage]?.record(duration) }
+
+    /// The stage times of a computed result.
+    func record(_ output: ImageRenderer.Output) {
+        record(.decode, output.decoding)
+        record(.process, output.processing)
+        record(.encode, output.encoding)
+    }
 
     func record(_ level: CacheLevel) { cacheLevels[level]?.increment() }
 

@@ -73,11 +73,11 @@ struct SourceFetcher: Sendable {
         case .timedOut(let timeout): .gatewayTimeout("the origin timed out (\(timeout.rawValue))")
         case .tooLarge(let limit): .unprocessable("the source is larger than \(limit) bytes")
         case .decodingFailed(let error): ImageRenderer.serviceError(for: error)
-        case .invalidResponse(let detail): .badGateway("the origin's response is invalid: \(detail)")
-        case .invalidRedirect(let detail): .notFound("redirect refused: \(detail)")
+        case .invalidResponse(let detail): .badGateway("the origin's response is invalid").logging(detail)
+        case .invalidRedirect(let detail): .notFound("the origin's redirect was refused").logging(detail)
         case .unsupportedURL: .badRequest("the source URL is not valid")
         case .cancelled: .unavailable("the request was cancelled")
-        case .transport(let detail): .badGateway("cannot reach the origin: \(detail)")
+        case .transport(let detail): .badGateway("cannot reach the origin").logging(detail)
         case .refusedAddress: .notFound("the source's address is not allowed")
         }
     }

@@ -3,7 +3,7 @@ import YYDispatch
 import YYImage
 
 /// Decodes a source, runs the plan over its frames and encodes the result, within the service's
-/// limits and checking for cancellation between frames and steps (so a request past its deadline
+/// limits and checking its deadline between frames and steps (so a request past its deadline
 /// stops working, rather than finishing for nobody).
 struct ImageRenderer: Sendable {
     /// The service's limits on sources and results.
@@ -26,25 +26,30 @@ struct ImageRenderer: Sendable {
     }
 
     let limits: Limits
+    /// How many times the result's size a shrink-on-load keeps, at least 1.
+    let shrinkOnLoadGap: Double
     /// AVIF's encoder speed (0...10; the service's default favours speed, as imgproxy's does).
     let avifSpeed: Int
 
-    /// `data` rendered for `options` in the format `choice` resolves to. `isAlone` says that no
-    /// other request is at work, so the encoder may use every core.
-    func render(_ data: Data, options: ProcessingOptions, choice: OutputFormat.Choice, isAlone: Bool, cancellation: RenderCancellation)
+    /// `data` rendered for `options` in the format `choice` resolves to, stopping with a 503 at
+    /// the first check after `deadline`. `isAlone` says that no other request is at work, so the
+    /// encoder may use every core.
+    func render(_ data: Data, options: ProcessingOptions, choice: OutputFormat.Choice, isAlone: Bool, deadline: ContinuousClock.Instant)
         throws(ServiceError) -> Output
     {
+        let checkpoint = { () throws(ImageError) in
+            if ContinuousClock.now >= deadline { throw ImageError.cancelled }
+        }
         do throws(ImageError) {
-            return try renderChecked(data, options: options, choice: choice, isAlone: isAlone, cancellation: cancellation)
+            return try renderChecked(data, options: options, choice: choice, isAlone: isAlone, checkpoint: checkpoint)
         } catch {
-            if cancellation.isCancelled { throw .unavailable("processing took longer than the processing timeout") }
             throw Self.serviceError(for: error)
         }
     }
 
-    private func renderChecked(_ data: Data, options: ProcessingOptions, choice: OutputFormat.Choice, isAlone: Bool, cancellation: RenderCancellation)
-        throws(ImageError) -> Output
-    {
+    private func renderChecked(
+        _ data: Data, options: ProcessingOptions, choice: OutputFormat.Choice, isAlone: Bool, checkpoint: () throws(ImageError) -> Void
+    ) throws(ImageError) -> Output {
         let clock = ContinuousClock()
         var started = clock.now
         var decoderOptions = ImageDecoder.Options()
@@ -57,18 +62,11 @@ struct ImageRenderer: Sendable {
         let type = OutputFormat.resolve(choice, sourceType: sourceType, isAnimated: decoder.frameCount > 1)
         let animated = decoder.frameCount > 1 && OutputFormat.keepsAnimation(type)
         let originalSize = (width: decoder.orientedWidth, height: decoder.orientedHeight)
-        var shrinkOnLoad: Int?
-        // Shrink-on-load when nothing needs the full pixels first: JPEG decodes smaller for free.
-        // As libvips' and thumbor's shrink-on-load, to the smallest scale that still covers the
-        // result (no reducing gap): the DCT scaling averages as it drops resolution, and a
-        // scale twice as large costs about four times the decoding.
-        if options.trimThreshold == nil, options.crop == nil, !animated,
-            var probe = RenderPlan.resize(options, box: RenderPlan.box(options), source: originalSize)
-        {
-            probe.options.reducingGap = nil
-            let chain = ProcessingChain([.resize(probe)])
-            shrinkOnLoad = chain.decodingSideNeeded(sourceWidth: originalSize.width, sourceHeight: originalSize.height)
-        }
+        // Shrink-on-load when nothing needs the whole pixels first, at a power-of-two scale that
+        // keeps `shrinkOnLoadGap` times the result (Benchmarks/README.md: the rule measured
+        // against thumbor's).
+        let shrinkOnLoad =
+            animated || !decoder.compositesFrames ? nil : RenderPlan.shrinkOnLoad(options, source: originalSize, reducingGap: shrinkOnLoadGap)
         var output = Output(data: Data(), type: type)
         var encoder = ImageEncoder(type: type)
         encoder.quality = Double(options.effectiveQuality(for: type)) / 100
@@ -83,26 +81,30 @@ struct ImageRenderer: Sendable {
         var plan: RenderPlan?
         output.decoding += clock.now - started
         for index in 0..<(animated ? decoder.frameCount : 1) {
-            try cancellation.check()
+            try checkpoint()
             started = clock.now
             var frame = try decoder.frame(at: index, shrinkOnLoad: shrinkOnLoad)
             if let threshold = options.trimThreshold, !animated { frame = frame.trimmed(threshold: threshold) }
             output.decoding += clock.now - started
             started = clock.now
-            if plan == nil { plan = try RenderPlan(options: options, frame: frame, originalSize: originalSize, outputType: type) }
-            for step in plan?.steps ?? [] {
-                try cancellation.check()
-                frame = try ProcessingChain([step]).apply(to: frame)
+            let sourceSize = shrinkOnLoad == nil ? (frame.width, frame.height) : originalSize
+            let framePlan: RenderPlan
+            if let plan {
+                framePlan = plan
+            } else {
+                framePlan = try RenderPlan(options: options, frame: frame, sourceSize: sourceSize, outputType: type)
             }
+            plan = framePlan
+            frame = try framePlan.chain.apply(to: frame, decodedFrom: sourceSize, checkpoint: checkpoint)
             guard max(frame.width, frame.height) <= limits.resultSide else {
                 throw .invalidParameter(name: "result", "\(frame.width)x\(frame.height) is over the result limit of \(limits.resultSide) pixels")
             }
             encoder.addFrame(frame, duration: animated ? decoder.frameInfos[index].duration : 0)
             output.processing += clock.now - started
         }
-        try cancellation.check()
+        try checkpoint()
         started = clock.now
-        output.data = try encode(encoder, maxBytes: options.maxBytes, cancellation: cancellation)
+        output.data = try encode(encoder, maxBytes: options.maxBytes, checkpoint: checkpoint)
         output.encoding = clock.now - started
         return output
     }
@@ -121,13 +123,13 @@ struct ImageRenderer: Sendable {
 
     /// The encoded bytes; with `maxBytes`, lossy formats are encoded again at lower quality
     /// (at most 8 times, down to quality 0.1) until they fit.
-    private func encode(_ encoder: ImageEncoder, maxBytes: Int, cancellation: RenderCancellation) throws(ImageError) -> Data {
+    private func encode(_ encoder: ImageEncoder, maxBytes: Int, checkpoint: () throws(ImageError) -> Void) throws(ImageError) -> Data {
         var encoder = encoder
         var data = try encoder.encode()
         guard maxBytes > 0, [.jpeg, .webp, .avif, .jpegXL].contains(encoder.type) else { return data }
         var attempts = 0
         while data.count > maxBytes, attempts < 8, encoder.quality > 0.1 {
-            try cancellation.check()
+            try checkpoint()
             // Scale quality by how far off the size is, never by less than 10 %.
             let ratio = Double(maxBytes) / Double(data.count)
             encoder.quality = max(0.1, encoder.quality * min(0.9, ratio.squareRoot()))
@@ -137,15 +139,18 @@ struct ImageRenderer: Sendable {
         return data
     }
 
-    /// A decoding or processing error as the status imgproxy gives it: 422.
+    /// A decoding or processing error as the status imgproxy gives it: 422 with a fixed message
+    /// (a parameter's own range text is ours, written with numbers only), 503 when cancelled.
+    /// What the codec said goes to the log.
     static func serviceError(for error: ImageError) -> ServiceError {
         switch error {
-        case .unknownFormat: return .unprocessable("the source is not an image this service reads")
+        case .unknownFormat: .unprocessable("the source is not an image this service reads")
         case .tooManyPixels(let width, let height, let limit):
-            return .unprocessable("the source has \(width)x\(height) pixels, over the limit of \(limit)")
-        case .invalidParameter(let name, let detail): return .unprocessable("\(name): \(detail)")
-        case .fileSystem: return .unprocessable("the source cannot be read")
-        default: return .unprocessable("the source cannot be decoded: \(error)")
+            .unprocessable("the source has \(width)x\(height) pixels, over the limit of \(limit)")
+        case .invalidParameter(let name, let detail): .unprocessable("\(name): \(detail)")
+        case .fileSystem: .unprocessable("the source cannot be read").logging(error.description)
+        case .cancelled: .unavailable("processing took longer than the processing timeout")
+        default: .unprocessable("the source cannot be decoded").logging(error.description)
         }
     }
 }

@@ -1,40 +1,39 @@
 import YYImage
 
-/// The processing steps for one request and one source, in imgproxy's order: trim, crop, resize
-/// (by the resizing type, with `dpr`), extend, rotate, blur, sharpen, background.
+/// The processing steps for one request and one source, in imgproxy's order: trim (done by the
+/// renderer before), crop, resize (by the resizing type, with `dpr`), extend, rotate, blur,
+/// sharpen, background.
 struct RenderPlan: Sendable {
     /// The steps after trim, applied to every frame.
-    let steps: [ProcessingStep]
+    let chain: ProcessingChain
 
-    /// The plan for `options` on `frame` (the first frame, trimmed when trimming; its size is the
-    /// source's), written as `outputType`. `originalSide` is the longest side before
-    /// shrink-on-load, for the choices that compare the source with the box.
-    init(options o: ProcessingOptions, frame: Bitmap, originalSize: (width: Int, height: Int), outputType: ImageType) throws(ImageError) {
+    /// The plan for `options` on `frame` (the first frame, trimmed when trimming), written as
+    /// `outputType`. `sourceSize` is the upright size of the image `frame` stands for: larger
+    /// than `frame` when the decoder shrank it on load. Every size is worked out from it, so a
+    /// shrink-on-load never changes the result's size.
+    init(options o: ProcessingOptions, frame: Bitmap, sourceSize: (width: Int, height: Int), outputType: ImageType) throws(ImageError) {
         var steps: [ProcessingStep] = []
-        var size = (width: frame.width, height: frame.height)
-        var decisionSize = originalSize
+        var size = sourceSize
         if let crop = o.crop {
+            // A crop comes before any shrink-on-load (the renderer decodes whole for it).
             let width = Self.cropSide(crop.width, of: size.width), height = Self.cropSide(crop.height, of: size.height)
             let origin = (crop.gravity ?? o.gravity).cropOrigin(in: frame, width: width, height: height)
             steps.append(.crop(PixelRect(x: origin.x, y: origin.y, width: width, height: height)))
             size = (width, height)
-            decisionSize = size
         }
         let box = Self.box(o)
-        if let resize = Self.resize(o, box: box, source: decisionSize) {
+        if let resize = Self.resize(o, box: box, source: size) {
             size = try resize.outputSize(sourceWidth: size.width, sourceHeight: size.height)
             steps.append(.resize(resize))
         }
         if o.extend, box.width > 0 || box.height > 0 {
             let target = (width: max(box.width, size.width), height: max(box.height, size.height))
             if target != size {
-                let alignment = Self.alignment(of: o.extendGravity)
-                let left = Int((Double(target.width - size.width) * alignment.x).rounded())
-                let top = Int((Double(target.height - size.height) * alignment.y).rounded())
+                let origin = o.extendGravity.origin(of: size, in: target)
                 steps.append(
                     .extend(
-                        top: top, left: left, bottom: target.height - size.height - top, right: target.width - size.width - left,
-                        background: o.background ?? RGBA(0, 0, 0, 0)))
+                        top: origin.y, left: origin.x, bottom: target.height - size.height - origin.y,
+                        right: target.width - size.width - origin.x, background: o.background ?? RGBA(0, 0, 0, 0)))
             }
         }
         if let turn = QuarterTurn(rawValue: o.rotation) { steps.append(.rotate(turn)) }
@@ -45,7 +44,16 @@ struct RenderPlan: Sendable {
         } else if !outputType.storesAlpha {
             steps.append(.flatten(background: RGBA(255, 255, 255)))
         }
-        self.steps = steps
+        chain = ProcessingChain(steps)
+    }
+
+    /// The longest side a decoder may shrink a `source`-sized image to for `o`: set when the plan
+    /// starts with a resize that shrinks (no trim or crop first, which need the whole pixels),
+    /// keeping `reducingGap` times the scaled size (`nil`: the scaled size itself).
+    static func shrinkOnLoad(_ o: ProcessingOptions, source: (width: Int, height: Int), reducingGap: Double?) -> Int? {
+        guard o.trimThreshold == nil, o.crop == nil, var resize = resize(o, box: box(o), source: source) else { return nil }
+        resize.options.reducingGap = reducingGap
+        return ProcessingChain([.resize(resize)]).shrinkOnLoad(sourceWidth: source.width, sourceHeight: source.height)
     }
 
     /// The box of `o` in pixels (after `dpr`), for the image before its turn: the box is for
@@ -84,11 +92,5 @@ struct RenderPlan: Sendable {
         if value == 0 { return side }
         if value < 1 { return max(1, Int((value * Double(side)).rounded())) }
         return min(side, Int(value.rounded()))
-    }
-
-    /// Where padding puts the image, 0...1 on each axis (smart gravities centre it).
-    static func alignment(of gravity: Gravity) -> (x: Double, y: Double) {
-        if case .focalPoint(let x, let y) = gravity { return (x, y) }
-        return gravity.alignment() ?? (0.5, 0.5)
     }
 }

@@ -68,12 +68,13 @@ public final class ImageService: Service {
             fetcher: fetcher,
             renderer: ImageRenderer(
                 limits: .init(sourcePixels: limits.sourcePixels, frames: limits.frames, resultSide: limits.resultSide),
-                avifSpeed: configuration.avifSpeed),
+                shrinkOnLoadGap: max(1, configuration.shrinkOnLoadGap), avifSpeed: configuration.avifSpeed),
             results: ResultCache(
                 cache: resultCache, timeToLive: configuration.resultTimeToLive, fillLockTimeToLive: limits.processingTimeout + .seconds(1)),
             admission: AdmissionQueue(workers: workers, queueLimit: configuration.queueLimit),
             renderQueues: try DispatchQueuePool(
                 name: "yykit.serve.render", queueCount: min(workers, DispatchQueuePool.queueCountRange.upperBound)),
+            deadlines: DeadlineWatch(),
             metrics: metrics)
     }
 
@@ -83,21 +84,10 @@ public final class ImageService: Service {
     /// Serves until a graceful shutdown (of the `ServiceGroup` it runs in) or cancellation.
     public func run() async throws {
         let logger = configuration.logger
-        var services: [any Service] = []
-        let playground = configuration.playground ? PlaygroundPage(signature: configuration.signature, localRoot: configuration.localRoot) : nil
-        let responder = ServiceResponder(handler: handler, playground: playground, metrics: metrics, logger: logger)
         let host = configuration.host
         let onListening = self.onListening
-        services.append(
-            Application(
-                responder: responder,
-                configuration: .init(address: .hostname(host, port: configuration.port), serverName: "yy-serve"),
-                onServerRunning: { channel in
-                    let port = channel.localAddress?.port ?? 0
-                    logger.info("yy serve listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)", metadata: ["port": "\(port)"])
-                    onListening(port)
-                },
-                logger: logger))
+        // The metrics listen on a port of their own, a service of the main application.
+        var services: [any Service] = []
         if let metricsPort = configuration.metricsPort {
             services.append(
                 Application(
@@ -108,18 +98,23 @@ public final class ImageService: Service {
                     },
                     logger: logger))
         }
+        let application = Application(
+            router: makeRouter(),
+            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "yy-serve"),
+            services: services,
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                logger.info("yy serve listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)", metadata: ["port": "\(port)"])
+                onListening(port)
+            },
+            logger: logger)
         if configuration.signature == nil {
             logger.warning(
                 "URL signatures are OFF: anyone who can reach this service can make it fetch and process any allowed source. Give --key and --salt.")
         }
-        let group = ServiceGroup(
-            configuration: .init(
-                services: services.map { .init(service: $0) },
-                gracefulShutdownSignals: [],
-                logger: logger))
         let stopping = handler.stopping
         try await withGracefulShutdownHandler {
-            try await group.run()
+            try await application.run()
         } onGracefulShutdown: {
             stopping.withLock { $0 = true }
             logger.info("shutting down: no new work; waiting for the requests in flight")

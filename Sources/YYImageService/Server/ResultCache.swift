@@ -25,22 +25,33 @@ struct ResultCache: Sendable {
     /// signature, so re-signed URLs share results).
     static func key(source: String, options: ProcessingOptions, choice: OutputFormat.Choice) -> String {
         let name = source + "\n" + options.cacheKey + "\n" + choice.cacheKey
-        return "result:v2:" + HMACSHA256.digest(Array(name.utf8)).map { String(format: "%02x", $0) }.joined()
+        return "result:v3:" + SHA256Digest.of(Array(name.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The result for `key`, from a level or from `compute`.
-    func result(forKey key: String, compute: @escaping @Sendable () async throws -> ImageRenderer.Output) async throws -> Lookup {
+    func result(forKey key: String, compute: @escaping @Sendable () async throws(ServiceError) -> ImageRenderer.Output)
+        async throws(ServiceError) -> Lookup
+    {
         guard let cache else { return try await computed(compute) }
         if let stored = cache.memoryCache.value(forKey: key), let result = StoredResult(stored: stored) {
             return Lookup(result: result, level: .memory)
         }
         let onDisk = (try? await cache.diskCache.contains(key)) ?? false
         let fill = ComputedOutput()
-        let stored = try await cache.value(forKey: key, expiresAfter: timeToLive, fillLockTimeToLive: fillLockTimeToLive) {
-            let output = try await compute()
-            let result = StoredResult(image: output.data)
-            fill.set(Lookup(result: result, level: .computed, rendered: output))
-            return result.stored
+        let stored: Data
+        do {
+            stored = try await cache.value(forKey: key, expiresAfter: timeToLive, fillLockTimeToLive: fillLockTimeToLive) {
+                let output = try await compute()
+                let result = StoredResult(image: output.data, type: output.type)
+                fill.set(Lookup(result: result, level: .computed, rendered: output))
+                return result.stored
+            }
+        } catch let error as ServiceError {
+            throw error
+        } catch is CancellationError {
+            throw .unavailable("the request was cancelled")
+        } catch {
+            throw ServiceError.internalError.logging("result cache: \(error)")
         }
         if let lookup = fill.get() { return lookup }
         guard let result = StoredResult(stored: stored) else {
@@ -54,9 +65,9 @@ struct ResultCache: Sendable {
         return Lookup(result: result, level: onDisk ? .disk : cache.sharedTier != nil ? .shared : .coalesced)
     }
 
-    private func computed(_ compute: () async throws -> ImageRenderer.Output) async throws -> Lookup {
+    private func computed(_ compute: () async throws(ServiceError) -> ImageRenderer.Output) async throws(ServiceError) -> Lookup {
         let output = try await compute()
-        return Lookup(result: StoredResult(image: output.data), level: .computed, rendered: output)
+        return Lookup(result: StoredResult(image: output.data, type: output.type), level: .computed, rendered: output)
     }
 }
 

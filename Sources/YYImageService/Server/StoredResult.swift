@@ -1,42 +1,55 @@
 import Foundation
 import YYImage
 
-/// A result as the result cache keeps it: the image's bytes after its entity tag, so that a hit
-/// from any level answers without hashing the image again.
+/// A result as the result cache keeps it: the image's format and entity tag before its bytes, so
+/// that a hit from any level answers without hashing or sniffing the image again.
 ///
-/// Layout: one byte `n`, the tag's `n` ASCII bytes (quotes included), then the image.
+/// Layout: one byte `n`, the tag's `n` ASCII bytes (quotes included), one byte `m`, the format's
+/// `m` ASCII bytes (its file extension), then the image.
 struct StoredResult: Sendable, Equatable {
     /// The `ETag`: the image's SHA-256, URL-safe base64, quoted.
     var etag: String
+    /// The image's format, as the renderer wrote it.
+    var type: ImageType
     /// The encoded image.
     var image: Data
 
-    /// `image` with the tag of its bytes.
-    init(image: Data) {
+    /// `image`, written as `type`, with the tag of its bytes.
+    init(image: Data, type: ImageType) {
         self.image = image
-        etag = "\"" + URLSignature.base64URL(HMACSHA256.digest(image)) + "\""
+        self.type = type
+        etag = "\"" + SHA256Digest.of(image).base64URLEncoded + "\""
     }
 
     /// The result `stored` holds, or `nil` when it is not one (a truncated or foreign value,
     /// which the cache then treats as a miss).
     init?(stored: Data) {
-        guard let length = stored.first.map(Int.init), length > 0, stored.count > 1 + length else { return nil }
-        let tagEnd = stored.startIndex + 1 + length
-        guard let etag = String(bytes: stored[(stored.startIndex + 1)..<tagEnd], encoding: .ascii) else { return nil }
+        var rest = stored[...]
+        guard let etag = Self.field(&rest), let name = Self.field(&rest), let type = ImageType(fileExtension: name), !rest.isEmpty else {
+            return nil
+        }
         self.etag = etag
-        image = stored[tagEnd...]
+        self.type = type
+        image = Data(rest)
     }
 
     /// The bytes to store.
     var stored: Data {
-        var data = Data(capacity: 1 + etag.utf8.count + image.count)
-        data.append(UInt8(etag.utf8.count))
-        data.append(contentsOf: etag.utf8)
+        var data = Data(capacity: 2 + etag.utf8.count + type.fileExtension.utf8.count + image.count)
+        for field in [etag, type.fileExtension] {
+            data.append(UInt8(field.utf8.count))
+            data.append(contentsOf: field.utf8)
+        }
         data.append(image)
         return data
     }
 
-    /// The image's format, read from its first bytes (our own encoders wrote them, so it is
-    /// always recognised; PNG is the answer that can only be wrong for a foreign value).
-    var type: ImageType { ImageType(sniffing: image) ?? .png }
+    /// A length-prefixed ASCII field taken off the front of `bytes`.
+    private static func field(_ bytes: inout Data.SubSequence) -> String? {
+        guard let length = bytes.first.map(Int.init), length > 0, bytes.count > length else { return nil }
+        let start = bytes.startIndex + 1
+        guard let text = String(bytes: bytes[start..<(start + length)], encoding: .ascii) else { return nil }
+        bytes = bytes[(start + length)...]
+        return text
+    }
 }

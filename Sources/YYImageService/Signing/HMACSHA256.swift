@@ -1,7 +1,7 @@
 import CLibCrypto
 import Foundation
 
-/// HMAC-SHA256 and SHA-256 through OpenSSL's one-shot functions.
+/// HMAC-SHA256 through OpenSSL's one-shot function.
 enum HMACSHA256 {
     /// HMAC-SHA256 of `message` under `key` (32 bytes).
     static func authenticationCode(key: [UInt8], message: [UInt8]) -> [UInt8] {
@@ -21,18 +21,5 @@ enum HMACSHA256 {
         }
         precondition(written != nil && length == 32, "OpenSSL's HMAC-SHA256 failed")
         return Array(output.prefix(32))
-    }
-
-    /// SHA-256 of `bytes` (32 bytes).
-    static func digest(_ bytes: some ContiguousBytes) -> [UInt8] {
-        var output = [UInt8](repeating: 0, count: 32)
-        bytes.withUnsafeBytes { input in
-            output.withUnsafeMutableBytes { out in
-                _ = SHA256(
-                    input.baseAddress?.assumingMemoryBound(to: UInt8.self), input.count,
-                    out.baseAddress?.assumingMemoryBound(to: UInt8.self))
-            }
-        }
-        return output
     }
 }

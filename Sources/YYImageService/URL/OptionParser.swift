@@ -66,8 +66,8 @@ struct OptionParser: Sendable {
             o.gravity = try reader.gravity(from: 0)
         case "crop", "c":
             try reader.count(2...5)
-            let width = try reader.double(0, in: 0...Double(1 << 24))
-            let height = try reader.double(1, in: 0...Double(1 << 24))
+            let width = try reader.double(0, in: 0...Double(ProcessingLimits.sides.upperBound))
+            let height = try reader.double(1, in: 0...Double(ProcessingLimits.sides.upperBound))
             let gravity = reader.has(2) ? try reader.gravity(from: 2) : nil
             o.crop = width == 0 && height == 0 ? nil : ProcessingOptions.Crop(width: width, height: height, gravity: gravity)
         case "trim", "t":
@@ -75,7 +75,8 @@ struct OptionParser: Sendable {
             for index in 1..<args.count where !args[index].isEmpty {
                 throw .badRequest("option trim: only the threshold is supported (colour and equal-sides arguments are not)")
             }
-            o.trimThreshold = Int(try reader.double(0, in: 0...255).rounded())
+            let thresholds = ProcessingLimits.trimThresholds
+            o.trimThreshold = Int(try reader.double(0, in: Double(thresholds.lowerBound)...Double(thresholds.upperBound)).rounded())
         case "rotate", "rot":
             try reader.count(1...1)
             let angle = try reader.integer(0, in: -360...360)
@@ -85,13 +86,13 @@ struct OptionParser: Sendable {
             try reader.count(1...1)
             o.autoRotate = try reader.bool(0)
         case "background", "bg":
-            o.background = try reader.colour()
+            o.background = try reader.color()
         case "blur", "bl":
             try reader.count(1...1)
-            o.blurSigma = try reader.double(0, in: 0...100)
+            o.blurSigma = try reader.sigma(0)
         case "sharpen", "sh":
             try reader.count(1...1)
-            o.sharpenSigma = try reader.double(0, in: 0...100)
+            o.sharpenSigma = try reader.sigma(0)
         case "quality", "q":
             try reader.count(1...1)
             o.quality = try reader.integer(0, in: 0...100)
@@ -196,8 +197,15 @@ private struct ArgumentReader {
         return value
     }
 
-    /// A box side: 0 (follow the aspect ratio) or more.
-    func side(_ index: Int) throws(ServiceError) -> Int { try integer(index, in: 0...(1 << 24)) }
+    /// A box side: 0 (follow the aspect ratio) or a side a resize takes.
+    func side(_ index: Int) throws(ServiceError) -> Int { try integer(index, in: 0...ProcessingLimits.sides.upperBound) }
+
+    /// A blur or sharpen sigma: 0 (off) or one the filters take (``ProcessingLimits``).
+    func sigma(_ index: Int) throws(ServiceError) -> Double {
+        let sigma = try double(index, in: 0...ProcessingLimits.maxFilterSigma)
+        guard sigma == 0 || ProcessingLimits.isValidFilterSigma(sigma) else { throw invalid(index, "a sigma the filters take") }
+        return sigma
+    }
 
     func optionalSide(_ index: Int) throws(ServiceError) -> Int? { has(index) ? try side(index) : nil }
 
@@ -231,11 +239,11 @@ private struct ArgumentReader {
 
     private static let compass: [String: Gravity] = [
         "no": .north, "so": .south, "ea": .east, "we": .west, "noea": .northEast, "nowe": .northWest,
-        "soea": .southEast, "sowe": .southWest, "ce": .centre, "sm": .attention,
+        "soea": .southEast, "sowe": .southWest, "ce": .center, "sm": .attention,
     ]
 
     /// `R:G:B` (0...255 each) or a hex colour (`RRGGBB`, `RRGGBBAA`); an empty argument clears it.
-    func colour() throws(ServiceError) -> RGBA? {
+    func color() throws(ServiceError) -> RGBA? {
         if arguments.count == 3 {
             let r = try integer(0, in: 0...255), g = try integer(1, in: 0...255), b = try integer(2, in: 0...255)
             return RGBA(UInt8(r), UInt8(g), UInt8(b))

@@ -38,9 +38,9 @@ struct ProcessingOptions: Sendable, Hashable {
     var enlarge = false
     /// Whether a result smaller than the box is padded to it, and where it then sits.
     var extend = false
-    var extendGravity = Gravity.centre
+    var extendGravity = Gravity.center
     /// Where `fill` crops (and a crop without its own gravity).
-    var gravity = Gravity.centre
+    var gravity = Gravity.center
     var crop: Crop?
     /// Trims borders of the corner's colour within this difference (0...255).
     var trimThreshold: Int?
@@ -102,10 +102,11 @@ struct ProcessingOptions: Sendable, Hashable {
         return parts.joined(separator: "/")
     }
 
+    /// The gravity's stable spelling (never a case name, which a rename would change).
     private static func key(_ gravity: Gravity) -> String {
         switch gravity {
         case .focalPoint(let x, let y): "fp:\(x):\(y)"
-        default: "\(gravity)"
+        default: gravity.spelling
         }
     }
 }

@@ -8,9 +8,9 @@ import YYDispatch
 /// arrive in order, so they never wake the watcher early; an earlier one replaces the watcher.
 ///
 /// The deadlines wait in a ``DeadlineQueue`` (a heap: O(log n) per deadline, O(1) removal).
-final class DeadlineWatch: Sendable {
+package final class DeadlineWatch: Sendable {
     /// A registration; pass it to ``remove(_:)`` once the work is done.
-    struct Token: Sendable {
+    package struct Token: Sendable {
         fileprivate let id: DeadlineQueue<@Sendable () -> Void>.ID
     }
 
@@ -29,11 +29,12 @@ final class DeadlineWatch: Sendable {
 
     private let state = Locked(State())
 
-    init() {}
+    /// A watch with nothing registered (its watcher task starts with the first deadline).
+    package init() {}
 
     /// Registers `action` to be called (on the watcher's task) once `deadline` has passed,
     /// unless ``remove(_:)`` comes first. The action must be short: it holds up the others.
-    func add(_ deadline: ContinuousClock.Instant, action: @escaping @Sendable () -> Void) -> Token {
+    package func add(_ deadline: ContinuousClock.Instant, action: @escaping @Sendable () -> Void) -> Token {
         let (token, newWatcher) = state.withLock { state -> (Token, (generation: Int, replaced: Task<Void, Never>?)?) in
             let token = Token(id: state.actions.insert(action, at: deadline))
             if let watcher = state.watcher, watcher.wakesAt <= deadline { return (token, nil) }
@@ -51,9 +52,29 @@ final class DeadlineWatch: Sendable {
 
     /// Unregisters the action of `token`; after this returns it is not called (unless it was
     /// already running).
-    func remove(_ token: Token) {
+    package func remove(_ token: Token) {
         // The action, and what it captured, is released after the lock.
         _ = state.withLock { $0.actions.remove(token.id) }
+    }
+
+    /// `body`'s result, run in a task of its own that this watch cancels once `deadline` passes
+    /// (as it is cancelled when the caller is); `expired` says the deadline cancelled it.
+    package func run<T: Sendable>(
+        until deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws -> T
+    ) async -> (result: Result<T, any Error>, expired: Bool) {
+        let work = Task { try await body() }
+        let expired = Locked(false)
+        let token = add(deadline) {
+            expired.withLock { $0 = true }
+            work.cancel()
+        }
+        defer { remove(token) }
+        let result = await withTaskCancellationHandler {
+            await work.result
+        } onCancel: {
+            work.cancel()
+        }
+        return (result, expired.withLock { $0 })
     }
 
     /// Entries in the heap, removed ones included (for tests of the rebuild).

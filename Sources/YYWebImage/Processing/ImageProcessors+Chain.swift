@@ -33,7 +33,7 @@ extension ImageProcessors {
 extension ImageProcessing where Self == ImageProcessors.Process {
     /// ``ImageProcessors/Process`` of a resize into a box.
     public static func resize(
-        width: Int? = nil, height: Int? = nil, fit: FitMode = .inside, gravity: Gravity = .centre,
+        width: Int? = nil, height: Int? = nil, fit: FitMode = .inside, gravity: Gravity = .center,
         kernel: ResamplingKernel = .lanczos3
     ) -> Self {
         Self(

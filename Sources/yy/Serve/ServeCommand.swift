@@ -108,6 +108,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("avif-speed"), help: "AVIF encoder speed, 0 (small, slow) to 10 (fast).")
     var avifSpeed = 8
 
+    @Option(
+        name: .customLong("shrink-on-load-gap"),
+        help:
+            "How many times the result's size a JPEG or WebP source is decoded at, at least (power-of-two scales; 1 fastest, 2 closest to a whole decode)."
+    )
+    var shrinkOnLoadGap = 1.0
+
     @Option(name: .customLong("log-format"), help: "text, or json (one JSON object per line).")
     var logFormat = "text"
 
@@ -141,6 +148,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !["text", "json"].contains(logFormat) { throw ValidationError("--log-format must be text or json") }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
         if !(0...10).contains(avifSpeed) { throw ValidationError("--avif-speed must be 0...10") }
+        if !(shrinkOnLoadGap.isFinite && (1...8).contains(shrinkOnLoadGap)) { throw ValidationError("--shrink-on-load-gap must be 1...8") }
     }
 
     func run() async throws {
@@ -191,6 +199,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.negotiatesAVIF = !noAVIF
         configuration.negotiatesWebP = !noWebP
         configuration.avifSpeed = avifSpeed
+        configuration.shrinkOnLoadGap = shrinkOnLoadGap
         configuration.limits.sourceBytes = maxSourceBytes
         configuration.limits.sourcePixels = maxSourcePixels
         configuration.limits.resultSide = maxResultSide

@@ -17,7 +17,7 @@ enum ServeEnvironment {
         ("workers", .value), ("queue", .value), ("metrics-port", .value), ("preset", .repeatable), ("max-source-bytes", .value),
         ("max-source-pixels", .value), ("max-result-side", .value), ("max-frames", .value), ("download-timeout", .value),
         ("processing-timeout", .value), ("shutdown-timeout", .value), ("ttl", .value), ("no-avif", .flag), ("no-webp", .flag),
-        ("avif-speed", .value), ("log-format", .value), ("log-level", .value),
+        ("avif-speed", .value), ("shrink-on-load-gap", .value), ("log-format", .value), ("log-level", .value),
     ]
 
     /// `YY_SERVE_<NAME>` for every option, in the table's order.

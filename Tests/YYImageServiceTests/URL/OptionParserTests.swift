@@ -117,6 +117,11 @@ import YYImage
         ("pr:missing", "option preset: unknown preset 'missing'"),
         ("pr:loop", "option preset: presets nest more than 4 deep"),
         ("mb:-5", "option mb: '-5' is not an integer in 0...2147483647"),
+        ("bl:-1", "option bl: '-1' is not a number in 0.0...1000.0"),
+        ("sh:1001", "option sh: '1001' is not a number in 0.0...1000.0"),
+        ("bl:nan", "option bl: 'nan' is not a number in 0.0...1000.0"),
+        ("t:256", "option t: '256' is not a number in 0.0...255.0"),
+        ("c:-1:10", "option c: '-1' is not a number in 0.0...16777216.0"),
     ])
     func aBadOptionIsABadRequestThatNamesIt(segment: String, message: String) {
         #expect(throws: ServiceError.badRequest(message)) { try parser.parse([segment]) }
@@ -125,5 +130,18 @@ import YYImage
     @Test func aBoxOverTheResultLimitIsRefusedBeforeAnythingIsFetched() {
         #expect(throws: ServiceError.unprocessable("width 10000 is over the result limit of 8192 pixels")) { try parse("w:5000", "dpr:2") }
         #expect(throws: ServiceError.unprocessable("height 9000 is over the result limit of 8192 pixels")) { try parse("h:9000") }
+    }
+
+    /// What the parser accepts, the library takes: the ranges come from one table
+    /// (`ProcessingLimits`), so no value that parses fails later as a 422. imgproxy's own parser
+    /// tests take `blur:0.2` and `sharpen:0.2`: near-identity filters, not errors.
+    @Test(arguments: ["bl:0.2", "sh:0.2", "bl:0.0001", "sh:1000", "t:0", "t:255", "w:16777216", "rs:fill:16777216:1", "c:16777216:1"])
+    func aValueAtTheParsersBoundsIsOneTheLibraryTakes(segment: String) throws {
+        let options = try OptionParser(presets: [:], maxResultSide: ProcessingLimits.sides.upperBound).parse([segment])
+        var frame = Bitmap(width: 12, height: 8)
+        for y in 0..<8 { for x in 0..<12 { frame[x, y] = RGBA(UInt8(x * 20), UInt8(y * 30), 90) } }
+        let plan = try RenderPlan(options: options, frame: frame, sourceSize: (12, 8), outputType: .png)
+        let out = try plan.chain.apply(to: frame)
+        #expect(out.width > 0 && out.height > 0)
     }
 }

@@ -104,30 +104,18 @@ struct DownloadStage: Sendable {
         }
     }
 
-    /// `body`'s result, or `.timedOut(.request)` once `deadline` passes (`body` is then cancelled).
-    ///
-    /// `body` runs in a task of its own that the pipeline's one ``DeadlineWatch`` cancels when the
-    /// deadline passes, rather than racing a sleeping child task per request.
+    /// `body`'s result, or `.timedOut(.request)` once `deadline` passes (`body` is then
+    /// cancelled by the pipeline's one ``DeadlineWatch``, rather than by a sleeping child task per
+    /// request).
     private func withDeadline<T: Sendable>(
         _ deadline: ContinuousClock.Instant,
         _ body: @escaping @Sendable () async throws(ImagePipelineError) -> T
     ) async throws(ImagePipelineError) -> T {
-        let work = Task { try await body() }
-        let expired = Locked(false)
-        let token = deadlines.add(deadline) {
-            expired.withLock { $0 = true }
-            work.cancel()
-        }
-        defer { deadlines.remove(token) }
-        let result = await withTaskCancellationHandler {
-            await work.result
-        } onCancel: {
-            work.cancel()
-        }
+        let (result, expired) = await deadlines.run(until: deadline, body)
         do {
             return try result.get()
         } catch {
-            throw expired.withLock { $0 } ? .timedOut(.request) : ImagePipelineError(error)
+            throw expired ? .timedOut(.request) : ImagePipelineError(error)
         }
     }
 
