@@ -445,7 +445,7 @@ let package = Package(
         .testTarget(
             name: "SnippetTests",
             dependencies: [
-                "YYCache", "YYCacheRedis", "YYDispatch", "YYModel", "YYImage", "YYWebImage",
+                "YYCache", "YYCacheRedis", "YYDispatch", "YYModel", "YYImage", "YYWebImage", "YYImageService",
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings

@@ -11,6 +11,9 @@
 // same, so relaxed order is enough; it is atomic because a plain int written by one thread while
 // another reads it is a data race in C.
 static _Atomic int use_avx2 = -1;
+// A thread's own choice (a test comparing the paths), -1 for the process's: other threads keep
+// theirs, so a comparison never slows the rest of the process down to the portable loops.
+static _Thread_local int thread_choice = -1;
 
 /// Whether this processor runs AVX2 and YY_PIXEL_KERNELS does not say "portable".
 static int avx2_wanted(void) {
@@ -24,7 +27,7 @@ static int avx2_wanted(void) {
 #endif
 }
 
-int yy_pixel_kernels_use_avx2(void) {
+static int process_choice(void) {
     int answer = atomic_load_explicit(&use_avx2, memory_order_relaxed);
     if (answer < 0) {
         answer = avx2_wanted();
@@ -33,8 +36,14 @@ int yy_pixel_kernels_use_avx2(void) {
     return answer;
 }
 
-void yy_pixel_kernels_set_simd(int enabled) {
-    atomic_store_explicit(&use_avx2, enabled ? avx2_wanted() : 0, memory_order_relaxed);
+int yy_pixel_kernels_use_avx2(void) {
+    const int choice = thread_choice;
+    if (choice == 0) return 0;
+    return process_choice();
+}
+
+void yy_pixel_kernels_set_simd_on_this_thread(int choice) {
+    thread_choice = choice < 0 ? -1 : choice ? 1 : 0;
 }
 
 /// Each output pixel's columns of one block row of sums, averaged: `SUM_TYPE` is the sums' type.

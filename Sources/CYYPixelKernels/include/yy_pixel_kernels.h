@@ -47,14 +47,15 @@ void yy_premultiply(uint8_t *pixels, size_t stride, int32_t width, int32_t rows)
 /// Divides colour by alpha in place (rounded, clamped; colour under alpha 0 becomes 0).
 void yy_unpremultiply(uint8_t *pixels, size_t stride, int32_t width, int32_t rows);
 
-/// Whether the AVX2 kernels run: on an x86-64 processor with AVX2, unless the environment
-/// variable YY_PIXEL_KERNELS is "portable" or yy_pixel_kernels_set_simd(0) was called (decided
-/// once; every kernel asks it). Both paths give the same bytes.
+/// Whether the AVX2 kernels run on the calling thread: on an x86-64 processor with AVX2, unless
+/// the environment variable YY_PIXEL_KERNELS is "portable" (read once, for the process) or this
+/// thread chose the portable loops. Every kernel asks it. Both paths give the same bytes.
 int yy_pixel_kernels_use_avx2(void);
 
-/// Chooses the portable loops (0) or the AVX2 kernels where the processor has them (non-zero),
-/// for every kernel from the next call on: for tests that compare the two paths, as libvips'
-/// vips_vector_set_enabled().
-void yy_pixel_kernels_set_simd(int enabled);
+/// The calling thread's choice, from its next kernel call on: 0 the portable loops, 1 AVX2 where
+/// the process may use it, -1 the process's choice again. For tests that compare the two paths
+/// (as libvips' vips_vector_set_enabled(), but per thread, so the rest of the process keeps its
+/// speed); kernels that split their work across threads do not carry it to the others.
+void yy_pixel_kernels_set_simd_on_this_thread(int choice);
 
 #endif

@@ -7,8 +7,11 @@ import YYImage
 
 @testable import YYImageService
 
-/// `ImageService`'s routes in process (HummingbirdTesting's router framework): URL forms, options,
-/// statuses and headers. Sources come from the test's own origin server on loopback.
+/// `ImageService`'s routes: URL forms, options, statuses and headers. Sources come from the test's
+/// own origin server on loopback. The routing cases run in process (HummingbirdTesting's router
+/// framework); the rest on a loopback port: in process, under the whole suite's load (the codec
+/// suites beside them), their renders stalled until the processing timeout, which the live
+/// server's did not.
 @Suite(.timeLimit(.minutes(2))) struct RouterTests {
     static let jpeg = TestImages.jpeg()
     static let png = TestImages.png()
@@ -45,7 +48,7 @@ import YYImage
     @Test func resultsHaveTheSizeAndFormatTheOptionsAskFor() async throws {
         let origin = try await Self.origin()
         defer { origin.stop() }
-        let service = try await ServiceHarness.inProcess()
+        let service = try await ServiceHarness.start()
         let source = origin.url("/photo.jpg").absoluteString
         let cases: [(String, ImageType, Int, Int)] = [
             ("rs:fit:100:100", .jpeg, 100, 75), ("rs:fill:100:100", .jpeg, 100, 100), ("w:320/f:png", .png, 320, 240),
@@ -71,7 +74,7 @@ import YYImage
     @Test func acceptChoosesAVIFThenWebPThenTheSourceFormatAndSaysVaryAccept() async throws {
         let origin = try await Self.origin()
         defer { origin.stop() }
-        let service = try await ServiceHarness.inProcess()
+        let service = try await ServiceHarness.start()
         let path = plain("rs:fit:80:80", origin.url("/photo.jpg").absoluteString)
         let avif = try await service.get(path, headers: [("Accept", "image/avif,image/webp,image/apng,image/*,*/*;q=0.8")])
         #expect(avif.header("Content-Type") == "image/avif" && avif.header("Vary") == "Accept")
@@ -90,7 +93,7 @@ import YYImage
     @Test func anETagFromTheBytesAnswersIfNoneMatchWith304() async throws {
         let origin = try await Self.origin()
         defer { origin.stop() }
-        let service = try await ServiceHarness.inProcess()
+        let service = try await ServiceHarness.start()
         let path = plain("rs:fit:64:64/f:png", origin.url("/photo.jpg").absoluteString)
         let first = try await service.get(path)
         let etag = try #require(first.header("ETag"))
@@ -106,7 +109,7 @@ import YYImage
     @Test func anAnimatedGIFStaysAnimatedAsWebP() async throws {
         let origin = try await Self.origin()
         defer { origin.stop() }
-        let service = try await ServiceHarness.inProcess()
+        let service = try await ServiceHarness.start()
         let reply = try await service.get(
             plain("rs:fit:30:30", origin.url("/anim.gif").absoluteString), headers: [("Accept", "image/avif,image/webp")])
         #expect(reply.header("Content-Type") == "image/webp")
@@ -121,7 +124,7 @@ import YYImage
     @Test func infoDescribesTheSourceAndHealthDecodesAnImage() async throws {
         let origin = try await Self.origin()
         defer { origin.stop() }
-        let service = try await ServiceHarness.inProcess()
+        let service = try await ServiceHarness.start()
         let info = try await service.get("/info/insecure/plain/" + origin.url("/anim.gif").absoluteString)
         let object = try #require(try JSONSerialization.jsonObject(with: info.body) as? [String: Any])
         #expect(object["format"] as? String == "gif" && object["width"] as? Int == 60 && object["height"] as? Int == 40)
@@ -137,7 +140,7 @@ import YYImage
         let gate = LoopbackHTTPServer.Gate()
         let origin = try await LoopbackHTTPServer.start { _ in [.waitFor(gate)] + .response(body: Self.jpeg) }
         defer { origin.stop() }
-        let service = try await ServiceHarness.inProcess()
+        let service = try await ServiceHarness.start()
         let path = plain("rs:fit:50:50", origin.url("/slow.jpg").absoluteString)
         async let replies = withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<6 { group.addTask { try await service.get(path).status } }
@@ -155,7 +158,7 @@ import YYImage
     @Test func withoutTheResultCacheEveryRequestIsComputedFromTheCachedOriginal() async throws {
         let origin = try await Self.origin()
         defer { origin.stop() }
-        let service = try await ServiceHarness.inProcess { $0.cachesResults = false }
+        let service = try await ServiceHarness.start { $0.cachesResults = false }
         let path = plain("rs:fit:50:50", origin.url("/photo.jpg").absoluteString)
         for _ in 0..<3 { #expect(try await service.get(path).status == 200) }
         #expect(origin.requestCount(path: "/photo.jpg") == 1)
@@ -169,8 +172,8 @@ import YYImage
         defer { origin.stop() }
         // Only the stalled origin waits for the download timeout, so it is short; a loaded
         // machine (a sanitizer run) must not make the other downloads reach it.
-        let service = try await ServiceHarness.inProcess { $0.limits.sourceBytes = 1 << 20 }
-        let impatient = try await ServiceHarness.inProcess { $0.limits.downloadTimeout = .milliseconds(500) }
+        let service = try await ServiceHarness.start { $0.limits.sourceBytes = 1 << 20 }
+        let impatient = try await ServiceHarness.start { $0.limits.downloadTimeout = .milliseconds(500) }
         let cases: [(String, Int, String)] = [
             (plain("rs:wrong", origin.url("/photo.jpg").absoluteString), 400, "option rs: 'wrong' is not fit, fill, fill-down, force or auto"),
             (plain("wm:1", origin.url("/photo.jpg").absoluteString), 400, "unsupported option 'wm'"),
@@ -199,7 +202,7 @@ import YYImage
         let origin = try await Self.origin()
         defer { origin.stop() }
         let signature = URLSignature(keyPairs: [URLSignature.KeyPair(hexKey: "736563726574", hexSalt: "68656C6C6F")!])
-        let service = try await ServiceHarness.inProcess { $0.signature = signature }
+        let service = try await ServiceHarness.start { $0.signature = signature }
         let path = "/rs:fit:40:40/plain/" + origin.url("/photo.jpg").absoluteString
         let unsigned = try await service.get("/insecure" + path)
         #expect(unsigned.status == 403 && unsigned.errorMessage == "invalid signature")
@@ -212,7 +215,7 @@ import YYImage
     @Test func aSourceOutsideTheAllowListIs404AndNothingIsFetched() async throws {
         let origin = try await Self.origin()
         defer { origin.stop() }
-        let service = try await ServiceHarness.inProcess { $0.allowedSources = ["https://images.example.com/"] }
+        let service = try await ServiceHarness.start { $0.allowedSources = ["https://images.example.com/"] }
         let reply = try await service.get(plain("w:10", origin.url("/photo.jpg").absoluteString))
         #expect(reply.status == 404 && reply.errorMessage == "the source is not allowed")
         #expect(origin.acceptedConnections == 0)
@@ -226,7 +229,7 @@ import YYImage
         try Data(Self.jpeg).write(to: URL(fileURLWithPath: outside.appending("secret.jpg")))
         try FileManager.default.createSymbolicLink(atPath: root.appending("link.jpg"), withDestinationPath: outside.appending("secret.jpg"))
         try FileManager.default.createSymbolicLink(atPath: root.appending("dir"), withDestinationPath: outside.path)
-        let service = try await ServiceHarness.inProcess { $0.localRoot = root.path }
+        let service = try await ServiceHarness.start { $0.localRoot = root.path }
         #expect(try await service.get("/insecure/w:10/plain/local:///in.jpg").status == 200)
         let refused = [
             "local:///link.jpg", "local:///dir/secret.jpg", "local:///../\(URL(fileURLWithPath: outside.path).lastPathComponent)/secret.jpg",
@@ -237,7 +240,7 @@ import YYImage
             #expect(reply.status == 404, "\(source)")
             #expect(!String(decoding: reply.body, as: UTF8.self).contains(outside.path), "\(source)")
         }
-        let withoutRoot = try await ServiceHarness.inProcess()
+        let withoutRoot = try await ServiceHarness.start()
         let reply = try await withoutRoot.get("/insecure/w:10/plain/local:///in.jpg")
         #expect(reply.status == 404 && reply.errorMessage == "local sources are not enabled")
         await withoutRoot.stop()
@@ -248,7 +251,7 @@ import YYImage
         let gate = LoopbackHTTPServer.Gate()
         let origin = try await LoopbackHTTPServer.start { _ in [.waitFor(gate)] + .response(body: Self.jpeg) }
         defer { origin.stop() }
-        let service = try await ServiceHarness.inProcess {
+        let service = try await ServiceHarness.start {
             $0.workers = 1
             $0.queueLimit = 1
         }
@@ -271,7 +274,7 @@ import YYImage
     }
 
     @Test func aRequestThatArrivesWhileTheServiceStopsIs503() async throws {
-        let service = try await ServiceHarness.inProcess()
+        let service = try await ServiceHarness.start()
         service.service.handler.stopping.withLock { $0 = true }
         let reply = try await service.get("/insecure/w:10/plain/http://127.0.0.1:1/a.jpg")
         #expect(reply.status == 503 && reply.errorMessage == "the service is shutting down")
@@ -281,7 +284,7 @@ import YYImage
     @Test func processingPastItsTimeoutIs503AndStops() async throws {
         let origin = try await Self.origin()
         defer { origin.stop() }
-        let service = try await ServiceHarness.inProcess {
+        let service = try await ServiceHarness.start {
             $0.limits.processingTimeout = .milliseconds(300)
             $0.limits.downloadTimeout = .seconds(30)
         }
@@ -310,7 +313,7 @@ import YYImage
     @Test func pathsWithEmptySegmentsAndBase64SplitBySlashesReachTheHandlerIntact() async throws {
         let root = TemporaryDirectory("serve-local")
         try Data(Self.jpeg).write(to: URL(fileURLWithPath: root.appending("x.jpg")))
-        let service = try await ServiceHarness.inProcess { $0.localRoot = root.path }
+        let service = try await ServiceHarness.start { $0.localRoot = root.path }
         let plain = try await service.get("/insecure/rs:fit:40:40/plain/local:///x.jpg@png")
         #expect(plain.status == 200 && plain.header("Content-Type") == "image/png", "\(plain.errorMessage ?? "")")
         let encoded = Data("local:///x.jpg".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
@@ -327,7 +330,7 @@ import YYImage
     @Test func sigmasAsSmallAsImgproxyAcceptsAreServedNotRefused() async throws {
         let origin = try await Self.origin()
         defer { origin.stop() }
-        let service = try await ServiceHarness.inProcess()
+        let service = try await ServiceHarness.start()
         for options in ["rs:fit:50:50/bl:0.2", "rs:fit:50:50/sh:0.2"] {
             let reply = try await service.get(plain(options, origin.url("/photo.jpg").absoluteString))
             #expect(reply.status == 200, "\(options): \(reply.errorMessage ?? "")")
@@ -338,7 +341,7 @@ import YYImage
     @Test func errorBodiesCarryFixedTextsAndTheDetailGoesToTheLog() async throws {
         let origin = try await LoopbackHTTPServer.start { _ in .response(body: [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 7, count: 200)) }
         defer { origin.stop() }
-        let service = try await ServiceHarness.inProcess()
+        let service = try await ServiceHarness.start()
         let reply = try await service.get(plain("w:10", origin.url("/broken.jpg").absoluteString))
         #expect(reply.status == 422 && reply.errorMessage == "the source cannot be decoded")
         await service.stop()

@@ -1,17 +1,15 @@
+import TestSupport
 import Testing
 import YYDispatch
 
 @testable import YYImageService
 
 @Suite struct AdmissionQueueTests {
-    /// Waits for `queue` to reach `load`, yielding between looks (the tasks it waits for run on
-    /// the cooperative pool); fails after `attempts` looks rather than hang.
-    private func waitForLoad(_ queue: AdmissionQueue, _ load: (running: Int, waiting: Int), attempts: Int = 1_000_000) async -> Bool {
-        for _ in 0..<attempts {
-            if queue.load == load { return true }
-            await Task.yield()
-        }
-        return false
+    /// Waits for `queue` to reach `load` (polled every millisecond, not spun: a spinning test
+    /// starves the rest of the suite of its two cores); whether it did within 10 s.
+    private func waitForLoad(_ queue: AdmissionQueue, _ load: (running: Int, waiting: Int)) async -> Bool {
+        await waitUntil { queue.load == load }
+        return queue.load == load
     }
 
     /// Whether `task` succeeds before `guardLimit` passes. The limit only bounds a hang (a lost
@@ -33,7 +31,7 @@ import YYDispatch
 
     @Test func aLeaveRacingAnAdmitWithOneWorkerNeverLeavesTheWaiterAsleep() async throws {
         let queue = AdmissionQueue(workers: 1, queueLimit: 4)
-        for round in 0..<2_000 {
+        for round in 0..<1_000 {
             try await queue.enter()
             // The waiter and the leave start together, so the leave lands before, between and
             // after the waiter's decision to wait and its enqueueing.
@@ -82,11 +80,8 @@ import YYDispatch
     }
 
     private func waitForRefusals(_ refused: Locked<Int>, _ count: Int) async -> Bool {
-        for _ in 0..<1_000_000 {
-            if refused.withLock({ $0 }) == count { return true }
-            await Task.yield()
-        }
-        return false
+        await waitUntil { refused.withLock { $0 } == count }
+        return refused.withLock { $0 } == count
     }
 
     @Test func aRequestCancelledWhileWaitingGets503AndGivesUpItsPlace() async throws {

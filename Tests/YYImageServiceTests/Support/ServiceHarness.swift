@@ -44,8 +44,9 @@ final class ServiceHarness: Sendable {
         func image() throws -> ImageDecoder { try ImageDecoder(data: body) }
     }
 
-    /// The service's configuration for tests: loopback sources allowed, a fresh cache folder,
-    /// then `configure`.
+    /// The service's configuration for tests: loopback sources allowed, a fresh cache folder, a
+    /// processing timeout of a minute (the whole suite runs beside CPU-bound tests that can hold
+    /// both cores for seconds; a test of the timeout sets its own), then `configure`.
     private static func configuration(
         _ folder: TemporaryDirectory, _ configure: (inout ImageServiceConfiguration) -> Void
     ) -> ImageServiceConfiguration {
@@ -53,6 +54,7 @@ final class ServiceHarness: Sendable {
         configuration.port = 0
         configuration.cacheDirectory = folder.path
         configuration.addressPolicy = SourceAddressPolicy(allowsLoopback: true)
+        configuration.limits.processingTimeout = .seconds(60)
         configure(&configuration)
         return configuration
     }

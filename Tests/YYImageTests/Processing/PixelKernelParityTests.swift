@@ -5,24 +5,22 @@ import Testing
 
 /// The AVX2 kernels against the portable loops: the same bytes for every size (remainders of the
 /// 32-, 16- and 8-byte steps), kernel, alpha mode and pre-shrink.
+// Serialized for the same reason as ShrinkOnLoadQualityTests: CPU-bound work, one core at a time.
 @Suite(.serialized) struct PixelKernelParityTests {
-    /// `body` run once with the AVX2 kernels and once with the portable loops.
+    /// `body` run once with the AVX2 kernels and once with the portable loops, on this thread.
     private func bothPaths<T>(_ body: () throws -> T) rethrows -> (simd: T, portable: T) {
-        PixelKernels.setSIMD(true)
-        let simd = try body()
-        PixelKernels.setSIMD(false)
-        defer { PixelKernels.setSIMD(true) }
-        return (simd, try body())
+        (try PixelKernels.withSIMD(true, body), try PixelKernels.withSIMD(false, body))
     }
 
     @Test(arguments: ResamplingKernel.allCases)
-    func theSIMDAndPortableResamplersGiveTheSameBytes(_ kernel: ResamplingKernel) {
+    func theSIMDAndPortableResamplersGiveTheSameBytes(_ kernel: ResamplingKernel) async {
         let sizes = [(1, 1), (3, 2), (7, 5), (8, 3), (9, 9), (17, 4), (33, 31), (64, 16), (131, 77)]
         for (sourceWidth, sourceHeight) in [(97, 61), (300, 41), (40, 200)] {
             let opaque = ProcessingFixtures.texture(width: sourceWidth, height: sourceHeight, seed: 3)
             var translucent = opaque
             for y in 0..<sourceHeight { for x in 0..<sourceWidth where (x + y) % 3 == 0 { translucent[x, y].a = UInt8((x * 7 + y) % 256) } }
             for source in [opaque, translucent, translucent.converted(to: .premultiplied)] {
+                await Task.yield()
                 for (width, height) in sizes + [(sourceWidth * 2 + 1, sourceHeight + 3)] {
                     for gap in [nil, 2.0] as [Double?] {
                         var options = ResizeOptions(kernel: kernel)
@@ -47,14 +45,14 @@ import Testing
         }
     }
 
-    @Test func thePortableSwitchTakesEffectAndIsUndone() {
-        PixelKernels.setSIMD(false)
-        #expect(!PixelKernels.usesSIMD)
-        PixelKernels.setSIMD(true)
+    @Test func thePortableSwitchTakesEffectOnThisThreadAndIsUndone() {
+        let outside = PixelKernels.usesSIMD
+        #expect(!PixelKernels.withSIMD(false) { PixelKernels.usesSIMD })
+        #expect(PixelKernels.usesSIMD == outside)
         #if arch(x86_64)
         // Every x86-64 machine this project runs on has AVX2; the variable may still ask for
         // the portable loops.
-        if ProcessInfo.processInfo.environment["YY_PIXEL_KERNELS"] != "portable" { #expect(PixelKernels.usesSIMD) }
+        if ProcessInfo.processInfo.environment["YY_PIXEL_KERNELS"] != "portable" { #expect(PixelKernels.withSIMD(true) { PixelKernels.usesSIMD }) }
         #endif
     }
 }

@@ -7,10 +7,12 @@ import Testing
 
 /// Shrink-on-load against the whole decode, on real photos (`../shared/testdata/photos`) written
 /// as JPEG (4:2:0 and 4:4:4, baseline and progressive) and WebP by Pillow: for widths and heights
-/// from 95 % down to 5 % of the side, the result has sharp's size from the original, and lies no
+/// from 95 % down to 5 % of the side (every 10 %), the result has sharp's size from the original, and lies no
 /// further from the whole decode resized with Lanczos 3 than min(38 dB, Pillow's thumbnail recipe
 /// − 0.5 dB).
-@Suite(.needsSharedTestData, .enabled(if: PillowReference.isAvailable, "\(PillowReference.missingReason)"))
+// Serialized: each file is seconds of CPU-bound work, and the rest of the suite (real-time
+// players, servers with deadlines) needs the other core meanwhile.
+@Suite(.serialized, .needsSharedTestData, .enabled(if: PillowReference.isAvailable, "\(PillowReference.missingReason)"))
 struct ShrinkOnLoadQualityTests {
     /// The files Pillow writes, each from one photo.
     static let files = [
@@ -24,16 +26,16 @@ struct ShrinkOnLoadQualityTests {
     }
 
     @Test(arguments: files)
-    func shrinkOnLoadKeepsSharpsSizeAndTheWholeDecodesPicture(photo: String, name: String) throws {
+    func shrinkOnLoadKeepsSharpsSizeAndTheWholeDecodesPicture(photo: String, name: String) async throws {
         let folder = TemporaryDirectory("shrink-quality")
         try PillowReference.shrink(["encode", TestData.url("photos/" + photo).path, folder.path])
         let path = folder.path + "/" + name
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let whole = try ImageDecoder(data: data).frame(at: 0)
         let (w, h) = (whole.width, whole.height)
-        // Widths, then heights, from 95 % to 5 % of the side.
+        // Widths, then heights, from 95 % to 5 % of the side, in steps of 10 %.
         var sizes: [(width: Int, height: Int, resize: Resize)] = []
-        for percent in stride(from: 95, through: 5, by: -5) {
+        for percent in stride(from: 95, through: 5, by: -10) {
             let width = w * percent / 100, height = h * percent / 100
             sizes.append((width, Self.sharpSide(h, given: width, side: w), Resize(width: width)))
             sizes.append((Self.sharpSide(w, given: height, side: h), height, Resize(height: height)))
@@ -44,6 +46,8 @@ struct ShrinkOnLoadQualityTests {
         var offset = 0
         var worst = (margin: Double.infinity, report: "")
         for size in sizes {
+            // Seconds of work in all: other suites' tasks get the thread between sizes.
+            await Task.yield()
             let chain = ProcessingChain([.resize(size.resize)])
             var options = ImageDecoder.Options()
             options.shrinkOnLoad = chain.shrinkOnLoad(sourceWidth: w, sourceHeight: h)
