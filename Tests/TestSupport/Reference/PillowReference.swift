@@ -67,12 +67,7 @@ public enum PillowReference {
 extension PillowReference {
     /// Runs `pillow_colour.py` with `arguments` (see the script for its commands).
     public static func colour(_ arguments: [String]) throws {
-        guard let python else { throw CocoaError(.fileNoSuchFile) }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("pillow_colour.py").path
-        let output = try ChildProcess.run(python, [script] + arguments)
-        guard output.status == 0 else {
-            throw NSError(domain: "PillowReference", code: Int(output.status), userInfo: [NSLocalizedDescriptionKey: output.standardError])
-        }
+        try runScript("pillow_colour.py", arguments)
     }
 }
 
@@ -115,12 +110,7 @@ public struct ReferenceFrame: Sendable {
 extension PillowReference {
     /// Runs `format_reference.py` with `arguments` (see the script for its commands).
     public static func formats(_ arguments: [String]) throws {
-        guard let python else { throw CocoaError(.fileNoSuchFile) }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("format_reference.py").path
-        let output = try ChildProcess.run(python, [script] + arguments)
-        guard output.status == 0 else {
-            throw NSError(domain: "PillowReference", code: Int(output.status), userInfo: [NSLocalizedDescriptionKey: output.standardError])
-        }
+        try runScript("format_reference.py", arguments)
     }
 
     /// The first frame of `path` as Pillow reads it, and whether its samples are premultiplied
@@ -140,8 +130,16 @@ extension PillowReference {
 extension PillowReference {
     /// Runs `shrink_reference.py` with `arguments` (see the script for its commands).
     public static func shrink(_ arguments: [String]) throws {
+        try runScript("shrink_reference.py", arguments)
+    }
+}
+
+extension PillowReference {
+    /// Runs the script `name` of this folder with `arguments` under the reference Python; throws
+    /// its standard error when it fails.
+    fileprivate static func runScript(_ name: String, _ arguments: [String]) throws {
         guard let python else { throw CocoaError(.fileNoSuchFile) }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("shrink_reference.py").path
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(name).path
         let output = try ChildProcess.run(python, [script] + arguments)
         guard output.status == 0 else {
             throw NSError(domain: "PillowReference", code: Int(output.status), userInfo: [NSLocalizedDescriptionKey: output.standardError])
