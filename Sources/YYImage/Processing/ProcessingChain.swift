@@ -82,9 +82,19 @@ public struct ProcessingChain: Sendable, Hashable, Codable {
 
     /// `image` through every step, calling `checkpoint` before each frame and each step.
     public func apply(to image: Image, checkpoint: () throws(ImageError) -> Void) throws(ImageError) -> Image {
+        try apply(to: image, decodedFrom: nil, checkpoint: checkpoint)
+    }
+
+    /// `image` through every step, as ``apply(to:checkpoint:)``; a still decoded smaller on load
+    /// from a source of `original`'s size has every size worked out from the original, as the
+    /// form for a `Bitmap` does. (Animations decode whole: their frames need no `original`.)
+    public func apply(
+        to image: Image, decodedFrom original: (width: Int, height: Int)?, checkpoint: () throws(ImageError) -> Void = {}
+    ) throws(ImageError) -> Image {
         guard !isEmpty else { return image }
         if image.frameCount == 1 {
-            return Image(bitmap: try apply(to: image.frame(at: 0), decodedFrom: nil, checkpoint: checkpoint), type: image.type, scale: image.scale)
+            return Image(
+                bitmap: try apply(to: image.frame(at: 0), decodedFrom: original, checkpoint: checkpoint), type: image.type, scale: image.scale)
         }
         var frames: [Bitmap] = []
         var durations: [Double] = []

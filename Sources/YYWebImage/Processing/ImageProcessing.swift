@@ -11,11 +11,28 @@ public protocol ImageProcessing: Sendable {
     func process(_ image: Image) throws(ImageError) -> Image
     /// What the decoder can do instead, cheaper (downsample while decoding); `nil` for none.
     var decodingMaxPixelSize: Int? { get }
+    /// The longest side the decoder may shrink a still of `sourceWidth` × `sourceHeight` (upright)
+    /// to on load (``ImageDecoder/Options/shrinkOnLoad``) when this processor comes first; `nil`
+    /// for the whole decode. The processor then gets the shrunk image through
+    /// ``process(_:decodedFrom:)``.
+    func shrinkOnLoad(sourceWidth: Int, sourceHeight: Int) -> Int?
+    /// The processed image, from `image` decoded smaller on load from a source of `original`'s
+    /// (upright) size: sizes are worked out from the original, so the result does not depend on
+    /// the decode's scale.
+    func process(_ image: Image, decodedFrom original: (width: Int, height: Int)) throws(ImageError) -> Image
 }
 
 extension ImageProcessing {
     /// No decoder shortcut by default.
     public var decodingMaxPixelSize: Int? { nil }
+
+    /// No shrink-on-load by default.
+    public func shrinkOnLoad(sourceWidth: Int, sourceHeight: Int) -> Int? { nil }
+
+    /// ``process(_:)``, for a processor that never asks for a shrunk decode.
+    public func process(_ image: Image, decodedFrom original: (width: Int, height: Int)) throws(ImageError) -> Image {
+        try process(image)
+    }
 }
 
 /// The built-in processors.

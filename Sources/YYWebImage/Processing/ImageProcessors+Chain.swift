@@ -2,8 +2,9 @@ public import YYImage
 
 extension ImageProcessors {
     /// Runs a ``ProcessingChain`` (resize, crop, rotate, blur, sharpen, round corners, grayscale…)
-    /// on every frame. When the chain starts by shrinking into a box with `inside` or `contain`,
-    /// the decoder shrinks while decoding first (JPEG's DCT scaling), as ``Downsample`` does.
+    /// on every frame. When the chain starts with a resize that shrinks, a still decodes smaller
+    /// on load (at a power-of-two scale that keeps twice the target), and every size is still
+    /// worked out from the original.
     public struct Process: ImageProcessing {
         /// The steps.
         public let chain: ProcessingChain
@@ -13,19 +14,20 @@ extension ImageProcessors {
 
         public var identifier: String { "process(\(chain.identifier))" }
 
-        /// The box's longest side, for a chain that starts with an `inside` or `contain` resize
-        /// that does not enlarge: the scaled image never exceeds it on either side.
-        public var decodingMaxPixelSize: Int? {
-            guard case .resize(let resize)? = chain.steps.first, !resize.enlarge,
-                resize.fit == .inside || resize.fit == .contain,
-                let width = resize.width, let height = resize.height
-            else { return nil }
-            return max(width, height)
+        /// The chain's own shrink-on-load side
+        /// (``ProcessingChain/shrinkOnLoad(sourceWidth:sourceHeight:)``).
+        public func shrinkOnLoad(sourceWidth: Int, sourceHeight: Int) -> Int? {
+            chain.shrinkOnLoad(sourceWidth: sourceWidth, sourceHeight: sourceHeight)
         }
 
         /// The chain applied to every frame, durations and loop count kept.
         public func process(_ image: Image) throws(ImageError) -> Image {
             try chain.apply(to: image)
+        }
+
+        /// The chain applied to a still decoded smaller on load, its sizes from `original`.
+        public func process(_ image: Image, decodedFrom original: (width: Int, height: Int)) throws(ImageError) -> Image {
+            try chain.apply(to: image, decodedFrom: original)
         }
     }
 }

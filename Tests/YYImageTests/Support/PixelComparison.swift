@@ -44,21 +44,7 @@ func expectFrames(
 }
 
 /// Peak signal-to-noise ratio over the RGB channels, in dB (infinite when equal).
-func psnr(_ a: Bitmap, _ b: Bitmap) -> Double {
-    let x = a.converted(to: .straight).packedPixels, y = b.converted(to: .straight).packedPixels
-    precondition(x.count == y.count)
-    var sum = 0.0
-    var n = 0
-    for i in stride(from: 0, to: x.count, by: 4) {
-        for c in 0..<3 {
-            let d = Double(Int(x[i + c]) - Int(y[i + c]))
-            sum += d * d
-            n += 1
-        }
-    }
-    guard sum > 0 else { return .infinity }
-    return 10 * log10(255 * 255 / (sum / Double(n)))
-}
+func psnr(_ a: Bitmap, _ b: Bitmap) -> Double { a.psnr(against: b) }
 
 /// Sample images in the shared test data.
 enum Samples {

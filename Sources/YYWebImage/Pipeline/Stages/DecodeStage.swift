@@ -63,7 +63,9 @@ struct DecodeStage: Sendable {
     }
 
     /// Decodes (through `parsed` when the data stage made a decoder that fits) and processes,
-    /// on a queue of the shared pool.
+    /// on a queue of the shared pool. A still decodes smaller on load when the first processor
+    /// allows it and no size cap applies; that processor then works out its sizes from the
+    /// original's.
     private static func decode(
         _ data: Data, parsed: ImageDecoder?, options: ImageDecoder.Options, request: ImageRequest
     ) async throws(ImagePipelineError) -> Image {
@@ -71,14 +73,26 @@ struct DecodeStage: Sendable {
         let processors = request.processors
         return try await DispatchQueuePool.shared(for: .userInitiated).run { () throws(ImagePipelineError) -> Image in
             do throws(ImageError) {
-                var image =
-                    if let parsed {
-                        try Image(decoder: parsed)
-                    } else {
-                        try Image(data: data, options: options)
-                    }
+                var decoder: ImageDecoder
+                if let parsed { decoder = parsed } else { decoder = try ImageDecoder(data: data, options: options) }
+                var original: (width: Int, height: Int)?
+                if options.maxPixelSize == nil, decoder.frameCount == 1, let first = processors.first,
+                    let side = first.shrinkOnLoad(sourceWidth: decoder.orientedWidth, sourceHeight: decoder.orientedHeight)
+                {
+                    var shrinking = options
+                    shrinking.shrinkOnLoad = side
+                    decoder = try ImageDecoder(data: data, options: shrinking)
+                    original = (decoder.orientedWidth, decoder.orientedHeight)
+                }
+                var image = try Image(decoder: decoder)
                 if firstFrameOnly, image.frameCount > 1 { image = Image(bitmap: try image.frame(at: 0), type: image.type, scale: image.scale) }
-                for processor in processors { image = try processor.process(image) }
+                for (index, processor) in processors.enumerated() {
+                    if index == 0, let original {
+                        image = try processor.process(image, decodedFrom: original)
+                    } else {
+                        image = try processor.process(image)
+                    }
+                }
                 return image
             } catch {
                 throw .decodingFailed(error)
