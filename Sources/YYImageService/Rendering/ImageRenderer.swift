@@ -61,12 +61,13 @@ struct ImageRenderer: Sendable {
         try check(decoder)
         let type = OutputFormat.resolve(choice, sourceType: sourceType, isAnimated: decoder.frameCount > 1)
         let animated = decoder.frameCount > 1 && OutputFormat.keepsAnimation(type)
-        let originalSize = (width: decoder.orientedWidth, height: decoder.orientedHeight)
-        // Shrink-on-load when nothing needs the whole pixels first, at a power-of-two scale that
-        // keeps `shrinkOnLoadGap` times the result (Benchmarks/README.md: the rule measured
-        // against thumbor's).
-        let shrinkOnLoad =
-            animated || !decoder.compositesFrames ? nil : RenderPlan.shrinkOnLoad(options, source: originalSize, reducingGap: shrinkOnLoadGap)
+        // The plan from the source's size when frames have the canvas's size (not ICO's
+        // entries) and no step needs the pixels first; then a still may shrink on load, at a
+        // power-of-two scale that keeps `shrinkOnLoadGap` times the result (Benchmarks/README.md:
+        // the rule measured against thumbor's).
+        let canvas = (width: decoder.orientedWidth, height: decoder.orientedHeight)
+        var plan = decoder.compositesFrames ? try RenderPlan(beforeDecoding: options, sourceSize: canvas, outputType: type) : nil
+        let shrinkOnLoad = animated ? nil : plan?.shrinkOnLoad(reducingGap: shrinkOnLoadGap)
         var output = Output(data: Data(), type: type)
         var encoder = ImageEncoder(type: type)
         encoder.quality = Double(options.effectiveQuality(for: type)) / 100
@@ -78,7 +79,6 @@ struct ImageRenderer: Sendable {
             encoder.exif = decoder.exifForUprightPixels
             encoder.xmp = decoder.xmp
         }
-        var plan: RenderPlan?
         output.decoding += clock.now - started
         for index in 0..<(animated ? decoder.frameCount : 1) {
             try checkpoint()
@@ -87,15 +87,14 @@ struct ImageRenderer: Sendable {
             if let threshold = options.trimThreshold, !animated { frame = frame.trimmed(threshold: threshold) }
             output.decoding += clock.now - started
             started = clock.now
-            let sourceSize = shrinkOnLoad == nil ? (frame.width, frame.height) : originalSize
             let framePlan: RenderPlan
             if let plan {
                 framePlan = plan
             } else {
-                framePlan = try RenderPlan(options: options, frame: frame, sourceSize: sourceSize, outputType: type)
+                framePlan = try RenderPlan(options: options, frame: frame, outputType: type)
+                plan = framePlan
             }
-            plan = framePlan
-            frame = try framePlan.chain.apply(to: frame, decodedFrom: sourceSize, checkpoint: checkpoint)
+            frame = try framePlan.chain.apply(to: frame, decodedFrom: framePlan.sourceSize, checkpoint: checkpoint)
             guard max(frame.width, frame.height) <= limits.resultSide else {
                 throw .invalidParameter(name: "result", "\(frame.width)x\(frame.height) is over the result limit of \(limits.resultSide) pixels")
             }

@@ -3,19 +3,34 @@ import YYImage
 /// The processing steps for one request and one source, in imgproxy's order: trim (done by the
 /// renderer before), crop, resize (by the resizing type, with `dpr`), extend, rotate, blur,
 /// sharpen, background.
+///
+/// Made once per request: before decoding, from the source's size, when no step needs the
+/// pixels to be planned (then the decoder may shrink on load, see ``shrinkOnLoad(reducingGap:)``);
+/// otherwise from the first frame, trimmed.
 struct RenderPlan: Sendable {
     /// The steps after trim, applied to every frame.
     let chain: ProcessingChain
+    /// The upright size of the image the plan is for, from which every size is worked out.
+    let sourceSize: (width: Int, height: Int)
+
+    /// The plan for `options` on a source of `sourceSize` (upright), written as `outputType`,
+    /// made before anything is decoded; `nil` when the plan needs the first frame: a trim
+    /// changes the size, a crop may look at the pixels (smart gravity).
+    init?(beforeDecoding options: ProcessingOptions, sourceSize: (width: Int, height: Int), outputType: ImageType) throws(ImageError) {
+        guard options.trimThreshold == nil, options.crop == nil else { return nil }
+        try self.init(options: options, sourceSize: sourceSize, frame: nil, outputType: outputType)
+    }
 
     /// The plan for `options` on `frame` (the first frame, trimmed when trimming), written as
-    /// `outputType`. `sourceSize` is the upright size of the image `frame` stands for: larger
-    /// than `frame` when the decoder shrank it on load. Every size is worked out from it, so a
-    /// shrink-on-load never changes the result's size.
-    init(options o: ProcessingOptions, frame: Bitmap, sourceSize: (width: Int, height: Int), outputType: ImageType) throws(ImageError) {
+    /// `outputType`.
+    init(options: ProcessingOptions, frame: Bitmap, outputType: ImageType) throws(ImageError) {
+        try self.init(options: options, sourceSize: (frame.width, frame.height), frame: frame, outputType: outputType)
+    }
+
+    private init(options o: ProcessingOptions, sourceSize: (width: Int, height: Int), frame: Bitmap?, outputType: ImageType) throws(ImageError) {
         var steps: [ProcessingStep] = []
         var size = sourceSize
-        if let crop = o.crop {
-            // A crop comes before any shrink-on-load (the renderer decodes whole for it).
+        if let crop = o.crop, let frame {
             let width = Self.cropSide(crop.width, of: size.width), height = Self.cropSide(crop.height, of: size.height)
             let origin = (crop.gravity ?? o.gravity).cropOrigin(in: frame, width: width, height: height)
             steps.append(.crop(PixelRect(x: origin.x, y: origin.y, width: width, height: height)))
@@ -45,15 +60,17 @@ struct RenderPlan: Sendable {
             steps.append(.flatten(background: RGBA(255, 255, 255)))
         }
         chain = ProcessingChain(steps)
+        self.sourceSize = sourceSize
     }
 
-    /// The longest side a decoder may shrink a `source`-sized image to for `o`: set when the plan
-    /// starts with a resize that shrinks (no trim or crop first, which need the whole pixels),
-    /// keeping `reducingGap` times the scaled size (`nil`: the scaled size itself).
-    static func shrinkOnLoad(_ o: ProcessingOptions, source: (width: Int, height: Int), reducingGap: Double?) -> Int? {
-        guard o.trimThreshold == nil, o.crop == nil, var resize = resize(o, box: box(o), source: source) else { return nil }
+    /// The longest side a decoder may shrink the source to before the chain runs: set when the
+    /// chain starts with a resize that shrinks, keeping `reducingGap` times the scaled size
+    /// (`nil`: the scaled size itself). The frame then goes to the chain with ``sourceSize`` as
+    /// the size it was decoded from.
+    func shrinkOnLoad(reducingGap: Double?) -> Int? {
+        guard case .resize(var resize)? = chain.steps.first else { return nil }
         resize.options.reducingGap = reducingGap
-        return ProcessingChain([.resize(resize)]).shrinkOnLoad(sourceWidth: source.width, sourceHeight: source.height)
+        return ProcessingChain([.resize(resize)]).shrinkOnLoad(sourceWidth: sourceSize.width, sourceHeight: sourceSize.height)
     }
 
     /// The box of `o` in pixels (after `dpr`), for the image before its turn: the box is for

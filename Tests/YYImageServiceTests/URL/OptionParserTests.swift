@@ -140,7 +140,7 @@ import YYImage
         let options = try OptionParser(presets: [:], maxResultSide: ProcessingLimits.sides.upperBound).parse([segment])
         var frame = Bitmap(width: 12, height: 8)
         for y in 0..<8 { for x in 0..<12 { frame[x, y] = RGBA(UInt8(x * 20), UInt8(y * 30), 90) } }
-        let plan = try RenderPlan(options: options, frame: frame, sourceSize: (12, 8), outputType: .png)
+        let plan = try RenderPlan(options: options, frame: frame, outputType: .png)
         let out = try plan.chain.apply(to: frame)
         #expect(out.width > 0 && out.height > 0)
     }
