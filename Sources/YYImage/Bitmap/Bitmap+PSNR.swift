@@ -2,8 +2,8 @@ import Foundation
 
 extension Bitmap {
     /// The peak signal-to-noise ratio between this bitmap and `other` over the red, green and
-    /// blue channels of straight colour, in dB (infinite when they are equal): how the tests
-    /// and benchmarks say how close a result lies to its reference.
+    /// blue channels of straight colour, in dB (infinite when they are equal): how the tests say
+    /// how close a result lies to its reference.
     ///
     /// - Precondition: both have the same size.
     package func psnr(against other: Bitmap) -> Double {

@@ -28,6 +28,7 @@ struct RenderPlan: Sendable {
     }
 
     private init(options o: ProcessingOptions, sourceSize: (width: Int, height: Int), frame: Bitmap?, outputType: ImageType) throws(ImageError) {
+        assert(o.crop == nil || frame != nil, "a crop is planned on the first frame")
         var steps: [ProcessingStep] = []
         var size = sourceSize
         if let crop = o.crop, let frame {
