@@ -73,22 +73,23 @@ struct DecodeStage: Sendable {
         let processors = request.processors
         return try await DispatchQueuePool.shared(for: .userInitiated).run { () throws(ImagePipelineError) -> Image in
             do throws(ImageError) {
-                var decoder: ImageDecoder
+                let decoder: ImageDecoder
                 if let parsed { decoder = parsed } else { decoder = try ImageDecoder(data: data, options: options) }
-                var original: (width: Int, height: Int)?
-                if options.maxPixelSize == nil, decoder.frameCount == 1, let first = processors.first,
-                    let side = first.shrinkOnLoad(sourceWidth: decoder.orientedWidth, sourceHeight: decoder.orientedHeight)
-                {
-                    var shrinking = options
-                    shrinking.shrinkOnLoad = side
-                    decoder = try ImageDecoder(data: data, options: shrinking)
-                    original = (decoder.orientedWidth, decoder.orientedHeight)
+                let source = (width: decoder.orientedWidth, height: decoder.orientedHeight)
+                let shrinkOnLoad =
+                    options.maxPixelSize == nil && decoder.frameCount == 1
+                    ? processors.first?.shrinkOnLoad(sourceWidth: source.width, sourceHeight: source.height) : nil
+                var image: Image
+                if let shrinkOnLoad, let type = decoder.type {
+                    // The same decoder, its header already read, decodes the still smaller.
+                    image = Image(bitmap: try decoder.frame(at: 0, shrinkOnLoad: shrinkOnLoad), type: type)
+                } else {
+                    image = try Image(decoder: decoder)
                 }
-                var image = try Image(decoder: decoder)
                 if firstFrameOnly, image.frameCount > 1 { image = Image(bitmap: try image.frame(at: 0), type: image.type, scale: image.scale) }
                 for (index, processor) in processors.enumerated() {
-                    if index == 0, let original {
-                        image = try processor.process(image, decodedFrom: original)
+                    if index == 0, shrinkOnLoad != nil {
+                        image = try processor.process(image, decodedFrom: source)
                     } else {
                         image = try processor.process(image)
                     }
