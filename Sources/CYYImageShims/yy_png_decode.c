@@ -30,8 +30,6 @@ static void on_warning(png_structp png, png_const_charp message) {
 }
 
 static void on_info(png_structp png, png_infop info) {
-    // The error pointer is the state in both readers (the progressive pointer is the sequential
-    // reader's input).
     decode_state *state = (decode_state *)png_get_error_ptr(png);
     png_uint_32 width = 0, height = 0;
     int depth = 0, color = 0, interlace = 0;
@@ -68,68 +66,10 @@ static void on_end(png_structp png, png_infop info) {
     state->result->complete = 1;
 }
 
-/// Where the sequential reader is in the input.
-typedef struct {
-    const uint8_t *data;
-    size_t size;
-    size_t offset;
-} memory_source;
-
-static void read_from_memory(png_structp png, png_bytep out, size_t count) {
-    memory_source *source = (memory_source *)png_get_io_ptr(png);
-    if (count > source->size - source->offset) png_error(png, "unexpected end of data");
-    memcpy(out, source->data + source->offset, count);
-    source->offset += count;
-}
-
-/// The faster path for complete data: libpng's sequential reader, rows straight into `pixels`.
-static void decode_complete(const uint8_t *data, size_t size, int skip_adler32, decode_state *state) {
-    yy_png_decode_result *result = state->result;
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, state, on_error, on_warning);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (info == NULL) {
-        if (png) png_destroy_read_struct(&png, NULL, NULL);
-        result->failed = 1;
-        snprintf(result->message, sizeof result->message, "out of memory");
-        return;
-    }
-    memory_source source = {data, size, 0};
-    // Row pointers are allocated before setjmp so the error path can free them.
-    png_bytep *rows = malloc(sizeof(png_bytep) * state->height);
-    if (rows == NULL || setjmp(png_jmpbuf(png))) {
-        free(rows);
-        png_destroy_read_struct(&png, &info, NULL);
-        if (rows == NULL) {
-            result->failed = 1;
-            snprintf(result->message, sizeof result->message, "out of memory");
-        }
-        return;
-    }
-    png_set_user_limits(png, state->width, state->height);
-#ifdef PNG_IGNORE_ADLER32
-    if (skip_adler32) png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
-#endif
-    png_set_read_fn(png, &source, read_from_memory);
-    png_read_info(png, info);
-    on_info(png, info);
-    for (uint32_t y = 0; y < state->height; y++) rows[y] = state->pixels + (size_t)y * state->stride;
-    png_read_image(png, rows);
-    png_read_end(png, NULL);
-    result->rows_delivered = state->height;
-    result->pass = state->passes - 1;
-    result->complete = 1;
-    free(rows);
-    png_destroy_read_struct(&png, &info, NULL);
-}
-
-void yy_png_decode_rgba(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int complete,
-                        int skip_adler32, uint8_t *pixels, size_t stride, yy_png_decode_result *result) {
+void yy_png_decode_rgba(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int skip_adler32,
+                        uint8_t *pixels, size_t stride, yy_png_decode_result *result) {
     memset(result, 0, sizeof *result);
     decode_state state = {width, height, pixels, stride, 1, result};
-    if (complete) {
-        decode_complete(data, size, skip_adler32, &state);
-        return;
-    }
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
     if (png == NULL) {
         result->failed = 1;
@@ -150,6 +90,12 @@ void yy_png_decode_rgba(const uint8_t *data, size_t size, uint32_t width, uint32
         return;
     }
     png_set_user_limits(png, width, height);
+#ifdef PNG_IGNORE_ADLER32
+    if (skip_adler32) png_set_option(png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+#endif
+    // The progressive reader, for complete data too: once every row is out it stops inflating
+    // at the first byte too many, where the sequential reader inflates whatever IDAT data
+    // follows the image to its end (a few megabytes of it can hold gigabytes of zeros).
     png_set_progressive_read_fn(png, &state, on_info, on_row, on_end);
     png_process_data(png, info, (png_bytep)data, size);
     png_destroy_read_struct(&png, &info, NULL);

@@ -24,14 +24,14 @@ typedef struct {
 /// `pixels` (`height` rows of `stride` bytes, zero-filled by the caller).
 ///
 /// libpng reports errors with longjmp, which Swift cannot use; this C function owns the setjmp.
-/// With `complete` 0 it uses libpng's progressive reader, so a stream that stops early yields the
-/// rows that arrived instead of an error; with `complete` 1 the faster sequential reader, for which
-/// missing data is an error. The image must be `width` x `height` (the caller read IHDR and
-/// checked its limits). `skip_adler32` skips zlib's checksum of the image data (complete data
-/// only), for streams whose chunk CRCs the caller has already verified.
+/// It uses libpng's progressive reader, so a stream that stops early yields the rows that arrived
+/// (`complete` stays 0) instead of an error, and image data past the last row is not inflated.
+/// The image must be `width` x `height` (the caller read IHDR and checked its limits).
+/// `skip_adler32` skips zlib's checksum of the image data, for streams whose chunk CRCs the
+/// caller has already verified.
 /// Palette, gray and low-bit images are expanded, tRNS becomes alpha, 16-bit samples are scaled
 /// to 8 bits with rounding; no gamma or colour-space conversion is applied.
-void yy_png_decode_rgba(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int complete,
-                        int skip_adler32, uint8_t *pixels, size_t stride, yy_png_decode_result *result);
+void yy_png_decode_rgba(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int skip_adler32,
+                        uint8_t *pixels, size_t stride, yy_png_decode_result *result);
 
 #endif

@@ -21,6 +21,69 @@ struct BadInputTests {
         }
     }
 
+    /// An 8×8 grey progressive JPEG: its DC scan, then `acScans` scans that each code the same AC
+    /// band again (libjpeg warns and goes on), every one passing over the whole image.
+    static func progressiveJPEG(acScans: Int) -> Data {
+        var bytes: [UInt8] = [0xFF, 0xD8]
+        bytes += [0xFF, 0xDB, 0x00, 0x43, 0x00] + [UInt8](repeating: 1, count: 64)
+        bytes += [0xFF, 0xC2, 0x00, 0x0B, 0x08, 0x00, 0x08, 0x00, 0x08, 0x01, 0x01, 0x11, 0x00]
+        // One code each, "0": DC category 0, and AC end-of-block.
+        for table: UInt8 in [0x00, 0x10] {
+            bytes += [0xFF, 0xC4, 0x00, 0x14, table, 1] + [UInt8](repeating: 0, count: 15) + [0x00]
+        }
+        bytes += [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00, 0x7F]
+        for _ in 0..<acScans { bytes += [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x01, 0x3F, 0x00, 0x7F] }
+        return Data(bytes + [0xFF, 0xD9])
+    }
+
+    @Test func aProgressiveJPEGOfThousandsOfScansIsRefused() {
+        #expect(Self.decodeAll(Self.progressiveJPEG(acScans: 3)) == nil)
+        let error = Self.decodeAll(Self.progressiveJPEG(acScans: 5000))
+        #expect(error?.description.contains("500 scans") == true, "\(String(describing: error))")
+    }
+
+    /// A 64×64 RGBA PNG of zeros whose IDAT goes on inflating far past its rows: a fixed-Huffman
+    /// block of `matches` copies of 258 zeros (13 bits each), about 258 × `matches` bytes.
+    static func inflationBomb(matches: Int) -> Data {
+        var bytes: [UInt8] = [], accumulator = 0, filled = 0
+        func put(_ value: Int, bits: Int) {  // deflate packs from the least significant bit
+            for bit in 0..<bits {
+                accumulator |= ((value >> bit) & 1) << filled
+                filled += 1
+                if filled == 8 {
+                    bytes.append(UInt8(accumulator))
+                    accumulator = 0
+                    filled = 0
+                }
+            }
+        }
+        func code(_ value: Int, bits: Int) {  // Huffman codes go most significant bit first
+            for bit in (0..<bits).reversed() { put((value >> bit) & 1, bits: 1) }
+        }
+        put(1, bits: 1)  // the last block,
+        put(1, bits: 2)  // fixed Huffman codes
+        code(0b0011_0000, bits: 8)  // literal 0
+        for _ in 0..<matches {
+            code(0b1100_0101, bits: 8)  // length 258 (code 285)
+            code(0, bits: 5)  // distance 1
+        }
+        code(0, bits: 7)  // end of block
+        if filled > 0 { bytes.append(UInt8(accumulator)) }
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        PNGChunk.append(type: "IHDR", data: [0, 0, 0, 64, 0, 0, 0, 64, 8, 6, 0, 0, 0], to: &png)
+        PNGChunk.append(type: "IDAT", data: ([0x78, 0x01] + bytes + [0, 0, 0, 1])[...], to: &png)
+        PNGChunk.append(type: "IEND", data: [], to: &png)
+        return Data(png)
+    }
+
+    @Test func aPNGWhoseDataInflatesFarPastItsRowsIsDecodedFromItsRowsAlone() throws {
+        // 256 MB of zeros after 16 KB of rows: the reader stops inflating at the first byte
+        // too many (the sequential reader inflated all of it, seconds per gigabyte).
+        let frame = try ImageDecoder(data: Self.inflationBomb(matches: 1 << 20)).frame(at: 0)
+        #expect(frame.width == 64 && frame.height == 64)
+        #expect(frame.pixels.allSatisfy { $0 == 0 })
+    }
+
     /// Limits small enough that damaged headers cannot make the tests allocate much.
     static let small: ImageDecoder.Options = {
         var options = ImageDecoder.Options()

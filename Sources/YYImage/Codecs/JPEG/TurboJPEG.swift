@@ -22,6 +22,10 @@ enum TurboJPEG {
         return (ShrinkOnLoad.scaled(width, by: denominator), ShrinkOnLoad.scaled(height, by: denominator))
     }
 
+    /// A progressive file of more than 500 scans is refused: each scan passes over the whole
+    /// image again, so thousands of tiny ones cost minutes for a few kilobytes of input.
+    private static let decodeFlags = Int32(TJFLAG_LIMITSCANS)
+
     /// Decodes to straight RGBA8 (alpha 255), scaled to `size`, which must be one of
     /// `scaledSize`'s answers. A stream that ends early decodes what arrived (libjpeg fills the
     /// rest with grey; a progressive file shows its coarser scans) unless `final` is set.
@@ -34,7 +38,7 @@ enum TurboJPEG {
             let status = bytes.withUnsafeBufferPointer { input in
                 tjDecompress2(
                     handle, input.baseAddress, UInt(bytes.count), output.baseAddress,
-                    Int32(width), Int32(stride), Int32(height), Int32(TJPF_RGBA.rawValue), 0)
+                    Int32(width), Int32(stride), Int32(height), Int32(TJPF_RGBA.rawValue), decodeFlags)
             }
             // Warnings ("premature end of data", stray bytes) still leave a decoded image.
             if status != 0 && tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
@@ -56,7 +60,7 @@ enum TurboJPEG {
             bytes.withUnsafeBufferPointer { input in
                 tjDecompress2(
                     handle, input.baseAddress, UInt(bytes.count), output.baseAddress,
-                    Int32(width), Int32(width * 4), Int32(height), Int32(TJPF_CMYK.rawValue), 0)
+                    Int32(width), Int32(width * 4), Int32(height), Int32(TJPF_CMYK.rawValue), decodeFlags)
             }
         }
         if status != 0 && tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {

@@ -13,8 +13,8 @@ enum LibPNG {
         func run(_ output: UnsafeMutableBufferPointer<UInt8>, _ stride: Int) throws(ImageError) {
             bytes.withUnsafeBufferPointer { input in
                 yy_png_decode_rgba(
-                    input.baseAddress, input.count, UInt32(width), UInt32(height), final ? 1 : 0,
-                    verified ? 1 : 0, output.baseAddress, stride, &result)
+                    input.baseAddress, input.count, UInt32(width), UInt32(height), verified ? 1 : 0, output.baseAddress, stride,
+                    &result)
             }
             if result.failed != 0 {
                 let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -22,11 +22,7 @@ enum LibPNG {
             }
             if final && result.complete == 0 { throw .truncated(.png) }
         }
-        if final {
-            // The sequential reader writes every row or fails.
-            return try Bitmap(uninitializedWidth: width, height: height, initialize: run)
-        }
-        // Partial data: rows that have not arrived stay transparent.
+        // Rows that have not arrived (partial data) stay transparent.
         var bitmap = Bitmap(width: width, height: height)
         let stride = bitmap.bytesPerRow
         try bitmap.pixels.withUnsafeMutableBufferPointer { (output: inout UnsafeMutableBufferPointer<UInt8>) throws(ImageError) in
