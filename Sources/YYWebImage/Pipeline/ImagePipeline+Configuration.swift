@@ -31,8 +31,9 @@ extension ImagePipeline {
         /// The largest body accepted (default 64 MB), checked against Content-Length before the
         /// body is read and again while it streams.
         public var maximumResponseBytes = 64 << 20
-        /// How long one HTTP request may take in all, body included (default 60 s). The connect
-        /// and idle-read timeouts belong to the ``dataLoader``.
+        /// How long one download may take in all (default 60 s): every redirect hop, the retry
+        /// after a 429 or 503 and its wait, every body byte. The connect and idle-read timeouts
+        /// belong to the ``dataLoader``.
         public var requestTimeout: Duration = .seconds(60)
         /// Redirects followed per request (default 5). HTTPS → HTTP is never followed.
         public var maximumRedirects = 5

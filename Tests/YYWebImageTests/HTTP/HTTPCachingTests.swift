@@ -206,6 +206,20 @@ import YYCache
     }
 }
 
+extension HTTPCachingTests {
+    @Test func aRetryAfterThatEndsPastTheRequestTimeoutFailsAtOnce() async throws {
+        let clock = RecordingClock()
+        let harness = try await PipelineHarness.start(configure: {
+            $0.clock = clock
+            $0.requestTimeout = .seconds(10)
+        }) { _ in .response(status: 503, headers: [("Retry-After", "20")]) }
+        defer { harness.server.stop() }
+        #expect(await harness.error(loading: "/later.png") == .statusCode(503))
+        #expect(harness.server.requestCount(path: "/later.png") == 1)
+        #expect(clock.sleeps.isEmpty)
+    }
+}
+
 /// A counter the server's handler and the test share.
 final class Version: @unchecked Sendable {
     // @unchecked: guarded by `lock`.

@@ -56,6 +56,19 @@ import YYImage
         #expect(await harness.server.wait { open, _ in open == 0 })
     }
 
+    @Test func theRequestTimeoutCoversEveryRedirectHopTogether() async throws {
+        // Three hops of 600 ms each: every one within 1.5 s, all of them not.
+        let harness = try await PipelineHarness.start(configure: { $0.requestTimeout = .milliseconds(1500) }) { request in
+            let hop = Int(request.path.dropFirst("/hop".count).prefix { $0.isNumber }) ?? 0
+            let answer: [LoopbackHTTPServer.Step] =
+                hop < 3 ? .response(status: 302, headers: [("Location", "/hop\(hop + 1).png")]) : .response(body: Fixtures.png())
+            return [.pause(.milliseconds(600))] + answer
+        }
+        defer { harness.server.stop() }
+        #expect(await harness.error(loading: "/hop0.png") == .timedOut(.request))
+        #expect(harness.server.requestCount(path: "/hop3.png") == 0)
+    }
+
     @Test func aTruncatedBodyIsAnErrorAndNothingIsCached() async throws {
         let error = try await failure { [png] _ in
             [.send(LoopbackHTTPServer.Step.head(status: 200, headers: [("Content-Length", "\(png.count)")]) + png.prefix(png.count / 2)), .close]

@@ -3,8 +3,9 @@ import YYDispatch
 
 /// The network stage: one logical download, following redirects under the pipeline's rules and
 /// retrying once after a 429 or 503 that says when to come back. Each HTTP request holds a
-/// connection slot of its host (``ConcurrencyLimiter``) until its body is read, and is cancelled
-/// at its whole-request deadline (``DeadlineWatch``).
+/// connection slot of its host (``ConcurrencyLimiter``) until its body is read. The download has
+/// one deadline, ``ImagePipeline/Configuration/requestTimeout`` from its start, for every hop,
+/// the retry and its wait, and every body byte: each request is cancelled at it (``DeadlineWatch``).
 struct DownloadStage: Sendable {
     let configuration: ImagePipeline.Configuration
     let counters: Locked<ImagePipeline.Statistics>
@@ -34,8 +35,9 @@ struct DownloadStage: Sendable {
         var visited: Set<String> = [url.absoluteString]
         var redirects = 0
         var retried = false
+        let deadline = ContinuousClock.now + configuration.requestTimeout
         while true {
-            let response = try await downloadOnce(url, validators: validators, context: context)
+            let response = try await downloadOnce(url, validators: validators, context: context, deadline: deadline)
             switch response {
             case .finished(let downloaded):
                 return downloaded
@@ -53,7 +55,10 @@ struct DownloadStage: Sendable {
                 guard visited.insert(next.absoluteString).inserted else { throw .invalidRedirect("loop back to \(next.absoluteString)") }
                 url = next
             case .retryAfter(let statusCode, let delay):
-                guard !retried, let delay, delay <= configuration.maximumRetryDelay else { throw .statusCode(statusCode) }
+                // A wait that would end past the deadline fails now, not at the deadline.
+                guard !retried, let delay, delay <= configuration.maximumRetryDelay, .now + delay < deadline else {
+                    throw .statusCode(statusCode)
+                }
                 retried = true
                 do {
                     try await configuration.clock.sleep(for: delay)
@@ -70,16 +75,19 @@ struct DownloadStage: Sendable {
         case retryAfter(statusCode: Int, delay: Duration?)
     }
 
-    /// One HTTP request, holding a connection slot of its host until its body is read.
-    private func downloadOnce(_ url: URL, validators: HTTPHeaderFields, context: DataJobContext) async throws(ImagePipelineError) -> Outcome {
+    /// One HTTP request, holding a connection slot of its host until its body is read, cancelled
+    /// at the download's `deadline`.
+    private func downloadOnce(_ url: URL, validators: HTTPHeaderFields, context: DataJobContext, deadline: ContinuousClock.Instant)
+        async throws(ImagePipelineError) -> Outcome
+    {
         var headers = Self.standardHeaders
         for field in validators { headers.append(name: field.name, value: field.value) }
-        let request = DataLoadRequest(url: url, headers: headers, deadline: .now + configuration.requestTimeout)
+        let request = DataLoadRequest(url: url, headers: headers, deadline: deadline)
         return try await downloads.withSlot(group: url.host ?? "", priority: context.priority) { () throws(ImagePipelineError) -> Outcome in
             try Task.checkCancellation(or: .cancelled)
             counters.withLock { $0.networkRequests += 1 }
             // AsyncHTTPClient's deadline stops at the response head; this one covers the body too.
-            return try await withDeadline(request.deadline ?? .now + configuration.requestTimeout) { () throws(ImagePipelineError) -> Outcome in
+            return try await withDeadline(deadline) { () throws(ImagePipelineError) -> Outcome in
                 let response = try await self.configuration.dataLoader.load(request)
                 switch response.statusCode {
                 case 301, 302, 303, 307, 308:
