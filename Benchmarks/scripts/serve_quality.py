@@ -7,17 +7,12 @@ own size, by Pillow.
 Each FOLDER holds one lossless PNG per photo, named after it (photo01.png for photo01.jpg).
 Prints one line per label: "LABEL mean MEAN min MIN", MEAN and MIN in dB.
 """
-import math
 import os
 import sys
 
 from PIL import Image
 
-
-def psnr(a, b):
-    x, y = a.tobytes(), b.tobytes()
-    squared = sum((p - q) * (p - q) for p, q in zip(x, y))
-    return math.inf if squared == 0 else 10 * math.log10(255 * 255 * len(x) / squared)
+from image_quality import psnr
 
 
 def main():

@@ -1,7 +1,9 @@
 // Lanczos-3 resize speed against Pillow, Pillow-SIMD and pyvips on a 24 MP photo (RGB and RGBA),
 // one thread then all cores: megapixels of source per second, same run, same pixels. The input is
 // made from a photo of ../shared/testdata/photos (enlarged to 6000×4000 with our Lanczos) and
-// written raw, so that every contender resizes exactly the same bytes.
+// written raw, so that every contender resizes exactly the same bytes. Beside the speed, the
+// quality: each contender's result against Pillow 13's (the pure Lanczos 3 kernel), and each
+// thumbnail against the JPEG decoded whole and resized with Lanczos 3 (scripts/image_quality.py).
 import BenchmarkSupport
 import CTurboJPEGRaw
 import Foundation
@@ -15,13 +17,17 @@ let photo =
     ?? benchmarksFolder.deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("shared/testdata/photos/fruits.png").path
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("yy-resize-bench").path
-try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+/// Where every contender leaves its results (one-thread pass) for the quality tables.
+let results = folder + "/results"
+try? FileManager.default.removeItem(atPath: results)
+try FileManager.default.createDirectory(atPath: results, withIntermediateDirectories: true)
 
 struct Row {
     let name: String, source: Bitmap, width: Int, height: Int
     var megapixels: Double { Double(source.width * source.height) / 1e6 }
 }
 
+/// Writes `bitmap` as raw bytes of `bands` channels (straight colour) to `name` in `folder`.
 func raw(_ bitmap: Bitmap, bands: Int, name: String) throws -> String {
     let path = folder + "/" + name
     var bytes = [UInt8]()
@@ -56,9 +62,11 @@ let peerRows: [String] = try rows.enumerated().map { index, row in
     return "r\(index):\(path):\(row.source.width):\(row.source.height):\(bands):\(row.width):\(row.height)"
 }
 
-@MainActor func peer(_ python: String?, _ library: String, oneThread: Bool) throws -> [String: Double] {
-    try runPeerScript(
-        python, script: "resize_peers.py", [library, String(rounds)] + peerRows,
+/// The peer's seconds per row; on the one-thread pass it leaves its results as `label-rN.raw`.
+@MainActor func peer(_ python: String?, _ library: String, label: String, oneThread: Bool) throws -> [String: Double] {
+    let save = oneThread ? ["--save", results + "/" + label] : []
+    return try runPeerScript(
+        python, script: "resize_peers.py", [library, String(rounds)] + save + peerRows,
         environment: oneThread ? ["VIPS_CONCURRENCY": "1"] : [:])
 }
 
@@ -67,9 +75,9 @@ print(
     "Peers resize with the pure kernel (no pre-shrink); the ratio is our default (gap 2) over the fastest peer. Pillow runs one thread; its rows repeat in the all-cores table."
 )
 for oneThread in [true, false] {
-    let pillowTimes = try peer(pillow, "pillow", oneThread: oneThread)
-    let simdTimes = try peer(pillowSIMD, "pillow", oneThread: oneThread)
-    let vipsTimes = try peer(pillow, "pyvips", oneThread: oneThread)
+    let pillowTimes = try peer(pillow, "pillow", label: "pillow13", oneThread: oneThread)
+    let simdTimes = try peer(pillowSIMD, "pillow", label: "pillow-simd", oneThread: oneThread)
+    let vipsTimes = try peer(pillow, "pyvips", label: "pyvips", oneThread: oneThread)
     print()
     print(oneThread ? "**One thread** (`VIPS_CONCURRENCY=1`)" : "**All cores**")
     print()
@@ -80,6 +88,14 @@ for oneThread in [true, false] {
         noGap.reducingGap = nil
         withGap.usesAllCores = !oneThread
         noGap.usesAllCores = !oneThread
+        if oneThread {
+            let bands = row.name.hasPrefix("RGBA") ? 4 : 3
+            for (label, options) in [("ours-gap2", withGap), ("ours-no-gap", noGap)] {
+                let result = try ProcessingChain().resized(Resize(width: row.width, height: row.height, fit: .fill, enlarge: true, options: options))
+                    .apply(to: row.source)
+                _ = try raw(result, bands: bands, name: "results/\(label)-r\(index).raw")
+            }
+        }
         let times = try measure(
             rounds: rounds,
             [
@@ -108,9 +124,32 @@ for oneThread in [true, false] {
     }
 }
 
+/// Prints a table of `quality` (`"label/key": dB`) with one row per key and one column per label.
+func printQuality(_ quality: [String: Double], rows: [(key: String, name: String)], labels: [(label: String, name: String)]) {
+    print("| row | " + labels.map(\.name).joined(separator: " | ") + " |")
+    print("|---|" + String(repeating: "---:|", count: labels.count))
+    for row in rows {
+        let cells = labels.map { label in
+            quality["\(label.label)/\(row.key)"].map { $0 >= 100 ? "identical" : String(format: "%.2f", $0) } ?? "—"
+        }
+        print("| \(row.name) | " + cells.joined(separator: " | ") + " |")
+    }
+}
+
+print()
+print("Quality: PSNR (dB, RGB) of each result against Pillow 13's, the pure Lanczos 3 kernel (higher is closer; one-thread results).")
+print()
+let resizeQuality = try runPeerScript(
+    pillow, script: "image_quality.py",
+    ["resize", results, "pillow13"]
+        + rows.enumerated().map { index, row in "r\(index):\(row.width):\(row.height):\(row.name.hasPrefix("RGBA") ? 4 : 3)" })
+printQuality(
+    resizeQuality, rows: rows.enumerated().map { ("r\($0.offset)", $0.element.name) },
+    labels: [("ours-gap2", "ours (gap 2)"), ("ours-no-gap", "ours (no gap)"), ("pillow-simd", "Pillow-SIMD"), ("pyvips", "pyvips")])
+
 // Thumbnail end to end: a 24 MP JPEG file (quality 90, written by us from the same photo) to a
 // 400 px wide JPEG (quality 90) and WebP (quality 80), bytes in memory. The floor is libjpeg-turbo
-// decoding the file at 1/8 scale and nothing else: the entropy decoding no scaling avoids.
+// decoding the file at the scale our shrink-on-load rule picks and nothing else.
 let jpegPath = folder + "/photo-6000x4000.jpg"
 try ImageEncoder.encode(big, as: .jpeg, quality: 0.9).write(to: URL(fileURLWithPath: jpegPath))
 let jpegData = try Data(contentsOf: URL(fileURLWithPath: jpegPath))
@@ -120,41 +159,52 @@ func ourThumbnail(_ type: ImageType, oneThread: Bool) throws -> Data {
     var resizeOptions = ResizeOptions()
     resizeOptions.usesAllCores = !oneThread
     let chain = ProcessingChain().resized(Resize(width: 400, options: resizeOptions))
-    var options = ImageDecoder.Options()
-    let header = try ImageDecoder(data: data)
-    options.shrinkOnLoad = chain.decodingSideNeeded(sourceWidth: header.orientedWidth, sourceHeight: header.orientedHeight)
-    let thumbnail = try chain.apply(to: ImageDecoder(data: data, options: options).frame(at: 0))
+    let decoder = try ImageDecoder(data: data)
+    let original = (width: decoder.orientedWidth, height: decoder.orientedHeight)
+    let decoded = try decoder.frame(at: 0, shrinkOnLoad: chain.shrinkOnLoad(sourceWidth: original.width, sourceHeight: original.height))
+    let thumbnail = try chain.apply(to: decoded, decodedFrom: original)
     return try ImageEncoder.encode(thumbnail, as: type, quality: type == .jpeg ? 0.9 : 0.8)
 }
+
+/// The size our thumbnail's decode has: libjpeg-turbo's scale for the rule's side.
+let floorSize: (width: Int, height: Int) = try {
+    let decoder = try ImageDecoder(data: jpegData)
+    let side = ProcessingChain().resized(Resize(width: 400)).shrinkOnLoad(sourceWidth: decoder.orientedWidth, sourceHeight: decoder.orientedHeight)
+    let frame = try decoder.frame(at: 0, shrinkOnLoad: side)
+    return (frame.width, frame.height)
+}()
 
 func floorDecode() {
     let handle = tjInitDecompress()
     defer { tjDestroy(handle) }
-    var buffer = [UInt8](repeating: 0, count: 750 * 500 * 4)
+    var buffer = [UInt8](repeating: 0, count: floorSize.width * floorSize.height * 4)
     _ = jpegData.withUnsafeBytes { input in
         buffer.withUnsafeMutableBufferPointer { output in
             tjDecompress2(
                 handle, input.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(jpegData.count), output.baseAddress,
-                750, 750 * 4, 500, Int32(TJPF_RGBA.rawValue), 0)
+                Int32(floorSize.width), Int32(floorSize.width * 4), Int32(floorSize.height), Int32(TJPF_RGBA.rawValue), 0)
         }
     }
 }
 
-@MainActor func thumbnailPeer(_ python: String?, _ library: String, oneThread: Bool) throws -> [String: Double] {
-    try runPeerScript(
-        python, script: "thumbnail_peers.py", [library, String(rounds), jpegPath, "400"],
+/// The peer's seconds per thumbnail; on the one-thread pass it leaves them as `label-jpeg.jpg`
+/// and `label-webp.webp`.
+@MainActor func thumbnailPeer(_ python: String?, _ library: String, label: String, oneThread: Bool) throws -> [String: Double] {
+    let save = oneThread ? ["--save", results + "/" + label] : []
+    return try runPeerScript(
+        python, script: "thumbnail_peers.py", [library, String(rounds), jpegPath, "400"] + save,
         environment: oneThread ? ["VIPS_CONCURRENCY": "1"] : [:])
 }
 
 print()
 print(
-    "Thumbnail end to end: 6000×4000 JPEG file (q90) → 400 px wide, milliseconds (lower is better), best of \(rounds). The floor: libjpeg-turbo decoding the file at 1/8 alone."
+    "Thumbnail end to end: 6000×4000 JPEG file (q90) → 400 px wide, milliseconds (lower is better), best of \(rounds). The floor: libjpeg-turbo decoding the file alone at the scale our rule picks (\(floorSize.width)×\(floorSize.height))."
 )
 for oneThread in [true, false] {
     let floor = try measure(rounds: rounds, [("floor", { floorDecode() })])["floor"]!
-    let pillowTimes = try thumbnailPeer(pillow, "pillow", oneThread: oneThread)
-    let simdTimes = try thumbnailPeer(pillowSIMD, "pillow", oneThread: oneThread)
-    let vipsTimes = try thumbnailPeer(pillow, "pyvips", oneThread: oneThread)
+    let pillowTimes = try thumbnailPeer(pillow, "pillow", label: "pillow13", oneThread: oneThread)
+    let simdTimes = try thumbnailPeer(pillowSIMD, "pillow", label: "pillow-simd", oneThread: oneThread)
+    let vipsTimes = try thumbnailPeer(pillow, "pyvips", label: "pyvips", oneThread: oneThread)
     print()
     print(oneThread ? "**One thread** (`VIPS_CONCURRENCY=1`)" : "**All cores**")
     print()
@@ -162,10 +212,34 @@ for oneThread in [true, false] {
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for (kind, type) in [("jpeg", ImageType.jpeg), ("webp", .webp)] {
         let ours = try measure(rounds: rounds, [("ours", { _ = try ourThumbnail(type, oneThread: oneThread) })])["ours"]!
+        if oneThread {
+            try ourThumbnail(type, oneThread: true).write(to: URL(fileURLWithPath: results + "/ours-\(kind).\(kind == "jpeg" ? "jpg" : "webp")"))
+        }
         func ms(_ seconds: Double?) -> String { seconds.map { String(format: "%.1f", $0 * 1000) } ?? "—" }
         let fastest = [pillowTimes[kind], simdTimes[kind], vipsTimes[kind]].compactMap { $0 }.min()
         print(
             "| \(kind == "jpeg" ? "JPEG q90" : "WebP q80") | \(ms(ours)) | \(ms(pillowTimes[kind])) | \(ms(simdTimes[kind])) | \(ms(vipsTimes[kind])) | \(ms(floor)) | \(fastest.map { String(format: "%.2fx", $0 / ours) } ?? "—") | \(String(format: "%.2f", floor / ours)) |"
         )
     }
+}
+
+print()
+print(
+    "Quality: PSNR (dB, RGB) of each thumbnail, decoded, against the JPEG decoded whole and resized with Lanczos 3 by Pillow (higher is closer; it includes the encoder's loss), and its size in bytes."
+)
+print()
+let thumbnailFiles = ["ours", "pillow13", "pillow-simd", "pyvips"].flatMap { label in
+    ["\(label)-jpeg.jpg", "\(label)-webp.webp"].map { results + "/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
+}
+let thumbnailQuality = try runPeerScript(pillow, script: "image_quality.py", ["thumbnail", jpegPath] + thumbnailFiles)
+print("| output | ours | Pillow 13 | Pillow-SIMD | pyvips |")
+print("|---|---:|---:|---:|---:|")
+for (kind, name, suffix) in [("jpeg", "JPEG q90", "jpg"), ("webp", "WebP q80", "webp")] {
+    let cells = ["ours", "pillow13", "pillow-simd", "pyvips"].map { label -> String in
+        let file = results + "/\(label)-\(kind).\(suffix)"
+        guard let dB = thumbnailQuality["\(label)-\(kind)"], let bytes = try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int
+        else { return "—" }
+        return String(format: "%.2f dB, %d bytes", dB, bytes)
+    }
+    print("| \(name) | " + cells.joined(separator: " | ") + " |")
 }
