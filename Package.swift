@@ -423,7 +423,8 @@ let package = Package(
         .testTarget(
             name: "YYImageServiceTests",
             dependencies: [
-                "YYImageService", "YYWebImage", "YYImage", "YYCache", "YYCacheRedis", "LoopbackHTTPServer", "TestSupport", "TestTraits",
+                "YYImageService", "YYWebImage", "YYImage", "YYCache", "YYCacheRedis", "YYDispatch", "LoopbackHTTPServer", "TestSupport",
+                "TestTraits",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -32,16 +32,12 @@ import YYImage
 
     /// Whether a TCP connection to 127.0.0.1:`port` is refused (nothing listens there any more).
     private func refusesConnections(_ port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        do {
+            _ = try RawConnection(port: port)
+            return false
+        } catch {
+            return error as? RawConnectionError == .system(ECONNREFUSED)
         }
-        return result != 0 && errno == ECONNREFUSED
     }
 
     @Test func itLogsItsAddressAndStopsAfterTheRequestsInFlightOnSIGTERMWithExitCode0() async throws {

@@ -37,6 +37,9 @@ public struct ImageServiceConfiguration: Sendable {
     public var localRoot: String?
     /// Whether `GET /` shows the playground page (default false).
     public var playground = false
+    /// Sources the playground offers besides the files under ``localRoot``. With a
+    /// ``signature``, these and the root's files are the only sources it shows (and signs).
+    public var playgroundSources: [String] = []
     /// Requests worked on at once: fetch, decode, process, encode (default: the machine's cores).
     public var workers = ProcessInfo.processInfo.activeProcessorCount
     /// Requests waiting for a worker before more get 429 (default 64).
@@ -59,8 +62,16 @@ public struct ImageServiceConfiguration: Sendable {
     public var shrinkOnLoadGap = 1.0
     /// The limits on sources, results and time.
     public var limits = Limits()
-    /// How long a stopping service waits for requests in flight (default 20 s).
+    /// How long a stopping service waits for requests in flight (default 20 s); then it cancels
+    /// them, answers them 503 and stops.
     public var shutdownTimeout: Duration = .seconds(20)
+    /// How long a connection may go without a request arriving (default 10 s, imgproxy's
+    /// keep-alive and read timeouts): an idle keep-alive connection is closed, and so is one
+    /// whose request head does not arrive whole in that time (a slowloris).
+    public var idleTimeout: Duration = .seconds(10)
+    /// Connections open at once (default 2,048, imgproxy's, or fewer when the process may open
+    /// fewer files); further ones wait in the listen backlog until one closes.
+    public var maximumConnections = Self.defaultMaximumConnections
     /// Where the service logs.
     public var logger = Logger(label: "yykit.serve")
 
@@ -72,6 +83,12 @@ public struct ImageServiceConfiguration: Sendable {
         public var sourcePixels = 50_000_000
         /// The longest side of a result (default 8,192).
         public var resultSide = 8192
+        /// Pixels of a result, summed over its frames (default 50 million, as for sources).
+        public var resultPixels = 50_000_000
+        /// Bytes one render is estimated to hold at its peak (default 768 MB): the decoded
+        /// source, the result's frames and the encoder's working set, which for AVIF and JPEG XL
+        /// is over a hundred bytes a pixel. A request over it gets a 422 before any work.
+        public var renderMemory = 768 << 20
         /// Frames of an animated source (default 256).
         public var frames = 256
         /// How long fetching a source may take, redirects included (default 5 s).

@@ -15,7 +15,8 @@ extension ImageService {
         router.add(middleware: GETOnlyMiddleware())
         router.get("/health") { _, _ in try handler.health() }
         if configuration.playground {
-            let playground = PlaygroundPage(signature: configuration.signature, localRoot: configuration.localRoot)
+            let playground = PlaygroundPage(
+                signature: configuration.signature, localRoot: configuration.localRoot, chosenSources: configuration.playgroundSources)
             for path in ["/", "/playground"] {
                 router.get(RouterPath(path)) { request, _ in playground.page(source: request.uri.queryParameters["src"].map(String.init)) }
             }

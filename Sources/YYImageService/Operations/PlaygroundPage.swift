@@ -4,10 +4,14 @@ import NIOCore
 
 /// `GET /` with `--playground`: a source image and a grid of transformations, each with the URL
 /// that made it, so that a new user sees the URL API at work. URLs are signed by the server
-/// when a key is configured.
+/// when a key is configured, and then only for sources the operator chose (files under the root,
+/// ``ImageServiceConfiguration/playgroundSources``): a page that signed any `?src=` would hand
+/// out signed URLs for every source to anyone.
 struct PlaygroundPage: Sendable {
     let signature: URLSignature?
     let localRoot: String?
+    /// Sources besides the root's files that the page may show (and sign).
+    let chosenSources: [String]
 
     /// The transformations shown, as option paths.
     static let examples = [
@@ -17,7 +21,8 @@ struct PlaygroundPage: Sendable {
     ]
 
     func page(source requested: String?) -> Response {
-        let source = requested ?? defaultSource()
+        let refused = requested.map { !mayShow($0) } ?? false
+        let source = refused ? nil : requested ?? defaultSource()
         var figures = ""
         if let source {
             let original = url(options: "", source: source)
@@ -40,13 +45,15 @@ struct PlaygroundPage: Sendable {
             <h1>yy serve playground</h1>
             <p>Each image below is a URL of the form <code>/%signature/%options/plain/%source@%extension</code>
             (imgproxy's URL API). Change the source: <form method="get"><input name="src" size="60" value="\(escape(source ?? ""))"> <button>show</button></form></p>
-            \(source == nil ? "<p>Give a source: <code>?src=local:///photo.jpg</code> (with <code>--root</code>) or an http(s) URL.</p>" : "")
+            \(refused ? "<p>This server signs its URLs: the playground shows only the sources its operator chose.</p>" : "")
+            \(source == nil && !refused ? "<p>Give a source: <code>?src=local:///photo.jpg</code> (with <code>--root</code>) or an http(s) URL.</p>" : "")
+            \(choices())
             <main>
             \(figures)</main>
             </body></html>
             """
         return Response(
-            status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            status: refused ? .forbidden : .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
@@ -64,11 +71,37 @@ struct PlaygroundPage: Sendable {
         "<figure><img src=\"\(escape(url))\" alt=\"\(escape(caption))\" loading=\"lazy\"><figcaption><b>\(escape(caption))</b><br><code>\(escape(url))</code></figcaption></figure>\n"
     }
 
-    /// The first image in the root folder, as a `local://` source.
+    /// Whether the page may show `source`: any source when nothing is signed; with a key, a
+    /// chosen source or a path under the root (the fetcher keeps it there).
+    func mayShow(_ source: String) -> Bool {
+        guard signature != nil else { return true }
+        if chosenSources.contains(source) { return true }
+        guard localRoot != nil, source.hasPrefix("local:///") else { return false }
+        let components = source.dropFirst("local:///".count).split(separator: "/", omittingEmptySubsequences: false)
+        return !components.contains { $0.isEmpty || $0 == "." || $0 == ".." }
+    }
+
+    /// The first chosen source, else the first image in the root folder as a `local://` source.
     private func defaultSource() -> String? {
-        guard let localRoot, let names = try? FileManager.default.contentsOfDirectory(atPath: localRoot) else { return nil }
+        chosenSources.first ?? rootImages().first
+    }
+
+    /// The images directly in the root folder, as `local://` sources.
+    private func rootImages() -> [String] {
+        guard let localRoot, let names = try? FileManager.default.contentsOfDirectory(atPath: localRoot) else { return [] }
         let images = names.filter { ["jpg", "jpeg", "png", "gif", "webp"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
-        return images.first.map { "local:///" + $0 }
+        return images.map { "local:///" + $0 }
+    }
+
+    /// Links to the sources the operator chose, when there are any.
+    private func choices() -> String {
+        let sources = chosenSources + rootImages().prefix(20)
+        guard !sources.isEmpty else { return "" }
+        let links = sources.map { source in
+            let query = source.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            return "<a href=\"?src=\(escape(query))\"><code>\(escape(source))</code></a>"
+        }
+        return "<p>Sources: " + links.joined(separator: " · ") + "</p>"
     }
 
     private func escape(_ text: String) -> String {

@@ -12,17 +12,22 @@ import YYWebImage
 /// the checked address (TLS still verifies the certificate for the host name), so the address
 /// checked is the address used: a name that answers differently a moment later (DNS rebinding)
 /// changes nothing. The pipeline follows redirects through this loader again, so every hop is
-/// checked. The body is read here, counted as it arrives and cut off at `maximumBytes`.
+/// checked, against the allow-list too. The body is read here, counted as it arrives and cut off at `maximumBytes`.
 struct GuardedHTTPLoader: DataLoading {
     let policy: SourceAddressPolicy
+    let allowList: SourceAllowList
     let resolver: any SourceAddressResolver
     let connectTimeout: Duration
     let maximumBytes: Int
     let userAgent: String
     private let tls: NIOSSLContext?
 
-    init(policy: SourceAddressPolicy, resolver: any SourceAddressResolver, connectTimeout: Duration, maximumBytes: Int, userAgent: String) {
+    init(
+        policy: SourceAddressPolicy, allowList: SourceAllowList = .everySource, resolver: any SourceAddressResolver,
+        connectTimeout: Duration, maximumBytes: Int, userAgent: String
+    ) {
         self.policy = policy
+        self.allowList = allowList
         self.resolver = resolver
         self.connectTimeout = connectTimeout
         self.maximumBytes = maximumBytes
@@ -35,6 +40,9 @@ struct GuardedHTTPLoader: DataLoading {
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let bracketed = components.host, !bracketed.isEmpty
         else { throw .unsupportedURL(request.url.absoluteString) }
+        guard allowList.allows(request.url.absoluteString) else {
+            throw .refusedAddress("\(request.url.absoluteString) is not an allowed source")
+        }
         // An IPv6 literal without its brackets, whichever way Foundation gives it.
         let host = bracketed.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         let port = components.port ?? (scheme == "https" ? 443 : 80)
@@ -70,25 +78,32 @@ struct GuardedHTTPLoader: DataLoading {
         return allowed
     }
 
-    /// One GET to `address`, its whole body read.
+    /// One GET to `address`, its whole body read. Asked once more, on a new connection, when the
+    /// origin closed the first before any byte of its answer (a server dropping connections
+    /// under load): a GET may be repeated.
     private func fetch(_ request: DataLoadRequest, host: String, port: Int, address: String, secure: Bool) async throws(ImagePipelineError)
         -> DataLoadResponse
     {
-        let channel = try await connect(to: address, port: port, host: host, secure: secure)
-        do {
-            let (head, body) = try await withTaskCancellationHandler {
-                try await exchange(on: channel, request: request, host: host, port: port, secure: secure)
-            } onCancel: {
-                channel.channel.close(promise: nil)
+        for _ in 1...2 {
+            let channel = try await connect(to: address, port: port, host: host, secure: secure)
+            do {
+                let answer = try await withTaskCancellationHandler {
+                    try await exchange(on: channel, request: request, host: host, port: port, secure: secure)
+                } onCancel: {
+                    channel.channel.close(promise: nil)
+                }
+                guard let answer else { continue }
+                let (head, body) = answer
+                var headers = HTTPHeaderFields()
+                for (name, value) in head.headers { headers.append(name: name, value: value) }
+                return DataLoadResponse(statusCode: Int(head.status.code), headers: headers, body: SingleChunk(data: body))
+            } catch let error as ImagePipelineError {
+                throw error
+            } catch {
+                throw Task.isCancelled ? .cancelled : .invalidResponse(String(describing: error))
             }
-            var headers = HTTPHeaderFields()
-            for (name, value) in head.headers { headers.append(name: name, value: value) }
-            return DataLoadResponse(statusCode: Int(head.status.code), headers: headers, body: SingleChunk(data: body))
-        } catch let error as ImagePipelineError {
-            throw error
-        } catch {
-            throw Task.isCancelled ? .cancelled : .invalidResponse(String(describing: error))
         }
+        throw .transport("the origin closed the connection before answering, twice")
     }
 
     private typealias HTTPChannel = NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>
@@ -122,9 +137,10 @@ struct GuardedHTTPLoader: DataLoading {
         }
     }
 
-    /// Sends the request and reads the response; the channel is closed when it returns.
+    /// Sends the request and reads the response, or `nil` when the connection ended before any
+    /// byte of one; the channel is closed when it returns.
     private func exchange(on channel: HTTPChannel, request: DataLoadRequest, host: String, port: Int, secure: Bool) async throws
-        -> (HTTPResponseHead, Data)
+        -> (HTTPResponseHead, Data)?
     {
         let limit = maximumBytes
         let defaultPort = secure ? 443 : 80
@@ -136,22 +152,31 @@ struct GuardedHTTPLoader: DataLoading {
             head.headers.add(name: "User-Agent", value: userAgent)
             head.headers.add(name: "Connection", value: "close")
             for field in request.headers { head.headers.add(name: field.name, value: field.value) }
-            try await outbound.write(.head(head))
-            try await outbound.write(.end(nil))
+            // Head and end in one write, and a failed write is no failure yet: an origin may
+            // answer and close as soon as it has read the head, and its answer is then waiting
+            // in `inbound` while a later write finds the channel closed.
+            try? await outbound.write(contentsOf: [.head(head), .end(nil)])
             var response: HTTPResponseHead?
             var body = Data()
-            for try await part in inbound {
-                switch part {
-                case .head(let received):
-                    // 1xx heads come before the real one.
-                    if received.status.code >= 200 { response = received }
-                case .body(let buffer):
-                    guard body.count + buffer.readableBytes <= limit else { throw ImagePipelineError.tooLarge(limit: limit) }
-                    body.append(contentsOf: buffer.readableBytesView)
-                case .end:
-                    if let response { return (response, body) }
+            var answered = false
+            do {
+                for try await part in inbound {
+                    answered = true
+                    switch part {
+                    case .head(let received):
+                        // 1xx heads come before the real one.
+                        if received.status.code >= 200 { response = received }
+                    case .body(let buffer):
+                        guard body.count + buffer.readableBytes <= limit else { throw ImagePipelineError.tooLarge(limit: limit) }
+                        body.append(contentsOf: buffer.readableBytesView)
+                    case .end:
+                        if let response { return (response, body) }
+                    }
                 }
+            } catch  where !answered && !(error is ImagePipelineError) {
+                return nil  // reset before answering
             }
+            guard answered else { return nil }
             throw ImagePipelineError.transport("the connection closed before the response ended")
         }
     }

@@ -23,10 +23,14 @@ struct IPNetwork: Equatable {
         self.prefix = prefix
     }
 
-    /// Whether `other` is in this network (an IPv4 network also holds IPv4 addresses embedded in IPv6).
-    func contains(_ other: [UInt8]) -> Bool {
+    /// Whether `other` is in this network. An IPv4 network also holds the IPv4 addresses that
+    /// IPv6 forms carry (``SpecialPurposeAddresses/embeddedIPv4(_:)``) unless `lookingIntoIPv6`
+    /// is false.
+    func contains(_ other: [UInt8], lookingIntoIPv6: Bool = true) -> Bool {
         var candidate = other
-        if address.count == 4, other.count == 16, let embedded = SourceAddressPolicy.embeddedIPv4(other) { candidate = embedded }
+        if lookingIntoIPv6, address.count == 4, other.count == 16, let embedded = SpecialPurposeAddresses.embeddedIPv4(other) {
+            candidate = embedded
+        }
         guard candidate.count == address.count else { return false }
         for bit in 0..<prefix {
             let mask = UInt8(0x80) >> UInt8(bit % 8)

@@ -5,10 +5,10 @@ import YYWebImage
 
 /// Where a source's bytes come from: `http(s)://` through the ``ImagePipeline`` (coalesced, kept
 /// on disk and in the shared tier, revalidated by HTTP caching), `local:///path` from the root
-/// folder. Sources outside the allow-list are refused before anything is fetched.
+/// folder. Sources outside the allow-list are refused before anything is fetched (and the loader
+/// asks the list again on every redirect).
 struct SourceFetcher: Sendable {
-    /// Prefixes a source must start with (empty: any).
-    let allowedPrefixes: [String]
+    let allowList: SourceAllowList
     /// The folder `local://` paths are read from; `nil` refuses them.
     let localRoot: String?
     let pipeline: ImagePipeline
@@ -22,7 +22,7 @@ struct SourceFetcher: Sendable {
 
     /// The bytes of `source`.
     func data(for source: String) async throws(ServiceError) -> Data {
-        guard allowedPrefixes.isEmpty || allowedPrefixes.contains(where: { source.hasPrefix($0) }) else {
+        guard allowList.allows(source) else {
             throw .notFound("the source is not allowed")
         }
         if let data = recent.value(forKey: source) { return data }
@@ -46,22 +46,21 @@ struct SourceFetcher: Sendable {
         }
     }
 
-    /// A file under the root: no `..`, and no symbolic link that leads out of it.
+    /// A regular file under the root: no `..`, and no symbolic link below the root followed
+    /// (``FileBeneathRoot``).
     private func localData(_ path: String) throws(ServiceError) -> Data {
         guard let localRoot else { throw .notFound("local sources are not enabled") }
-        let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        let components = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard !components.isEmpty, !components.contains(where: { $0 == ".." || $0 == "." }), !path.utf8.contains(0) else {
             throw .notFound("the local source is not a file under the root")
         }
-        let root = URL(fileURLWithPath: localRoot).resolvingSymlinksInPath().path
-        let file = URL(fileURLWithPath: root + "/" + components.joined(separator: "/")).resolvingSymlinksInPath().path
-        guard file.hasPrefix(root + "/") else { throw .notFound("the local source is not a file under the root") }
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
-            attributes[.type] as? FileAttributeType == .typeRegular, let size = attributes[.size] as? Int
-        else { throw .notFound("the local source was not found") }
-        guard size <= maximumBytes else { throw .unprocessable("the source is larger than \(maximumBytes) bytes") }
-        guard let data = FileManager.default.contents(atPath: file) else { throw .notFound("the local source was not found") }
-        return data
+        do throws(FileBeneathRoot.Failure) {
+            return try FileBeneathRoot.read(components, under: localRoot, maximumBytes: maximumBytes)
+        } catch .tooLarge {
+            throw .unprocessable("the source is larger than \(maximumBytes) bytes")
+        } catch {
+            throw .notFound("the local source was not found")
+        }
     }
 
     /// The pipeline's errors as imgproxy's statuses: missing → 404, refused address → 404, too

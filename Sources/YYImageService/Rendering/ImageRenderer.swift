@@ -14,6 +14,8 @@ struct ImageRenderer: Sendable {
         var frames: Int
         /// The longest side of a result.
         var resultSide: Int
+        /// What a render may cost: result pixels and memory.
+        var budget: RenderBudget
     }
 
     /// What a render produced, and how long each stage took.
@@ -32,13 +34,14 @@ struct ImageRenderer: Sendable {
     let avifSpeed: Int
 
     /// `data` rendered for `options` in the format `choice` resolves to, stopping with a 503 at
-    /// the first check after `deadline`. `isAlone` says that no other request is at work, so the
-    /// encoder may use every core.
-    func render(_ data: Data, options: ProcessingOptions, choice: OutputFormat.Choice, isAlone: Bool, deadline: ContinuousClock.Instant)
-        throws(ServiceError) -> Output
-    {
+    /// the first check after `deadline` or after `cancellation` is set. `isAlone` says that no
+    /// other request is at work, so the encoder may use every core.
+    func render(
+        _ data: Data, options: ProcessingOptions, choice: OutputFormat.Choice, isAlone: Bool, deadline: ContinuousClock.Instant,
+        cancellation: CancellationFlag
+    ) throws(ServiceError) -> Output {
         let checkpoint = { () throws(ImageError) in
-            if ContinuousClock.now >= deadline { throw ImageError.cancelled }
+            if cancellation.isCancelled || ContinuousClock.now >= deadline { throw ImageError.cancelled }
         }
         do throws(ImageError) {
             return try renderChecked(data, options: options, choice: choice, isAlone: isAlone, checkpoint: checkpoint)
@@ -67,6 +70,8 @@ struct ImageRenderer: Sendable {
         // the rule measured against thumbor's).
         let canvas = (width: decoder.orientedWidth, height: decoder.orientedHeight)
         var plan = decoder.compositesFrames ? try RenderPlan(beforeDecoding: options, sourceSize: canvas, outputType: type) : nil
+        let framesKept = animated ? decoder.frameCount : 1
+        if let plan { try limits.budget.check(decoded: canvas, result: plan.outputSize, frames: framesKept, type: type) }
         let shrinkOnLoad = animated ? nil : plan?.shrinkOnLoad(reducingGap: shrinkOnLoadGap)
         var output = Output(data: Data(), type: type)
         var encoder = ImageEncoder(type: type)
@@ -92,6 +97,7 @@ struct ImageRenderer: Sendable {
                 framePlan = plan
             } else {
                 framePlan = try RenderPlan(options: options, frame: frame, outputType: type)
+                try limits.budget.check(decoded: canvas, result: framePlan.outputSize, frames: framesKept, type: type)
                 plan = framePlan
             }
             frame = try framePlan.chain.apply(to: frame, decodedFrom: framePlan.sourceSize, checkpoint: checkpoint)
@@ -108,15 +114,25 @@ struct ImageRenderer: Sendable {
         return output
     }
 
-    /// Refuses more frames, or more pixels summed over the frames, than the limits allow.
+    /// Refuses more frames, or more pixels summed over the frames, than the limits allow. Each
+    /// frame counts the larger of the canvas and its own rectangle: a GIF's frames may be far
+    /// larger than its logical screen, and their data is decoded whole.
     private func check(_ decoder: ImageDecoder) throws(ImageError) {
         guard decoder.frameCount <= limits.frames else {
             throw .invalidParameter(name: "frames", "\(decoder.frameCount) frames, over the limit of \(limits.frames)")
         }
-        let perFrame = decoder.canvasWidth.multipliedReportingOverflow(by: decoder.canvasHeight)
-        let total = perFrame.partialValue.multipliedReportingOverflow(by: max(1, decoder.frameCount))
-        guard !perFrame.overflow, !total.overflow, total.partialValue <= limits.sourcePixels else {
-            throw .tooManyPixels(width: decoder.canvasWidth, height: decoder.canvasHeight * max(1, decoder.frameCount), limit: limits.sourcePixels)
+        let canvas = decoder.canvasWidth.multipliedReportingOverflow(by: decoder.canvasHeight)
+        var total = canvas.overflow ? Int.max : canvas.partialValue
+        if decoder.frameCount > 1 {
+            total = 0
+            for frame in decoder.frameInfos {
+                let own = frame.width.multipliedReportingOverflow(by: frame.height)
+                let sum = total.addingReportingOverflow(max(own.overflow ? Int.max : own.partialValue, canvas.partialValue))
+                total = sum.overflow || own.overflow || canvas.overflow ? Int.max : sum.partialValue
+            }
+        }
+        guard total <= limits.sourcePixels else {
+            throw .invalidParameter(name: "pixels", "\(total) pixels summed over the frames, over the limit of \(limits.sourcePixels)")
         }
     }
 

@@ -12,6 +12,8 @@ struct RenderPlan: Sendable {
     let chain: ProcessingChain
     /// The upright size of the image the plan is for, from which every size is worked out.
     let sourceSize: (width: Int, height: Int)
+    /// The size of every frame the chain makes.
+    let outputSize: (width: Int, height: Int)
 
     /// The plan for `options` on a source of `sourceSize` (upright), written as `outputType`,
     /// made before anything is decoded; `nil` when the plan needs the first frame: a trim
@@ -50,9 +52,13 @@ struct RenderPlan: Sendable {
                     .extend(
                         top: origin.y, left: origin.x, bottom: target.height - size.height - origin.y,
                         right: target.width - size.width - origin.x, background: o.background ?? RGBA(0, 0, 0, 0)))
+                size = target
             }
         }
-        if let turn = QuarterTurn(rawValue: o.rotation) { steps.append(.rotate(turn)) }
+        if let turn = QuarterTurn(rawValue: o.rotation) {
+            steps.append(.rotate(turn))
+            if turn != .half { size = (size.height, size.width) }
+        }
         if o.blurSigma > 0 { steps.append(.blur(sigma: o.blurSigma)) }
         if o.sharpenSigma > 0 { steps.append(.sharpen(sigma: o.sharpenSigma)) }
         if let background = o.background {
@@ -62,6 +68,7 @@ struct RenderPlan: Sendable {
         }
         chain = ProcessingChain(steps)
         self.sourceSize = sourceSize
+        outputSize = size
     }
 
     /// The longest side a decoder may shrink the source to before the chain runs: set when the

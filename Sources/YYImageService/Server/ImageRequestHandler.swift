@@ -18,6 +18,8 @@ struct ImageRequestHandler: Sendable {
     let renderQueues: DispatchQueuePool
     /// Cancels a request's work when its processing timeout passes: one watcher task for all.
     let deadlines: DeadlineWatch
+    /// The requests at work, for a shutdown that runs out of time to cancel.
+    let inFlight = InFlightWork()
     let metrics: ServiceMetrics
     /// Set once a graceful shutdown begins: requests that reach the service after it (on a
     /// connection kept alive) get a 503 while those in flight finish.
@@ -112,12 +114,25 @@ struct ImageRequestHandler: Sendable {
             let downloading = ContinuousClock.now
             let data = try await fetcher.data(for: source)
             metrics.record(.download, .now - downloading)
-            // c. The render, on a render thread; it checks the deadline between steps and frames.
+            // c. The render, on a render thread; it checks the deadline and this task's
+            //    cancellation between steps and frames.
             let renderer = self.renderer
             let isAlone = admission.load == (running: 1, waiting: 0)
-            let output = try await renderQueues.run { () throws(ServiceError) in
-                try renderer.render(data, options: options, choice: choice, isAlone: isAlone, deadline: deadline)
+            let cancellation = CancellationFlag()
+            let rendered = await withTaskCancellationHandler { () async -> Result<ImageRenderer.Output, ServiceError> in
+                do throws(ServiceError) {
+                    return .success(
+                        try await renderQueues.run { () throws(ServiceError) in
+                            try renderer.render(
+                                data, options: options, choice: choice, isAlone: isAlone, deadline: deadline, cancellation: cancellation)
+                        })
+                } catch {
+                    return .failure(error)
+                }
+            } onCancel: {
+                cancellation.cancel()
             }
+            let output = try rendered.get()
             metrics.record(output)
             return output
         }
@@ -132,17 +147,19 @@ struct ImageRequestHandler: Sendable {
         metrics.record(.queue, .now - queued)
     }
 
-    /// `body`, cancelled once `deadline` passes (a 503) or the client goes away.
+    /// `body`, cancelled once `deadline` passes, when a shutdown runs out of time (503 both) or
+    /// when the client goes away.
     private func withinDeadline<T: Sendable>(
         _ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws(ServiceError) -> T
     ) async throws(ServiceError) -> T {
-        let (result, expired) = await deadlines.run(until: deadline, body)
+        let deadlines = self.deadlines
+        let ((result, expired), shutDown) = await inFlight.run { await deadlines.run(until: deadline, body) }
         do {
             return try result.get()
-        } catch let error as ServiceError {
-            throw expired ? .unavailable("processing took longer than the processing timeout") : error
         } catch {
-            throw expired ? .unavailable("processing took longer than the processing timeout") : .unavailable("the request was cancelled")
+            if shutDown { throw .unavailable("the service is shutting down") }
+            if expired { throw .unavailable("processing took longer than the processing timeout") }
+            throw error as? ServiceError ?? .unavailable("the request was cancelled")
         }
     }
 

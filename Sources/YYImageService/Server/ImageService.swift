@@ -35,10 +35,11 @@ public final class ImageService: Service {
         self.configuration = configuration
         self.onListening = onListening
         let limits = configuration.limits
+        let allowList = try SourceAllowList(prefixes: configuration.allowedSources)
         var pipelineConfiguration = ImagePipeline.Configuration(
             dataLoader: GuardedHTTPLoader(
-                policy: configuration.addressPolicy, resolver: configuration.resolver, connectTimeout: limits.downloadTimeout,
-                maximumBytes: limits.sourceBytes, userAgent: "yy-serve"))
+                policy: configuration.addressPolicy, allowList: allowList, resolver: configuration.resolver,
+                connectTimeout: limits.downloadTimeout, maximumBytes: limits.sourceBytes, userAgent: "yy-serve"))
         pipelineConfiguration.memoryCache = nil
         pipelineConfiguration.diskCache = try DiskCache(path: configuration.cacheDirectory + "/originals", logger: configuration.logger)
         pipelineConfiguration.sharedTier = configuration.sharedTier
@@ -52,7 +53,7 @@ public final class ImageService: Service {
         let recent = MemoryCache<String, Data>(name: "yykit.serve.originals")
         recent.costLimit = configuration.originalMemoryLimit
         let fetcher = SourceFetcher(
-            allowedPrefixes: configuration.allowedSources, localRoot: configuration.localRoot,
+            allowList: allowList, localRoot: configuration.localRoot,
             pipeline: ImagePipeline(configuration: pipelineConfiguration), recent: recent, maximumBytes: limits.sourceBytes)
         var resultCache: Cache<Data>?
         if configuration.cachesResults {
@@ -67,7 +68,9 @@ public final class ImageService: Service {
             parser: OptionParser(presets: configuration.presets, maxResultSide: limits.resultSide),
             fetcher: fetcher,
             renderer: ImageRenderer(
-                limits: .init(sourcePixels: limits.sourcePixels, frames: limits.frames, resultSide: limits.resultSide),
+                limits: .init(
+                    sourcePixels: limits.sourcePixels, frames: limits.frames, resultSide: limits.resultSide,
+                    budget: RenderBudget(resultPixels: limits.resultPixels, memoryBytes: limits.renderMemory)),
                 shrinkOnLoadGap: max(1, configuration.shrinkOnLoadGap), avifSpeed: configuration.avifSpeed),
             results: ResultCache(
                 cache: resultCache, timeToLive: configuration.resultTimeToLive, fillLockTimeToLive: limits.processingTimeout + .seconds(1)),
@@ -98,9 +101,14 @@ public final class ImageService: Service {
                     },
                     logger: logger))
         }
+        // Idle and half-sent connections are closed, and no more than the maximum are open: a
+        // slowloris cannot hold the file descriptors.
         let application = Application(
             router: makeRouter(),
-            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "yy-serve"),
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(configuration.idleTimeout.saturatingNanoseconds))),
+            configuration: .init(
+                address: .hostname(host, port: configuration.port), serverName: "yy-serve",
+                availableConnectionsDelegate: .maximum(configuration.maximumConnections, logger: logger)),
             services: services,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
@@ -112,21 +120,40 @@ public final class ImageService: Service {
             logger.warning(
                 "URL signatures are OFF: anyone who can reach this service can make it fetch and process any allowed source. Give --key and --salt.")
         }
-        let stopping = handler.stopping
-        try await withGracefulShutdownHandler {
-            try await application.run()
-        } onGracefulShutdown: {
-            stopping.withLock { $0 = true }
-            logger.info("shutting down: no new work; waiting for the requests in flight")
+        let handler = self.handler
+        let shutdownTimeout = configuration.shutdownTimeout
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await application.run()
+                return true
+            }
+            // Once a graceful shutdown begins, no new work; at the shutdown timeout, what is still
+            // at work is cancelled and answered (503), so that the server can close.
+            group.addTask {
+                try await gracefulShutdown()
+                handler.stopping.withLock { $0 = true }
+                logger.info("shutting down: no new work; waiting for the requests in flight")
+                try await Task.sleep(for: shutdownTimeout)
+                logger.warning("shutdown timeout: cancelling the requests still in flight")
+                handler.inFlight.cancelAll()
+                return false
+            }
+            while let applicationEnded = try await group.next() {
+                if applicationEnded { break }
+            }
+            group.cancelAll()
         }
     }
 
     /// Serves until SIGTERM or SIGINT, then stops accepting connections, lets the requests in
-    /// flight finish (at most ``ImageServiceConfiguration/shutdownTimeout``) and returns.
+    /// flight finish (at most ``ImageServiceConfiguration/shutdownTimeout``, after which they are
+    /// cancelled and answered 503) and returns.
     public func runUntilSignalled() async throws {
         var groupConfiguration = ServiceGroupConfiguration(
             services: [.init(service: self)], gracefulShutdownSignals: [.sigterm, .sigint], logger: configuration.logger)
-        groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownTimeout
+        // The service cancels its own requests at the timeout; the group's cancellation, a little
+        // later, is for a service that cannot stop.
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownTimeout + .seconds(3)
         try await ServiceGroup(configuration: groupConfiguration).run()
     }
 }

@@ -42,7 +42,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-result-cache"), help: "Compute every result (originals are still cached).")
     var noResultCache = false
 
-    @Option(name: .customLong("allowed-source"), help: ArgumentHelp("A source URL prefix to allow (repeatable; none: any).", valueName: "PREFIX"))
+    @Option(
+        name: .customLong("allowed-source"),
+        help: ArgumentHelp(
+            "A source to allow, matched by scheme, host, port and a leading path on / boundaries (repeatable; none: any).",
+            valueName: "URL-PREFIX"))
     var allowedSource: [String] = []
 
     @Flag(name: .customLong("allow-loopback-sources"), help: "Allow sources on loopback addresses (127/8, ::1).")
@@ -58,8 +62,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The folder local:///path sources are read from.", valueName: "DIR"))
     var root: String?
 
-    @Flag(help: "Serve a page at / that shows transformations of a source with their URLs.")
+    @Flag(
+        help: """
+            Serve a page at / that shows transformations of a source with their URLs. With --key, it signs only \
+            files under --root and the --playground-source sources, never a source from the query.
+            """)
     var playground = false
+
+    @Option(
+        name: .customLong("playground-source"),
+        help: ArgumentHelp(
+            "A source the playground offers (repeatable; with --key, the only ones it signs besides --root's files).", valueName: "URL"))
+    var playgroundSource: [String] = []
 
     @Option(help: "Requests worked on at once (default: the number of cores).")
     var workers: Int?
@@ -84,6 +98,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-result-side"), help: "The longest side of a result, in pixels.")
     var maxResultSide = 8192
 
+    @Option(name: .customLong("max-result-pixels"), help: "The most pixels of a result, summed over its frames.")
+    var maxResultPixels = 50_000_000
+
+    @Option(
+        name: .customLong("max-render-memory"),
+        help: "Megabytes one render is estimated to hold at its peak (the encoder's working set included); more gets 422.")
+    var maxRenderMemory = 768
+
     @Option(name: .customLong("max-frames"), help: "The most frames of an animated source.")
     var maxFrames = 256
 
@@ -93,8 +115,20 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("processing-timeout"), help: "Seconds a request may take from the queue to the result (then 503).")
     var processingTimeout: Double = 10
 
-    @Option(name: .customLong("shutdown-timeout"), help: "Seconds SIGTERM waits for the requests in flight.")
+    @Option(
+        name: .customLong("shutdown-timeout"),
+        help: "Seconds SIGTERM waits for the requests in flight; then they are cancelled and answered 503.")
     var shutdownTimeout: Double = 20
+
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: "Seconds a connection may go without a request arriving whole (idle keep-alive, slow request heads).")
+    var idleTimeout: Double = 10
+
+    @Option(
+        name: .customLong("max-connections"),
+        help: "Connections open at once; more wait in the listen backlog (default 2048, or fewer when fewer files may be open).")
+    var maxConnections: Int?
 
     @Option(help: "Seconds results may be cached (Cache-Control max-age, and the caches' time to live).")
     var ttl: Double = 365 * 86_400
@@ -130,14 +164,15 @@ struct ServeCommand: AsyncParsableCommand {
         if queue < 0 { throw ValidationError("--queue must be 0 or more") }
         for (name, value) in [
             ("--max-source-bytes", maxSourceBytes), ("--max-source-pixels", maxSourcePixels), ("--max-result-side", maxResultSide),
-            ("--max-frames", maxFrames),
+            ("--max-result-pixels", maxResultPixels), ("--max-render-memory", maxRenderMemory),
+            ("--max-frames", maxFrames), ("--max-connections", maxConnections ?? 1),
         ]
         where value < 1 {
             throw ValidationError("\(name) must be at least 1")
         }
         for (name, value) in [
             ("--download-timeout", downloadTimeout), ("--processing-timeout", processingTimeout), ("--shutdown-timeout", shutdownTimeout),
-            ("--ttl", ttl),
+            ("--idle-timeout", idleTimeout), ("--ttl", ttl),
         ]
         where !(value.isFinite && value > 0) {
             throw ValidationError("\(name) must be a positive number of seconds")
@@ -192,6 +227,7 @@ struct ServeCommand: AsyncParsableCommand {
             allowsLoopback: allowLoopbackSources, allowsPrivate: allowPrivateSources, deniedNetworks: denySourceNetwork)
         configuration.localRoot = root
         configuration.playground = playground
+        configuration.playgroundSources = playgroundSource
         if let workers { configuration.workers = workers }
         configuration.queueLimit = queue
         configuration.metricsPort = metricsPort
@@ -203,10 +239,14 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.limits.sourceBytes = maxSourceBytes
         configuration.limits.sourcePixels = maxSourcePixels
         configuration.limits.resultSide = maxResultSide
+        configuration.limits.resultPixels = maxResultPixels
+        configuration.limits.renderMemory = maxRenderMemory.multipliedReportingOverflow(by: 1 << 20).overflow ? .max : maxRenderMemory << 20
         configuration.limits.frames = maxFrames
         configuration.limits.downloadTimeout = .commandLineSeconds(downloadTimeout, atMost: 86_400)
         configuration.limits.processingTimeout = .commandLineSeconds(processingTimeout, atMost: 86_400)
         configuration.shutdownTimeout = .commandLineSeconds(shutdownTimeout, atMost: 86_400)
+        configuration.idleTimeout = .commandLineSeconds(idleTimeout, atMost: 86_400)
+        if let maxConnections { configuration.maximumConnections = maxConnections }
         configuration.logger = logger
         return configuration
     }

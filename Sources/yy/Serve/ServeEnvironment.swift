@@ -14,9 +14,12 @@ enum ServeEnvironment {
         ("cache-dir", .value), ("redis", .value), ("redis-namespace", .value), ("redis-ca-file", .value), ("redis-cluster", .flag),
         ("no-result-cache", .flag), ("allowed-source", .repeatable), ("allow-loopback-sources", .flag),
         ("allow-private-sources", .flag), ("deny-source-network", .repeatable), ("root", .value), ("playground", .flag),
+        ("playground-source", .repeatable),
         ("workers", .value), ("queue", .value), ("metrics-port", .value), ("preset", .repeatable), ("max-source-bytes", .value),
-        ("max-source-pixels", .value), ("max-result-side", .value), ("max-frames", .value), ("download-timeout", .value),
-        ("processing-timeout", .value), ("shutdown-timeout", .value), ("ttl", .value), ("no-avif", .flag), ("no-webp", .flag),
+        ("max-source-pixels", .value), ("max-result-side", .value),
+        ("max-result-pixels", .value), ("max-render-memory", .value), ("max-frames", .value), ("download-timeout", .value),
+        ("processing-timeout", .value), ("shutdown-timeout", .value),
+        ("idle-timeout", .value), ("max-connections", .value), ("ttl", .value), ("no-avif", .flag), ("no-webp", .flag),
         ("avif-speed", .value), ("shrink-on-load-gap", .value), ("log-format", .value), ("log-level", .value),
     ]
 

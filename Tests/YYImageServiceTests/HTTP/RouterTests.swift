@@ -32,6 +32,7 @@ import YYImage
                     .sendForever(LoopbackHTTPServer.Step.chunk([UInt8](repeating: 0xAB, count: 64 * 1024))),
                 ]
             case "/bomb.png": .response(body: TestImages.pixelBomb())
+            case "/frame-bomb.gif": .response(body: TestImages.frameBomb())
             default: .response(status: 404)
             }
         }
@@ -186,7 +187,19 @@ import YYImage
                 (plain("w:10", "ftp://example.com/a.jpg"), 400, "the source must be an http(s):// or local:// URL"),
                 (plain("w:10", origin.url("/page.html").absoluteString), 422, "the source is not an image this service reads"),
                 (plain("w:10", origin.url("/bomb.png").absoluteString), 422, "the source has 100000x100000 pixels, over the limit of 50000000"),
+                (
+                    plain("w:10", origin.url("/frame-bomb.gif").absoluteString), 422,
+                    "pixels: 12544000000 pixels summed over the frames, over the limit of 50000000"
+                ),
                 (plain("w:10", origin.url("/endless").absoluteString), 422, "the source is larger than 1048576 bytes"),
+                (
+                    plain("rs:force:8000:8000:1/f:png", origin.url("/photo.jpg").absoluteString), 422,
+                    "result: 8000x8000 × 1 frames is over the limit of 50000000 pixels"
+                ),
+                (
+                    plain("rs:force:4000:4000:1/f:jxl", origin.url("/photo.jpg").absoluteString), 422,
+                    "result: 4000x4000 as jpegxl needs about 1649 MB, over the limit of 768 MB"
+                ),
                 (plain("w:10", origin.url("/broken").absoluteString), 502, "the origin answered 500"),
                 (plain("w:10", origin.url("/stall").absoluteString), 504, "the origin timed out (request)"),
             ]
@@ -211,6 +224,39 @@ import YYImage
             let signed = try await service.get("/" + signature.signature(for: path) + path)
             #expect(signed.status == 200)
             #expect(origin.requestCount(path: "/photo.jpg") == 1)
+        }
+    }
+
+    @Test func withAKeyThePlaygroundSignsOnlyTheSourcesTheOperatorChose() async throws {
+        let signature = URLSignature(keyPairs: [URLSignature.KeyPair(hexKey: "736563726574", hexSalt: "68656C6C6F")!])
+        let root = TemporaryDirectory("serve-playground")
+        try Data(Self.jpeg).write(to: URL(fileURLWithPath: root.appending("in.jpg")))
+        try await withService({
+            $0.signature = signature
+            $0.playground = true
+            $0.localRoot = root.path
+            $0.playgroundSources = ["https://images.example.com/chosen.jpg"]
+        }) { service, _ in
+            func page(_ source: String) async throws -> (status: Int, html: String) {
+                let reply = try await service.get("/?src=" + source.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+                return (reply.status, String(decoding: reply.body, as: UTF8.self))
+            }
+            let oracle = try await page("http://example.com/anything.jpg")
+            #expect(oracle.status == 403)
+            #expect(!oracle.html.contains("/plain/http://example.com"))
+            for source in ["local:///../etc/passwd", "local:///a//b.jpg"] {
+                #expect(try await page(source).status == 403, "\(source)")
+            }
+            let chosen = try await page("https://images.example.com/chosen.jpg")
+            #expect(chosen.status == 200)
+            #expect(chosen.html.contains("/" + signature.signature(for: "/rs:fit:300:300/plain/https://images.example.com/chosen.jpg")))
+            let local = try await page("local:///in.jpg")
+            #expect(local.status == 200 && local.html.contains("/plain/local:///in.jpg"))
+        }
+        // Without a key nothing is signed, so any source may be shown.
+        try await withService({ $0.playground = true }) { service, _ in
+            let reply = try await service.get("/?src=http%3A%2F%2Fexample.com%2Fa.jpg")
+            #expect(reply.status == 200)
         }
     }
 

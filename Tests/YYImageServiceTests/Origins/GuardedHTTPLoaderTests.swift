@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
 import Testing
+import YYDispatch
 import YYWebImage
 
 @testable import YYImageService
@@ -56,6 +57,36 @@ import YYWebImage
             } catch {
                 guard case .refusedAddress = error else { Issue.record("\(url): expected a refused address, got \(error)"); continue }
             }
+        }
+    }
+
+    @Test func aConnectionClosedBeforeAnyAnswerIsAskedAgainOnANewOne() async throws {
+        // The origin drops the first connection unanswered and answers the second.
+        let requests = Locked(0)
+        let server = try await LoopbackHTTPServer.start { _ in
+            let index = requests.withLock { count in
+                defer { count += 1 }
+                return count
+            }
+            return index == 0 ? [.close] : .response(body: Array("second".utf8))
+        }
+        defer { server.stop() }
+        let response = try await loader(["127.0.0.1"]).load(DataLoadRequest(url: server.url("/a.jpg")))
+        var body = Data()
+        for try await chunk in response.body { body.append(chunk) }
+        #expect(response.statusCode == 200 && String(decoding: body, as: UTF8.self) == "second")
+        #expect(server.acceptedConnections == 2)
+    }
+
+    @Test func anOriginThatAnswersAndClosesAtOnceIsReadEveryTime() async throws {
+        // Answered and closed as soon as the request head arrives, hundreds of times: the answer
+        // is read even when the connection is closed before the request is written out.
+        let server = try await LoopbackHTTPServer.start { _ in .response(body: Array("ok".utf8)) + [.close] }
+        defer { server.stop() }
+        let loader = loader(["127.0.0.1"])
+        for round in 0..<300 {
+            let response = try await loader.load(DataLoadRequest(url: server.url("/\(round).jpg")))
+            #expect(response.statusCode == 200, "round \(round)")
         }
     }
 

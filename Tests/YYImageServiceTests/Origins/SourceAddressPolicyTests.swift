@@ -25,7 +25,7 @@ import Testing
 
     @Test func theTeredoClientAddressIsTheLast32BitsInverted() {
         // 2001:0:…:3fff:fdd2 carries the client 192.0.2.45 (inverted: c0.00.02.2d).
-        #expect(SourceAddressPolicy.embeddedIPv4(ipAddressBytes("2001:0:4136:e378:8000:63bf:3fff:fdd2")!) == [192, 0, 2, 45])
+        #expect(SpecialPurposeAddresses.embeddedIPv4(ipAddressBytes("2001:0:4136:e378:8000:63bf:3fff:fdd2")!) == [192, 0, 2, 45])
     }
 
     @Test func theSwitchesAllowLoopbackAndPrivateButNeverLinkLocalOrMulticast() {

@@ -57,6 +57,79 @@ import YYImage
         await service.stop()
     }
 
+    @Test func aRedirectFromAnAllowedSourceToOneOutsideTheListIs404AndTheOtherPortSeesNoConnection() async throws {
+        let outside = try await Self.origin()
+        defer { outside.stop() }
+        let origin = try await LoopbackHTTPServer.start { _ in
+            .response(status: 302, headers: [("Location", outside.url("/photo.jpg").absoluteString)])
+        }
+        defer { origin.stop() }
+        // Without its trailing slash, as an operator may well write it.
+        let service = try await ServiceHarness.start { $0.allowedSources = ["http://127.0.0.1:\(origin.port)"] }
+        let reply = try await service.get(plain("w:10", origin.url("/start.jpg").absoluteString))
+        #expect(reply.status == 404 && reply.errorMessage == "the source's address is not allowed")
+        #expect(origin.requests.count == 1)
+        #expect(outside.acceptedConnections == 0)
+        await service.stop()
+    }
+
+    @Test func atTheShutdownTimeoutARequestStillAtWorkIsAnswered503AndTheServiceStops() async throws {
+        let gate = LoopbackHTTPServer.Gate()
+        let origin = try await LoopbackHTTPServer.start { _ in [.waitFor(gate)] + .response(body: Self.jpeg) }
+        defer {
+            gate.open()
+            origin.stop()
+        }
+        let service = try await ServiceHarness.start {
+            $0.shutdownTimeout = .milliseconds(300)
+            $0.limits.downloadTimeout = .seconds(60)
+        }
+        async let reply = service.get(plain("w:10", origin.url("/held.jpg").absoluteString))
+        await origin.wait { _, requests in requests >= 1 }
+        async let stopped: Void = service.stop()
+        let answer = try await reply
+        #expect(answer.status == 503 && answer.errorMessage == "the service is shutting down")
+        await stopped
+    }
+
+    /// Whether `bytes` hold a whole response head with status 200.
+    private static func isOK(_ bytes: [UInt8]) -> Bool {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.hasPrefix("HTTP/1.1 200") && text.contains("\r\n\r\n")
+    }
+
+    @Test func aRequestHeadSentTooSlowlyAndAnIdleKeepAliveConnectionAreClosed() async throws {
+        let service = try await ServiceHarness.start { $0.idleTimeout = .milliseconds(300) }
+        let slow = try RawConnection(port: service.port)
+        try slow.send("GET /health HTTP/1.1\r\nHo")
+        #expect(try await slow.read(timeout: .seconds(20)).closed)
+        let idle = try RawConnection(port: service.port)
+        try idle.send("GET /health HTTP/1.1\r\nHost: a\r\n\r\n")
+        let answer = try await idle.read(timeout: .seconds(20))
+        #expect(Self.isOK(answer.bytes) && answer.closed)
+        await service.stop()
+    }
+
+    @Test func pastTheConnectionCapANewConnectionWaitsUntilOneCloses() async throws {
+        let service = try await ServiceHarness.start { $0.maximumConnections = 2 }
+        let first = try RawConnection(port: service.port)
+        let second = try RawConnection(port: service.port)
+        for connection in [first, second] {
+            try connection.send("GET /health HTTP/1.1\r\nHost: a\r\n\r\n")
+            let answer = try await connection.read(timeout: .seconds(20), until: Self.isOK)
+            #expect(Self.isOK(answer.bytes))
+        }
+        let third = try RawConnection(port: service.port)
+        try third.send("GET /health HTTP/1.1\r\nHost: a\r\n\r\n")
+        // Not accepted while two are open (a bounded look: nothing may arrive)…
+        #expect(try await third.read(timeout: .milliseconds(500)).bytes.isEmpty)
+        // …and answered once one of them closes.
+        first.shutdown()
+        let answer = try await third.read(timeout: .seconds(20), until: Self.isOK)
+        #expect(Self.isOK(answer.bytes))
+        await service.stop()
+    }
+
     /// NIO's HTTP parser and the router together: what a real request line turns into.
     @Test func pathsWithEmptySegmentsAndBase64SplitBySlashesReachTheHandlerIntact() async throws {
         let root = TemporaryDirectory("serve-local")

@@ -53,4 +53,18 @@ enum TestImages {
         withUnsafeBytes(of: crc32(png[12..<29]).bigEndian) { png.replaceSubrange(29..<33, with: $0) }
         return png
     }
+
+    /// A GIF with a 1×1 logical screen and `frames` frames of `side` × `side` pixels, each with
+    /// LZW data that ends at once: every frame is far larger than the canvas it draws on.
+    static func frameBomb(frames: Int = 256, side: UInt16 = 7000) -> [UInt8] {
+        var gif = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]
+        let size = [UInt8(side & 0xFF), UInt8(side >> 8)]
+        for _ in 0..<frames {
+            // Image descriptor at (0, 0), local palette of 2 colours, then LZW code size 2 and one
+            // sub-block holding a clear code and the end code.
+            gif += [0x2C, 0, 0, 0, 0] + size + size + [0x80, 0, 0, 0, 255, 255, 255]
+            gif += [2, 1, 0x2C, 0]
+        }
+        return gif + [0x3B]
+    }
 }
