@@ -11,17 +11,19 @@ struct RenderBudget: Sendable {
 
     /// Bytes an encoder holds per pixel of its picture while it encodes, the decoded source and
     /// the result's own RGBA included when they are of the same size: the slope of peak RSS
-    /// between 1024² and 2048² conversions (`Benchmarks/scripts/encoder-memory`, recorded in
-    /// Benchmarks/README.md). libaom and libjxl hold over a hundred bytes a pixel.
+    /// between 1024² and 2048² conversions with a release `yy` (`Benchmarks/scripts/encoder-memory`,
+    /// recorded in Benchmarks/README.md). libaom and libjxl hold over a hundred bytes a pixel.
     static func encoderBytesPerPixel(_ type: ImageType) -> Int {
         switch type {
-        case .jpeg, .bmp: 5
-        case .webp, .gif, .tiff, .ico: 7
-        case .png, .icns: 12
-        case .jpeg2000: 24
+        case .jpeg: 5
+        case .webp, .gif, .tiff: 6
+        case .png, .icns: 10
+        // ICO entries are PNG or BMP.
+        case .bmp, .ico: 12
+        case .jpeg2000: 23
         case .jpegXL: 104
-        case .avif: 118
-        case .heic: 118
+        // HEIC is never written; counted as the other HEVC-era codec if it were.
+        case .avif, .heic: 117
         }
     }
 
