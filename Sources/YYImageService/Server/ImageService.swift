@@ -29,8 +29,9 @@ public final class ImageService: Service {
     /// A service with `configuration`; `onListening` is told the port once the server listens
     /// (the port chosen when the configuration's is 0).
     ///
-    /// - Throws: a `DiskCacheError` when the cache folder cannot be opened, or a
-    ///   `DispatchQueuePoolError` for an impossible worker count.
+    /// - Throws: ``UnreadableAllowedSource`` for an allowed source that is no URL, a
+    ///   `DiskCacheError` when the cache folder cannot be opened, or a `DispatchQueuePoolError`
+    ///   for an impossible worker count.
     public init(configuration: ImageServiceConfiguration, onListening: @escaping @Sendable (_ port: Int) -> Void = { _ in }) throws {
         self.configuration = configuration
         self.onListening = onListening
