@@ -23,7 +23,7 @@ private let signature = URLSignature(keyPairs: [.init(key: Array("secret".utf8),
 private func otherForm(of url: ProcessingURL) -> String? {
     let options = url.optionSegments.map { "/" + $0 }.joined()
     if url.signedPath.dropFirst(options.utf8.count).hasPrefix("/plain/") {
-        let encoded = URLSignature.base64URL(Array(url.source.utf8))
+        let encoded = Array(url.source.utf8).base64URLEncoded
         // "plain" would be read as the other form's marker; an extension with a dot splits elsewhere.
         guard encoded != "plain", url.fileExtension?.contains(".") != true else { return nil }
         return "/sig" + options + "/" + encoded + (url.fileExtension.map { "." + $0 } ?? "")
