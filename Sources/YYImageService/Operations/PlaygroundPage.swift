@@ -22,7 +22,9 @@ struct PlaygroundPage: Sendable {
 
     func page(source requested: String?) -> Response {
         let refused = requested.map { !mayShow($0) } ?? false
-        let source = refused ? nil : requested ?? defaultSource()
+        // The root folder is listed once a page: for the default source and the links.
+        let offered = chosenSources + rootImages()
+        let source = refused ? nil : requested ?? offered.first
         var figures = ""
         if let source {
             let original = url(options: "", source: source)
@@ -47,7 +49,7 @@ struct PlaygroundPage: Sendable {
             (imgproxy's URL API). Change the source: <form method="get"><input name="src" size="60" value="\(escape(source ?? ""))"> <button>show</button></form></p>
             \(refused ? "<p>This server signs its URLs: the playground shows only the sources its operator chose.</p>" : "")
             \(source == nil && !refused ? "<p>Give a source: <code>?src=local:///photo.jpg</code> (with <code>--root</code>) or an http(s) URL.</p>" : "")
-            \(choices())
+            \(links(to: offered.prefix(chosenSources.count + 20)))
             <main>
             \(figures)</main>
             </body></html>
@@ -81,11 +83,6 @@ struct PlaygroundPage: Sendable {
         return !components.contains { $0.isEmpty || $0 == "." || $0 == ".." }
     }
 
-    /// The first chosen source, else the first image in the root folder as a `local://` source.
-    private func defaultSource() -> String? {
-        chosenSources.first ?? rootImages().first
-    }
-
     /// The images directly in the root folder, as `local://` sources.
     private func rootImages() -> [String] {
         guard let localRoot, let names = try? FileManager.default.contentsOfDirectory(atPath: localRoot) else { return [] }
@@ -93,9 +90,8 @@ struct PlaygroundPage: Sendable {
         return images.map { "local:///" + $0 }
     }
 
-    /// Links to the sources the operator chose, when there are any.
-    private func choices() -> String {
-        let sources = chosenSources + rootImages().prefix(20)
+    /// Links to `sources`, the ones the operator chose, when there are any.
+    private func links(to sources: ArraySlice<String>) -> String {
         guard !sources.isEmpty else { return "" }
         let links = sources.map { source in
             let query = source.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""

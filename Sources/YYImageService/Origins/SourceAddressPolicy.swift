@@ -63,7 +63,7 @@ public struct SourceAddressPolicy: Sendable, Equatable {
             case .allowed, .carriesIPv4: break
             }
         }
-        if let embedded = SpecialPurposeAddresses.embeddedIPv4(address) { return kind(of: embedded) }
+        if let embedded = SpecialPurposeAddresses.embeddedIPv4(address, in: block) { return kind(of: embedded) }
         if block == nil && address.count == 16 && !SpecialPurposeAddresses.globalUnicast.contains(address) {
             return .refused("unassigned IPv6")
         }

@@ -8,32 +8,29 @@ import Foundation
 struct SourceAllowList: Sendable {
     /// One allowed prefix, parsed.
     struct Entry: Sendable, Equatable {
-        let scheme: String
-        /// Lowercased, without IPv6 brackets; empty for `local:`.
-        let host: String
-        let port: Int?
-        /// Without its trailing slash; empty allows every path.
+        /// The prefix parsed as a source.
+        let prefix: Source
+        /// Its path without the trailing slash; empty allows every path.
         let path: String
 
         /// `text` parsed, or `nil` when it is no absolute http(s):// or local:// URL or carries
         /// user info.
         init?(_ text: String) {
-            guard let url = SourceAllowList.Source(text) else { return nil }
-            scheme = url.scheme
-            host = url.host
-            port = url.port
-            path = url.path.hasSuffix("/") ? String(url.path.dropLast()) : url.path
+            guard let prefix = Source(text) else { return nil }
+            self.prefix = prefix
+            path = prefix.path.hasSuffix("/") ? String(prefix.path.dropLast()) : prefix.path
         }
 
-        func allows(_ source: SourceAllowList.Source) -> Bool {
-            guard source.scheme == scheme, source.host == host, source.port == port else { return false }
+        func allows(_ source: Source) -> Bool {
+            guard source.scheme == prefix.scheme, source.host == prefix.host, source.port == prefix.port else { return false }
             return path.isEmpty || source.path == path || source.path.hasPrefix(path + "/")
         }
     }
 
     /// A source URL as the list compares it: scheme and host lowercased, the port made explicit.
-    struct Source: Equatable {
+    struct Source: Sendable, Equatable {
         let scheme: String
+        /// Lowercased, without IPv6 brackets; empty for `local:`.
         let host: String
         let port: Int?
         let path: String

@@ -118,9 +118,14 @@ enum SpecialPurposeAddresses {
     /// The IPv4 address an IPv6 address carries: by its block, or by ISATAP's interface
     /// identifier (`…:0:5efe:a.b.c.d`, in any prefix).
     static func embeddedIPv4(_ address: [UInt8]) -> [UInt8]? {
+        embeddedIPv4(address, in: block(holding: address))
+    }
+
+    /// ``embeddedIPv4(_:)`` for an address whose most specific block is already known.
+    static func embeddedIPv4(_ address: [UInt8], in block: Block?) -> [UInt8]? {
         guard address.count == 16 else { return nil }
         let last32 = Array(address[12...15])
-        if case .carriesIPv4(let position)? = block(holding: address)?.treatment {
+        if case .carriesIPv4(let position)? = block?.treatment {
             switch position {
             case .last32: return last32
             case .last32Inverted: return last32.map { ~$0 }
