@@ -23,13 +23,14 @@ public final class RawConnection: Sendable {
         let status = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard status == 0 else {
-            close(socket)
-            throw RawConnectionError.system(errno)
-        }
+        // No close here: every stored property is set, so deinit runs even when init throws, and
+        // a second close could shut a descriptor that another thread (NIO's) has been given since.
+        guard status == 0 else { throw RawConnectionError.system(errno) }
     }
 
-    deinit { close(socket) }
+    deinit {
+        if socket >= 0 { close(socket) }
+    }
 
     /// Closes the connection now.
     public func shutdown() { _ = Foundation.shutdown(socket, Int32(SHUT_RDWR)) }
