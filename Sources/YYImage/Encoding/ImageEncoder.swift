@@ -93,6 +93,23 @@ public struct ImageEncoder: Sendable {
 
     /// The encoded file.
     public func encode() throws(ImageError) -> Data {
+        try encode(checkpoint: {})
+    }
+
+    /// The encoded file, calling `checkpoint` as the work goes: before it starts, between the
+    /// frames of GIF, WebP and AVIF animations, and inside the encoders that can stop early
+    /// (libwebp's progress hook for WebP stills, the libjxl runner before each group of JPEG XL).
+    /// A checkpoint that throws (``ImageError/cancelled`` when a deadline has passed, say) stops
+    /// the encode with its error. libaom (AVIF), libjpeg-turbo, OpenJPEG and the PNG writers have
+    /// no hook inside an image.
+    public func encode(checkpoint: () throws(ImageError) -> Void) throws(ImageError) -> Data {
+        try EncodingCheckpoint.with(checkpoint) { (box: EncodingCheckpoint) throws(ImageError) -> Data in
+            try encode(box)
+        }
+    }
+
+    private func encode(_ checkpoint: EncodingCheckpoint) throws(ImageError) -> Data {
+        try checkpoint.check()
         guard !frames.isEmpty else { throw .invalidInput("no frames to encode") }
         guard type.isEncodable else { throw .unsupportedType(type) }
         guard loopCount >= 0 else { throw .invalidInput("a loop count of \(loopCount): give 0 (forever) or a number of plays") }
@@ -114,14 +131,17 @@ public struct ImageEncoder: Sendable {
                 plays: loopCount, level: pngLevel)
         case .gif:
             let anyTransparent = canvases.contains { !$0.0.isOpaque }
-            let gifFrames = canvases.map { canvas, duration in
+            var gifFrames: [GIFWriter.Frame] = []
+            for (canvas, duration) in canvases {
+                try checkpoint.check()
                 let quantized = ColorQuantizer(canvas, dithering: dithering)
                 // With transparency, each frame clears itself so earlier frames never show through.
-                return GIFWriter.Frame(
-                    info: ImageFrameInfo(
-                        width: width, height: height, duration: duration,
-                        disposal: anyTransparent && canvases.count > 1 ? .background : .none),
-                    palette: quantized.palette, indices: quantized.indices, transparentIndex: quantized.transparentIndex)
+                gifFrames.append(
+                    GIFWriter.Frame(
+                        info: ImageFrameInfo(
+                            width: width, height: height, duration: duration,
+                            disposal: anyTransparent && canvases.count > 1 ? .background : .none),
+                        palette: quantized.palette, indices: quantized.indices, transparentIndex: quantized.transparentIndex))
             }
             bytes = try GIFWriter.write(width: width, height: height, frames: gifFrames, plays: loopCount)
         case .jpeg:
@@ -132,12 +152,13 @@ public struct ImageEncoder: Sendable {
                     iccProfile: colorProfile.map { [UInt8]($0) }, into: bytes)
             }
         case .webp where canvases.count == 1:
-            bytes = try WebPWriter.still(canvases[0].0, quality: quality * 100, lossless: lossless, method: webpMethod(animated: false))
+            bytes = try WebPWriter.still(
+                canvases[0].0, quality: quality * 100, lossless: lossless, method: webpMethod(animated: false), checkpoint: checkpoint)
             bytes = try WebPWriter.withChunks(webpMetadata, bytes)
         case .webp:
             bytes = try WebPWriter.animation(
                 canvases.map { ($0.0, $0.1) }, quality: quality * 100, lossless: lossless, plays: loopCount,
-                method: webpMethod(animated: true), minimizeSize: (effort ?? 0) >= 9)
+                method: webpMethod(animated: true), minimizeSize: (effort ?? 0) >= 9, checkpoint: checkpoint)
             bytes = try WebPWriter.withChunks(webpMetadata, bytes)
         case .bmp:
             bytes = BMPWriter.bmp(canvases[0].0)
@@ -163,7 +184,8 @@ public struct ImageEncoder: Sendable {
         case .avif:
             bytes = try AVIFWriter.write(
                 canvases, quality: quality, lossless: lossless,
-                speed: effort.map { 10 - min(9, max(0, $0)) } ?? AVIFWriter.defaultSpeed, usesAllCores: usesAllCores)
+                speed: effort.map { 10 - min(9, max(0, $0)) } ?? AVIFWriter.defaultSpeed, usesAllCores: usesAllCores,
+                checkpoint: checkpoint)
         #else
         case .avif: throw .unsupportedType(type)
         #endif
@@ -171,7 +193,8 @@ public struct ImageEncoder: Sendable {
         case .jpegXL:
             bytes = try JPEGXLWriter.write(
                 canvases, quality: quality, lossless: lossless,
-                effort: effort.map { max(1, min(9, $0)) } ?? JPEGXLWriter.defaultEffort, plays: loopCount, usesAllCores: usesAllCores)
+                effort: effort.map { max(1, min(9, $0)) } ?? JPEGXLWriter.defaultEffort, plays: loopCount, usesAllCores: usesAllCores,
+                checkpoint: checkpoint)
         #else
         case .jpegXL: throw .unsupportedType(type)
         #endif

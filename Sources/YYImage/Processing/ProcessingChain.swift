@@ -52,8 +52,10 @@ public struct ProcessingChain: Sendable, Hashable, Codable {
         try apply(to: bitmap, decodedFrom: nil)
     }
 
-    /// `bitmap` through every step, calling `checkpoint` before each one: a checkpoint that
-    /// throws (``ImageError/cancelled`` when a deadline has passed, say) stops the chain there.
+    /// `bitmap` through every step, calling `checkpoint` before each one and between rounds of a
+    /// long one (a resize or blur of many pixels checks about every quarter of a second): a
+    /// checkpoint that throws (``ImageError/cancelled`` when a deadline has passed, say) stops the
+    /// chain there.
     ///
     /// `original` is the size of the image `bitmap` was decoded from, when a decoder shrank it on
     /// load as ``shrinkOnLoad(sourceWidth:sourceHeight:)`` allows: the first resize then works
@@ -66,9 +68,9 @@ public struct ProcessingChain: Sendable, Hashable, Codable {
         for (index, step) in steps.enumerated() {
             try checkpoint()
             if index == 0, case .resize(let resize) = step {
-                out = try resize.apply(to: out, original: original)
+                out = try resize.apply(to: out, original: original, checkpoint: checkpoint)
             } else {
-                out = try step.apply(to: out)
+                out = try step.apply(to: out, checkpoint: checkpoint)
             }
         }
         return out

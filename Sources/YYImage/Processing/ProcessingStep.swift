@@ -27,10 +27,11 @@ public enum ProcessingStep: Sendable, Hashable, Codable {
     /// Keep the centred circle (and crop to its square).
     case circle
 
-    /// This step applied to `bitmap`.
-    func apply(to bitmap: Bitmap) throws(ImageError) -> Bitmap {
+    /// This step applied to `bitmap`, calling `checkpoint` within long work (resizes, blurs): one
+    /// that throws stops the step there.
+    func apply(to bitmap: Bitmap, checkpoint: () throws(ImageError) -> Void = {}) throws(ImageError) -> Bitmap {
         switch self {
-        case .resize(let resize): return try resize.apply(to: bitmap)
+        case .resize(let resize): return try resize.apply(to: bitmap, checkpoint: checkpoint)
         case .crop(let rect):
             guard rect.width > 0, rect.height > 0, rect.x >= 0, rect.y >= 0,
                 rect.x <= bitmap.width - rect.width, rect.y <= bitmap.height - rect.height
@@ -50,8 +51,8 @@ public enum ProcessingStep: Sendable, Hashable, Codable {
                 throw .invalidParameter(name: "trim", "a threshold of \(threshold): give 0...255")
             }
             return bitmap.trimmed(threshold: threshold)
-        case .blur(let sigma): return try bitmap.blurred(sigma: sigma)
-        case .sharpen(let sigma): return try bitmap.sharpened(sigma: sigma)
+        case .blur(let sigma): return try bitmap.blurred(sigma: sigma, checkpoint: checkpoint)
+        case .sharpen(let sigma): return try bitmap.sharpened(sigma: sigma, checkpoint: checkpoint)
         case .grayscale: return bitmap.grayscaled()
         case .flatten(let background): return bitmap.flattened(onto: background)
         case .roundCorners(let radius): return try bitmap.roundingCorners(radius: radius)

@@ -77,8 +77,11 @@ public struct Resize: Sendable, Hashable, Codable {
     /// `bitmap` resized: a cover crop samples just the kept window of the source, a contain pads
     /// after scaling. Every size comes from `original`, the size of the image `bitmap` was decoded
     /// from (`nil`: `bitmap`'s own), so a shrink-on-load never changes the result's size: a
-    /// shrunk bitmap is only a cheaper source for the same picture.
-    func apply(to bitmap: Bitmap, original: (width: Int, height: Int)? = nil) throws(ImageError) -> Bitmap {
+    /// shrunk bitmap is only a cheaper source for the same picture. `checkpoint` runs between
+    /// rounds of the filtering; one that throws stops it.
+    func apply(
+        to bitmap: Bitmap, original: (width: Int, height: Int)? = nil, checkpoint: () throws(ImageError) -> Void = {}
+    ) throws(ImageError) -> Bitmap {
         guard bitmap.width > 0, bitmap.height > 0 else { throw .invalidParameter(name: "resize", "an empty image") }
         let source = original ?? (bitmap.width, bitmap.height)
         let g = try geometry(sourceWidth: source.width, sourceHeight: source.height)
@@ -101,9 +104,10 @@ public struct Resize: Sendable, Hashable, Codable {
             let region = SourceRegion(
                 x: Double(origin.x) * sx, y: Double(origin.y) * sy,
                 width: Double(g.canvasWidth) * sx, height: Double(g.canvasHeight) * sy)
-            return Resampler.resize(bitmap, width: g.canvasWidth, height: g.canvasHeight, region: region, options: options)
+            return try Resampler.resize(
+                bitmap, width: g.canvasWidth, height: g.canvasHeight, region: region, options: options, checkpoint: checkpoint)
         }
-        let scaled = Resampler.resize(bitmap, width: g.scaledWidth, height: g.scaledHeight, options: options)
+        let scaled = try Resampler.resize(bitmap, width: g.scaledWidth, height: g.scaledHeight, options: options, checkpoint: checkpoint)
         guard g.canvasWidth > g.scaledWidth || g.canvasHeight > g.scaledHeight else { return scaled }
         // `contain`: pad at the gravity.
         var canvas = Bitmap(

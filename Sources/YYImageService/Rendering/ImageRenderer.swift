@@ -140,7 +140,7 @@ struct ImageRenderer: Sendable {
     /// (at most 8 times, down to quality 0.1) until they fit.
     private func encode(_ encoder: ImageEncoder, maxBytes: Int, checkpoint: () throws(ImageError) -> Void) throws(ImageError) -> Data {
         var encoder = encoder
-        var data = try encoder.encode()
+        var data = try encoder.encode(checkpoint: checkpoint)
         guard maxBytes > 0, [.jpeg, .webp, .avif, .jpegXL].contains(encoder.type) else { return data }
         var attempts = 0
         while data.count > maxBytes, attempts < 8, encoder.quality > 0.1 {
@@ -148,7 +148,7 @@ struct ImageRenderer: Sendable {
             // Scale quality by how far off the size is, never by less than 10 %.
             let ratio = Double(maxBytes) / Double(data.count)
             encoder.quality = max(0.1, encoder.quality * min(0.9, ratio.squareRoot()))
-            data = try encoder.encode()
+            data = try encoder.encode(checkpoint: checkpoint)
             attempts += 1
         }
         return data

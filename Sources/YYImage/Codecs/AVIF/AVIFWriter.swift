@@ -18,10 +18,11 @@ enum AVIFWriter {
         Int32(((1 - min(1, max(0, quality))) * 63).rounded())
     }
 
-    /// The file of `frames` (one: a still; more: a sequence with their durations, in ms).
-    static func write(_ frames: [(Bitmap, Double)], quality: Double, lossless: Bool, speed: Int, usesAllCores: Bool) throws(ImageError)
-        -> [UInt8]
-    {
+    /// The file of `frames` (one: a still; more: a sequence with their durations, in ms), asking
+    /// `checkpoint` before each frame (libaom has no hook inside one).
+    static func write(
+        _ frames: [(Bitmap, Double)], quality: Double, lossless: Bool, speed: Int, usesAllCores: Bool, checkpoint: EncodingCheckpoint? = nil
+    ) throws(ImageError) -> [UInt8] {
         guard let encoder = avifEncoderCreate() else { throw .codec(.avif, "libavif could not start") }
         defer { avifEncoderDestroy(encoder) }
         encoder.pointee.maxThreads = usesAllCores ? Int32(min(8, ProcessInfo.processInfo.activeProcessorCount)) : 1
@@ -36,6 +37,7 @@ enum AVIFWriter {
         encoder.pointee.maxQuantizerAlpha = q
         let withAlpha = frames.contains { !$0.0.isOpaque }
         for (bitmap, duration) in frames {
+            try checkpoint?.check()
             let format = lossless ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
             guard let image = avifImageCreate(UInt32(bitmap.width), UInt32(bitmap.height), 8, format) else {
                 throw .codec(.avif, "libavif could not allocate a frame")

@@ -17,10 +17,11 @@ enum JPEGXLWriter {
     }
 
     /// The file of `frames` (one: a still; more: an animation with their durations, in ms,
-    /// played `plays` times, 0 = forever).
-    static func write(_ frames: [(Bitmap, Double)], quality: Double, lossless: Bool, effort: Int, plays: Int, usesAllCores: Bool)
-        throws(ImageError) -> [UInt8]
-    {
+    /// played `plays` times, 0 = forever). The runner asks `checkpoint` before each group of work.
+    static func write(
+        _ frames: [(Bitmap, Double)], quality: Double, lossless: Bool, effort: Int, plays: Int, usesAllCores: Bool,
+        checkpoint: EncodingCheckpoint? = nil
+    ) throws(ImageError) -> [UInt8] {
         guard let encoder = JxlEncoderCreate(nil) else { throw .codec(.jpegXL, "libjxl could not start") }
         defer { JxlEncoderDestroy(encoder) }
         let width = frames[0].0.width, height = frames[0].0.height
@@ -43,8 +44,13 @@ enum JPEGXLWriter {
         }
         var color = JxlColorEncoding()
         JxlColorEncodingSetToSRGB(&color, 0)
-        // Without a runner, libjxl encodes on the calling thread.
-        if usesAllCores { try check(JxlEncoderSetParallelRunner(encoder, LibJXL.runner, nil), "the parallel runner") }
+        // One worker runs on the calling thread, as libjxl does without a runner; the runner is
+        // there for the checkpoint.
+        let settings = LibJXL.RunnerSettings(
+            maximumWorkers: usesAllCores ? ProcessInfo.processInfo.activeProcessorCount : 1, checkpoint: checkpoint)
+        defer { withExtendedLifetime(settings) {} }
+        try check(
+            JxlEncoderSetParallelRunner(encoder, LibJXL.runner, Unmanaged.passUnretained(settings).toOpaque()), "the parallel runner")
         try check(JxlEncoderSetBasicInfo(encoder, &info), "the image header")
         try check(JxlEncoderSetColorEncoding(encoder, &color), "the colour encoding")
         guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else { throw .codec(.jpegXL, "libjxl refused the frame settings") }

@@ -7,33 +7,59 @@ import Synchronization
 /// What every libjxl decoder and encoder of the process shares.
 enum LibJXL {
     /// The parallel runner handed to `JxlDecoderSetParallelRunner` and its encoder twin; its
-    /// opaque state is `nil`.
+    /// opaque state is `nil` (every core) or an unretained ``RunnerSettings``.
     ///
     /// libjxl's own thread pool refuses a second call while one is running (it returns an error,
     /// and the frame fails to decode), so one pool cannot serve decoders on several threads at
     /// once, and a pool per call would start and stop threads for every image. This runner keeps
     /// no state of its own: each call spreads its range over Dispatch's shared pool, so any
     /// number of decoders and encoders can call it at the same time.
-    static let runner: JxlParallelRunner = { _, opaque, initialize, run, start, end in
+    static let runner: JxlParallelRunner = { settingsPointer, opaque, initialize, run, start, end in
         guard start <= end, let initialize, let run else { return JXL_PARALLEL_RET_RUNNER_ERROR }
         guard start < end else { return 0 }
-        let workers = min(Int(end - start), ProcessInfo.processInfo.activeProcessorCount)
+        let settings = settingsPointer.map { Unmanaged<RunnerSettings>.fromOpaque($0).takeUnretainedValue() }
+        let checkpoint = settings?.checkpoint
+        if checkpoint?.shouldStop() == true { return JXL_PARALLEL_RET_RUNNER_ERROR }
+        let workers = min(Int(end - start), settings?.maximumWorkers ?? ProcessInfo.processInfo.activeProcessorCount)
         let status = initialize(opaque, workers)
         guard status == 0 else { return status }
         // Each worker takes the next value until none is left, so a slow group does not hold
         // back values that another worker could take; its index is the thread id libjxl uses
         // for per-thread storage, below the `workers` announced to `initialize`. The counter is
         // an Int, so the few increments past `end` cannot wrap round to a value already run.
+        // A stop skips the values left; the run then fails, and libjxl gives up the image.
         let next = Atomic<Int>(Int(start))
+        let stopped = Atomic<Bool>(false)
         let state = SharedState(pointer: opaque)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        let work = { @Sendable (worker: Int) in
             while true {
                 let value = next.add(1, ordering: .relaxed).oldValue
                 guard value < Int(end) else { return }
+                if let checkpoint, checkpoint.shouldStop() {
+                    stopped.store(true, ordering: .relaxed)
+                    return
+                }
                 run(state.pointer, UInt32(value), worker)
             }
         }
-        return 0
+        if workers == 1 {
+            work(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+        }
+        return stopped.load(ordering: .relaxed) ? JXL_PARALLEL_RET_RUNNER_ERROR : 0
+    }
+
+    /// What one encode tells ``runner``: how many threads it may use, and the checkpoint it asks
+    /// before each group of work.
+    final class RunnerSettings: Sendable {
+        let maximumWorkers: Int
+        let checkpoint: EncodingCheckpoint?
+
+        init(maximumWorkers: Int, checkpoint: EncodingCheckpoint?) {
+            self.maximumWorkers = maximumWorkers
+            self.checkpoint = checkpoint
+        }
     }
 
     /// libjxl's state for one parallel run, which its contract lets the run function use from

@@ -4,8 +4,10 @@ internal import CWebP
 /// (which picks sub-rectangles, blending and key frames itself).
 enum WebPWriter {
     /// A still image; `quality` 0...100 (ignored, except as effort, when lossless), `method`
-    /// libwebp's 0 (fast) ... 6 (small).
-    static func still(_ bitmap: Bitmap, quality: Double, lossless: Bool, method: Int = 4) throws(ImageError) -> [UInt8] {
+    /// libwebp's 0 (fast) ... 6 (small). libwebp's progress hook asks `checkpoint` as it goes.
+    static func still(_ bitmap: Bitmap, quality: Double, lossless: Bool, method: Int = 4, checkpoint: EncodingCheckpoint? = nil)
+        throws(ImageError) -> [UInt8]
+    {
         try checkSize(width: bitmap.width, height: bitmap.height)
         var config = WebPConfig()
         guard WebPConfigInit(&config) != 0 else { throw .codec(.webp, "libwebp version mismatch") }
@@ -20,6 +22,7 @@ enum WebPWriter {
         defer { WebPPictureFree(&picture) }
         let imported = bitmap.pixels.withUnsafeBufferPointer { WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(bitmap.bytesPerRow)) }
         guard imported != 0 else { throw .codec(.webp, "WebPPictureImportRGBA failed for a \(bitmap.width)x\(bitmap.height) image") }
+        if let checkpoint { install(checkpoint, in: &picture) }
         var writer = WebPMemoryWriter()
         WebPMemoryWriterInit(&writer)
         defer { WebPMemoryWriterClear(&writer) }
@@ -31,6 +34,16 @@ enum WebPWriter {
             }
         }
         return Array(UnsafeBufferPointer(start: writer.mem, count: writer.size))
+    }
+
+    /// Has libwebp's progress hook ask `checkpoint`, which must outlive the encode: a stop makes
+    /// the encode fail (`VP8_ENC_ERROR_USER_ABORT`).
+    private static func install(_ checkpoint: EncodingCheckpoint, in picture: inout WebPPicture) {
+        picture.user_data = Unmanaged.passUnretained(checkpoint).toOpaque()
+        picture.progress_hook = { _, picture in
+            guard let box = picture?.pointee.user_data else { return 1 }
+            return Unmanaged<EncodingCheckpoint>.fromOpaque(box).takeUnretainedValue().shouldStop() ? 0 : 1
+        }
     }
 
     /// `webp` with a metadata chunk (`ICCP`, `EXIF` or `XMP `) set to `payload`.
@@ -81,7 +94,7 @@ enum WebPWriter {
     /// methods for every frame (about twice the time, smaller files).
     static func animation(
         _ frames: [(pixels: Bitmap, duration: Double)], quality: Double, lossless: Bool, plays: Int,
-        method: Int = 0, minimizeSize: Bool = false
+        method: Int = 0, minimizeSize: Bool = false, checkpoint: EncodingCheckpoint? = nil
     ) throws(ImageError) -> [UInt8] {
         guard let first = frames.first?.pixels else { throw .invalidInput("no frames") }
         try checkSize(width: first.width, height: first.height)
@@ -101,6 +114,7 @@ enum WebPWriter {
         config.method = Int32(min(6, max(0, method)))
         var timestamp = 0
         for frame in frames {
+            try checkpoint?.check()
             var picture = WebPPicture()
             guard WebPPictureInit(&picture) != 0 else { throw .codec(.webp, "libwebp version mismatch") }
             picture.use_argb = 1

@@ -7,14 +7,19 @@ extension Bitmap {
     /// Gaussian blur with standard deviation `sigma` pixels (above 0, at most 1000), separable, in
     /// premultiplied alpha so transparent pixels lend no colour.
     public func blurred(sigma: Double) throws(ImageError) -> Bitmap {
+        try blurred(sigma: sigma, checkpoint: {})
+    }
+
+    /// ``blurred(sigma:)``, calling `checkpoint` between rounds of work: one that throws stops it.
+    func blurred(sigma: Double, checkpoint: () throws(ImageError) -> Void) throws(ImageError) -> Bitmap {
         try Self.checkSigma(sigma, name: "blur")
         let kernel = Self.gaussian(sigma: sigma)
         let source = converted(to: .premultiplied)
-        let out = Resampler.convolve(
+        let out = try Resampler.convolve(
             source,
             horizontal: width > 1 ? ResampleAxis(convolving: width, kernel: kernel) : nil,
             vertical: height > 1 ? ResampleAxis(convolving: height, kernel: kernel) : nil,
-            usesAllCores: true)
+            usesAllCores: true, checkpoint: checkpoint)
         return out.converted(to: alphaMode)
     }
 
@@ -22,12 +27,19 @@ extension Bitmap {
     /// neighbourhood by `amount` times the difference, where that difference exceeds `threshold`
     /// levels. Alpha is kept.
     public func sharpened(sigma: Double, amount: Double = 1, threshold: Int = 0) throws(ImageError) -> Bitmap {
+        try sharpened(sigma: sigma, amount: amount, threshold: threshold, checkpoint: {})
+    }
+
+    /// ``sharpened(sigma:amount:threshold:)``, calling `checkpoint` while it blurs.
+    func sharpened(sigma: Double, amount: Double = 1, threshold: Int = 0, checkpoint: () throws(ImageError) -> Void) throws(ImageError)
+        -> Bitmap
+    {
         try Self.checkSigma(sigma, name: "sharpen")
         guard amount.isFinite, (0...10).contains(amount) else {
             throw .invalidParameter(name: "sharpen", "an amount of \(amount): give 0...10")
         }
         let source = converted(to: .straight)
-        let blur = try source.blurred(sigma: sigma)
+        let blur = try source.blurred(sigma: sigma, checkpoint: checkpoint)
         var out = source
         let limit = max(0, threshold)
         out.pixels.withUnsafeMutableBufferPointer { pixels in

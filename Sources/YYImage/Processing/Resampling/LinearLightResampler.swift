@@ -4,7 +4,14 @@ import Foundation
 /// single precision with the same taps as the fixed-point path, then encoded again. Slower than
 /// the C kernels; chosen with ``ResizeOptions/linearLight``.
 enum LinearLightResampler {
-    static func resize(_ bitmap: Bitmap, width: Int, height: Int, region: SourceRegion, kernel: ResamplingKernel) -> Bitmap {
+    /// Rows filtered between two calls of a checkpoint.
+    private static let rowsPerCheckpoint = 64
+
+    /// `bitmap` at `width` × `height` from `region`, calling `checkpoint` every
+    /// ``rowsPerCheckpoint`` rows of each pass: one that throws stops the resize.
+    static func resize<Failure: Error>(
+        _ bitmap: Bitmap, width: Int, height: Int, region: SourceRegion, kernel: ResamplingKernel, checkpoint: () throws(Failure) -> Void
+    ) throws(Failure) -> Bitmap {
         let source = bitmap.converted(to: .straight)
         let horizontal = ResampleAxis(
             inputSize: source.width, outputSize: width, kernel: kernel,
@@ -15,10 +22,11 @@ enum LinearLightResampler {
         let decode = (0...255).map { Float(SRGBTransfer.linear(Double($0) / 255)) }
         // Horizontal pass over every source row into premultiplied linear floats.
         var rows = [Float](repeating: 0, count: source.height * width * 4)
-        source.pixels.withUnsafeBufferPointer { src in
-            rows.withUnsafeMutableBufferPointer { dst in
+        try source.pixels.withUnsafeBufferPointer { src throws(Failure) in
+            try rows.withUnsafeMutableBufferPointer { dst throws(Failure) in
                 var linear = [Float](repeating: 0, count: source.width * 4)
                 for y in 0..<source.height {
+                    if y % rowsPerCheckpoint == 0 { try checkpoint() }
                     for x in 0..<source.width {
                         let i = y * source.bytesPerRow + x * 4
                         let a = Float(src[i + 3]) / 255
@@ -42,9 +50,10 @@ enum LinearLightResampler {
             }
         }
         var out = Bitmap(width: width, height: height, alphaMode: .straight)
-        rows.withUnsafeBufferPointer { src in
-            out.pixels.withUnsafeMutableBufferPointer { dst in
+        try rows.withUnsafeBufferPointer { src throws(Failure) in
+            try out.pixels.withUnsafeMutableBufferPointer { dst throws(Failure) in
                 for y in 0..<height {
+                    if y % rowsPerCheckpoint == 0 { try checkpoint() }
                     let first = Int(vertical.first[y])
                     for x in 0..<width {
                         var sum: SIMD4<Float> = .zero

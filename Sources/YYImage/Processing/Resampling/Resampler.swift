@@ -5,16 +5,27 @@ internal import YYDispatch
 /// Resizes RGBA8 bitmaps: premultiply, optional integer box pre-shrink, separable convolution in
 /// the C kernels (one pass into a band buffer, then the other, in the cheaper order), unpremultiply.
 /// Output rows are cut into bands that run on separate cores; each band filters just the source
-/// rows it reads.
+/// rows it reads. Long convolutions are cut into more slices than cores, with a checkpoint between
+/// rounds, so that a deadline stops them within about a second.
 enum Resampler {
     /// `bitmap` at `width` × `height`, filtered from `region` of it (the whole bitmap by default;
     /// fractional regions are sampled where they lie). The result has the bitmap's alpha mode.
     static func resize(_ bitmap: Bitmap, width: Int, height: Int, region: SourceRegion? = nil, options: ResizeOptions) -> Bitmap {
+        resize(bitmap, width: width, height: height, region: region, options: options, checkpoint: { () throws(Never) in })
+    }
+
+    /// ``resize(_:width:height:region:options:)``, calling `checkpoint` between rounds of work: one
+    /// that throws stops the resize there.
+    static func resize<Failure: Error>(
+        _ bitmap: Bitmap, width: Int, height: Int, region: SourceRegion? = nil, options: ResizeOptions,
+        checkpoint: () throws(Failure) -> Void
+    ) throws(Failure) -> Bitmap {
         precondition(width > 0 && height > 0 && bitmap.width > 0 && bitmap.height > 0, "empty resize")
         var region = region ?? SourceRegion(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height))
         if width == bitmap.width && height == bitmap.height && region.isWhole(of: bitmap) { return bitmap }
         if options.linearLight {
-            return LinearLightResampler.resize(bitmap, width: width, height: height, region: region, kernel: options.kernel)
+            return try LinearLightResampler.resize(
+                bitmap, width: width, height: height, region: region, kernel: options.kernel, checkpoint: checkpoint)
         }
         let mode = bitmap.alphaMode
         var source = bitmap
@@ -27,7 +38,7 @@ enum Resampler {
                 region = region.scaled(x: 1 / Double(max(1, fx)), y: 1 / Double(max(1, fy)))
             }
         }
-        var out = convolve(source, width: width, height: height, region: region, options: options)
+        var out = try convolve(source, width: width, height: height, region: region, options: options, checkpoint: checkpoint)
         if filtersAlpha {
             unpremultiply(&out, usesAllCores: options.usesAllCores)
             out.alphaMode = .straight
@@ -38,7 +49,9 @@ enum Resampler {
     }
 
     /// The separable convolution, skipping an axis whose size and region are unchanged.
-    private static func convolve(_ source: Bitmap, width: Int, height: Int, region: SourceRegion, options: ResizeOptions) -> Bitmap {
+    private static func convolve<Failure: Error>(
+        _ source: Bitmap, width: Int, height: Int, region: SourceRegion, options: ResizeOptions, checkpoint: () throws(Failure) -> Void
+    ) throws(Failure) -> Bitmap {
         let resizesRows = !(width == source.width && region.x == 0 && region.width == Double(source.width))
         let resizesColumns = !(height == source.height && region.y == 0 && region.height == Double(source.height))
         let horizontal =
@@ -51,22 +64,26 @@ enum Resampler {
             ? ResampleAxis(
                 inputSize: source.height, outputSize: height, kernel: options.kernel,
                 regionStart: region.y, regionLength: region.height) : nil
-        return convolve(source, horizontal: horizontal, vertical: vertical, usesAllCores: options.usesAllCores)
+        return try convolve(source, horizontal: horizontal, vertical: vertical, usesAllCores: options.usesAllCores, checkpoint: checkpoint)
     }
 
     /// `source` filtered by `horizontal` along its rows, then by `vertical` along its columns (`nil`
     /// leaves an axis as it is). Output rows are cut into bands, one per core on large images;
-    /// each band filters horizontally just the source rows its own rows read.
-    static func convolve(_ source: Bitmap, horizontal: ResampleAxis?, vertical: ResampleAxis?, usesAllCores: Bool) -> Bitmap {
+    /// each band filters horizontally just the source rows its own rows read. `checkpoint` runs
+    /// before each round of bands; one that throws stops the convolution there.
+    static func convolve<Failure: Error>(
+        _ source: Bitmap, horizontal: ResampleAxis?, vertical: ResampleAxis?, usesAllCores: Bool, checkpoint: () throws(Failure) -> Void
+    ) throws(Failure) -> Bitmap {
         let width = horizontal?.outputSize ?? source.width, height = vertical?.outputSize ?? source.height
         var out = Bitmap(width: width, height: height, alphaMode: source.alphaMode)
         let bands = bandCount(pixels: max(source.width * source.height, width * height), outputRows: height, usesAllCores: usesAllCores)
         let (outStride, inStride) = (out.bytesPerRow, source.bytesPerRow)
         let verticalFirst = horizontal.flatMap { h in vertical.map { v in Self.filtersColumnsFirst(h, v) } } ?? false
-        source.pixels.withUnsafeBufferPointer { src in
-            out.pixels.withUnsafeMutableBufferPointer { dst in
+        let slices = sliceCount(bands: bands, outputRows: height, taps: taps(source, horizontal, vertical, verticalFirst: verticalFirst))
+        try source.pixels.withUnsafeBufferPointer { src throws(Failure) in
+            try out.pixels.withUnsafeMutableBufferPointer { dst throws(Failure) in
                 let input = SendablePointer(src.baseAddress!), output = SendableMutablePointer(dst.baseAddress!)
-                forEachBand(of: height, bands: bands) { rows in
+                try forEachSlice(of: height, slices: slices, bands: bands, checkpoint: checkpoint) { rows in
                     let needed = vertical?.sourceRange(of: rows) ?? rows
                     let target = output.pointer + rows.lowerBound * outStride
                     let firstRow = input.pointer + needed.lowerBound * inStride
@@ -115,6 +132,30 @@ enum Resampler {
         return out
     }
 
+    /// The multiply-adds of a convolution: each pass's output samples times its taps.
+    private static func taps(_ source: Bitmap, _ horizontal: ResampleAxis?, _ vertical: ResampleAxis?, verticalFirst: Bool) -> Double {
+        let (inWidth, inHeight) = (Double(source.width), Double(source.height))
+        let (hTaps, vTaps) = (Double(horizontal?.taps ?? 0), Double(vertical?.taps ?? 0))
+        let outWidth = Double(horizontal?.outputSize ?? source.width), outHeight = Double(vertical?.outputSize ?? source.height)
+        let samples =
+            verticalFirst
+            ? outHeight * inWidth * vTaps + outHeight * outWidth * hTaps
+            : inHeight * outWidth * hTaps + outHeight * outWidth * vTaps
+        return 4 * samples
+    }
+
+    /// Multiply-adds a slice may hold: about a quarter of a second of one core's work, so that a
+    /// checkpoint between rounds stops a long convolution soon after its deadline. (The C kernels
+    /// ran 7 G a second on one core in the 2x enlargement row of Benchmarks/README.md.)
+    static let multiplyAddsPerSlice = 2_000_000_000.0
+
+    /// Slices for `taps` multiply-adds over `outputRows` rows cut into `bands`: `bands` when the
+    /// work is short, else a multiple of it with at most ``multiplyAddsPerSlice`` each.
+    static func sliceCount(bands: Int, outputRows: Int, taps: Double) -> Int {
+        let rounds = max(1, Int((taps / Double(bands) / multiplyAddsPerSlice).rounded(.up)))
+        return max(1, min(outputRows, bands * rounds))
+    }
+
     /// Whether filtering columns first costs less. Costs are tap counts per pixel, a vertical tap
     /// weighted against a horizontal one as measured with AVX2 on 24 MP shrinks and 2 MP
     /// enlargements: 0.6 while its few rows stay in the first-level cache, 1.5 once it reads many
@@ -125,7 +166,8 @@ enum Resampler {
         let (hTaps, vTaps) = (Double(horizontal.taps), Double(vertical.taps) * (vertical.taps <= 8 ? 0.6 : 1.5))
         let rowsFirst = inHeight * outWidth * hTaps + outHeight * outWidth * vTaps
         let columnsFirst = outHeight * inWidth * vTaps + outHeight * outWidth * hTaps
-        return columnsFirst < rowsFirst
+        // On a tie (a blur: no size changes) columns first, whose bands read no rows twice.
+        return columnsFirst <= rowsFirst
     }
 
     /// `bitmap` (straight) with colour multiplied by alpha, in bands on large images.
@@ -191,14 +233,29 @@ enum Resampler {
     /// Runs `body` over `bands` contiguous slices of `0..<rows`, on separate threads when more
     /// than one.
     static func forEachBand(of rows: Int, bands: Int, _ body: (Range<Int>) -> Void) {
-        @Sendable func slice(_ band: Int) -> Range<Int> { (rows * band / bands)..<(rows * (band + 1) / bands) }
-        if bands == 1 {
-            body(0..<rows)
-            return
-        }
-        withoutActuallyEscaping(body) { body in
-            let work = UncheckedBandBody(body: body)
-            DispatchQueue.concurrentPerform(iterations: bands) { work.body(slice($0)) }
+        forEachSlice(of: rows, slices: bands, bands: bands, checkpoint: { () throws(Never) in }, body)
+    }
+
+    /// Runs `body` over `slices` contiguous slices of `0..<rows`, in rounds of `bands` on separate
+    /// threads, calling `checkpoint` on this thread before each round: one that throws leaves the
+    /// remaining slices undone.
+    static func forEachSlice<Failure: Error>(
+        of rows: Int, slices: Int, bands: Int, checkpoint: () throws(Failure) -> Void, _ body: (Range<Int>) -> Void
+    ) throws(Failure) {
+        @Sendable func slice(_ index: Int) -> Range<Int> { (rows * index / slices)..<(rows * (index + 1) / slices) }
+        var first = 0
+        while first < slices {
+            try checkpoint()
+            let round = min(bands, slices - first), start = first
+            if round == 1 {
+                body(slice(start))
+            } else {
+                withoutActuallyEscaping(body) { body in
+                    let work = UncheckedBandBody(body: body)
+                    DispatchQueue.concurrentPerform(iterations: round) { work.body(slice(start + $0)) }
+                }
+            }
+            first += round
         }
     }
 }
