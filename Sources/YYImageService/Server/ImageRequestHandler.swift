@@ -95,10 +95,11 @@ struct ImageRequestHandler: Sendable {
 
     /// The URL taken apart, its signature checked, its options read.
     private func parse(_ path: String) throws(ServiceError) -> (ProcessingURL, ProcessingOptions) {
-        let url = try ProcessingURL(path: path)
-        if let signature = configuration.signature, !signature.isValid(url.signature, for: url.signedPath) {
+        let (given, signedPath) = try ProcessingURL.signature(of: path)
+        if let signature = configuration.signature, !signature.isValid(given, for: signedPath) {
             throw .forbidden
         }
+        let url = try ProcessingURL(path: path)
         return (url, try parser.parse(url.optionSegments))
     }
 

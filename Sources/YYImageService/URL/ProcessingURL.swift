@@ -22,13 +22,21 @@ struct ProcessingURL: Sendable, Equatable {
     /// The longest path accepted (imgproxy refuses longer URLs too; Next.js caps sources at 3,072).
     static let maximumLength = 8192
 
+    /// The signature segment of `path` and what it signs, before anything else of the path is
+    /// read: a service with keys checks them first, so an unsigned path gets a 403 whatever it holds.
+    static func signature(of path: String) throws(ServiceError) -> (signature: String, signedPath: String) {
+        guard path.utf8.count <= Self.maximumLength else { throw .badRequest("the URL is longer than \(Self.maximumLength) bytes") }
+        let segments = path.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+        guard segments.count == 3, !segments[1].isEmpty else { throw .badRequest("the URL has no signature and source") }
+        let signature = String(segments[1])
+        return (signature, String(path.dropFirst(signature.utf8.count + 1)))
+    }
+
     /// `path` (the request's path, still percent-encoded) taken apart.
     init(path: String) throws(ServiceError) {
-        guard path.utf8.count <= Self.maximumLength else { throw .badRequest("the URL is longer than \(Self.maximumLength) bytes") }
-        var segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
-        guard segments.count >= 2, !segments[0].isEmpty else { throw .badRequest("the URL has no signature and source") }
-        signature = segments.removeFirst()
-        signedPath = String(path.dropFirst(signature.utf8.count + 1))
+        (signature, signedPath) = try Self.signature(of: path)
+        var segments = signedPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        guard !segments.isEmpty else { throw .badRequest("the URL has no signature and source") }
         var options: [String] = []
         while let first = segments.first, first != "plain", first.contains(":") {
             options.append(first)

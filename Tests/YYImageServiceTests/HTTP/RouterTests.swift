@@ -227,6 +227,17 @@ import YYImage
         }
     }
 
+    @Test func withAKeyAnUnsignedURLIs403WhateverElseIsWrongWithIt() async throws {
+        let signature = URLSignature(keyPairs: [URLSignature.KeyPair(hexKey: "736563726574", hexSalt: "68656C6C6F")!])
+        try await withService({ $0.signature = signature }) { service, _ in
+            // A source that is not base64, an unknown option, an empty source: the signature first.
+            for path in ["/insecure/rs:fit:10:10/!!!!", "/insecure/nonsense:1/plain/http://a.example/x.png", "/insecure/w:10/"] {
+                let reply = try await service.get(path)
+                #expect(reply.status == 403 && reply.errorMessage == "invalid signature", "\(path)")
+            }
+        }
+    }
+
     @Test func withAKeyThePlaygroundSignsOnlyTheSourcesTheOperatorChose() async throws {
         let signature = URLSignature(keyPairs: [URLSignature.KeyPair(hexKey: "736563726574", hexSalt: "68656C6C6F")!])
         let root = TemporaryDirectory("serve-playground")

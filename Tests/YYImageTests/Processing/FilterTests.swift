@@ -13,6 +13,22 @@ import Testing
         #expect(blurred[0, 0].r == 0 && blurred[39, 0].r == 255)
     }
 
+    @Test func blurringAnOpaquePictureKeepsItOpaqueInItsOwnAlphaMode() throws {
+        let picture = ProcessingFixtures.texture(width: 80, height: 60)
+        for mode in [Bitmap.AlphaMode.straight, .premultiplied] {
+            let blurred = try picture.converted(to: mode).blurred(sigma: 4)
+            #expect(blurred.alphaMode == mode && blurred.isOpaque)
+        }
+        // The same pixels as the translucent path gives once every alpha is 255.
+        var almost = picture
+        almost[0, 0] = RGBA(almost[0, 0].r, almost[0, 0].g, almost[0, 0].b, 254)
+        let reference = try almost.blurred(sigma: 4), fast = try picture.blurred(sigma: 4)
+        #expect(
+            maxChannelDifference(
+                fast.cropped(to: PixelRect(x: 40, y: 30, width: 40, height: 30)),
+                reference.cropped(to: PixelRect(x: 40, y: 30, width: 40, height: 30))) <= 1)
+    }
+
     @Test func sharpenSteepensAnEdgeAndLeavesFlatAreas() throws {
         var ramp = Bitmap(width: 40, height: 4)
         for y in 0..<4 { for x in 0..<40 { ramp[x, y] = x < 20 ? RGBA(100, 100, 100) : RGBA(150, 150, 150) } }
