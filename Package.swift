@@ -352,13 +352,13 @@ let package = Package(
         ),
         .testTarget(
             name: "YYDispatchTests",
-            dependencies: ["YYDispatch", "TestSupport", .product(name: "MetricsTestKit", package: "swift-metrics")],
+            dependencies: ["YYDispatch", "TestSupport", "TestTraits", .product(name: "MetricsTestKit", package: "swift-metrics")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "YYCacheTests",
             dependencies: [
-                "YYCache", "YYDispatch", "CSQLite", "TestSupport", "SharedTierDoubles",
+                "YYCache", "YYDispatch", "CSQLite", "TestSupport", "TestTraits", "SharedTierDoubles",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

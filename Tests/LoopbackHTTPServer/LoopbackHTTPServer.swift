@@ -129,10 +129,13 @@ public final class LoopbackHTTPServer: Sendable {
     /// Connections accepted so far.
     public var acceptedConnections: Int { state.snapshot().accepted }
 
-    /// Waits until `condition` holds for the server's counts, or `timeout` passes.
+    /// Waits until `condition` holds for the server's counts, or `timeout` passes. The default is
+    /// long (five minutes) because it is a hang detector: in the whole suite, synchronous tests can
+    /// hold Swift's cooperative pool, and with it the clients that make the counts change, for a
+    /// minute or more.
     /// - Returns: whether the condition held.
     @discardableResult
-    public func wait(timeout: Duration = .seconds(20), until condition: @escaping @Sendable (_ openConnections: Int, _ requests: Int) -> Bool) async
+    public func wait(timeout: Duration = .seconds(300), until condition: @escaping @Sendable (_ openConnections: Int, _ requests: Int) -> Bool) async
         -> Bool
     {
         await state.wait(timeout: timeout, until: condition)

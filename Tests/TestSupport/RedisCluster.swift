@@ -75,7 +75,7 @@ public final class RedisCluster: Sendable {
     public func waitUntilFormed() async throws {
         // Gossip joins the nodes in a second or two: checked every 100 ms (each check starts a
         // redis-cli per node; more often would load the machine other tests share).
-        await waitUntil(timeout: .seconds(30), every: Self.checkInterval) { isFormed }
+        await waitUntil(every: Self.checkInterval) { isFormed }
         guard isFormed else { throw Failure(description: "the cluster did not form within 30 s") }
     }
 
@@ -148,7 +148,7 @@ public final class RedisCluster: Sendable {
             try command(index, "CLUSTER", "SETSLOT", String(slot), "NODE", targetID)
         }
         let agreed = { self.servers.indices.allSatisfy { (try? self.owner(ofSlot: slot, asSeenBy: $0)) == targetID } }
-        await waitUntil(timeout: .seconds(30), every: Self.checkInterval, agreed)
+        await waitUntil(every: Self.checkInterval, agreed)
         guard agreed() else { throw Failure(description: "the nodes did not agree on slot \(slot) within 30 s") }
     }
 

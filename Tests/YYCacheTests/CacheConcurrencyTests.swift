@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TestSupport
+import TestTraits
 import Testing
 import YYDispatch
 
@@ -109,7 +110,7 @@ import YYDispatch
         #expect(operations.load(ordering: .relaxed) > 1_000)
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.hangLimit)
     func twoProcessesShareOneFolder() async throws {
         let helper = try #require(BuildProducts.executable("cache-crash-writer"))
         let folder = TemporaryDirectory("twoprocs")
@@ -134,7 +135,7 @@ import YYDispatch
 
 /// A disk hit is copied into memory after it was read: a write or removal of the key in between
 /// must win, or memory serves the older value (or the removed one) until it is evicted.
-@Suite(.timeLimit(.minutes(1))) struct CachePromotionRaceTests {
+@Suite(.hangLimit) struct CachePromotionRaceTests {
     /// A JSON coder whose decoding of one value waits until the test lets it go: the moment
     /// between a disk read and its copy into memory, held open.
     final class GatedCoder: CacheValueCoder {
@@ -180,7 +181,7 @@ import YYDispatch
         case .removeAll: try await cache.removeAll()
         }
         coder.release.signal()
-        await waitUntil(timeout: .seconds(60)) { read.withLock { $0 } != nil }
+        await waitUntil { read.withLock { $0 } != nil }
         #expect(read.withLock { $0 } == .some("old"), "the reader returns what it found")
 
         let expected: String? = write == .set ? "new" : nil
@@ -216,7 +217,7 @@ import YYDispatch
         try #require(arrived.wait(timeout: .now() + 60) == .success, "the first write never reached the disk")
         try await cache.setValue(second, forKey: "k")
         release.signal()
-        await waitUntil(timeout: .seconds(60)) { done.load(ordering: .relaxed) }
+        await waitUntil { done.load(ordering: .relaxed) }
         let finished = done.load(ordering: .relaxed)
         try #require(finished, "the first write never finished")
 

@@ -1,8 +1,9 @@
 import Dispatch
+import TestTraits
 import Testing
 import YYDispatch
 
-@Suite(.timeLimit(.minutes(1))) struct SupersedingWorkTests {
+@Suite(.hangLimit) struct SupersedingWorkTests {
     let delivery = DispatchQueue(label: "superseding-delivery")
     let pool = try! DispatchQueuePool(name: "superseding-tests", queueCount: 2)
 

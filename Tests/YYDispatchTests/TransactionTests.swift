@@ -1,8 +1,9 @@
 import Dispatch
+import TestTraits
 import Testing
 import YYDispatch
 
-@Suite(.timeLimit(.minutes(1))) struct TransactionTests {
+@Suite(.hangLimit) struct TransactionTests {
     let queue = DispatchQueue(label: "transaction-tests")
 
     @Test func aThousandCommitsOfOneKeyInOneTurnRunOnceAfterTheCurrentWorkItem() async {

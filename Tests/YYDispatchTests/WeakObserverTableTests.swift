@@ -1,9 +1,10 @@
 import Dispatch
+import TestTraits
 import Testing
 
 @testable import YYDispatch
 
-@Suite(.timeLimit(.minutes(1))) struct WeakObserverTableTests {
+@Suite(.hangLimit) struct WeakObserverTableTests {
     final class Listener: Sendable {
         let name: Int
         init(_ name: Int) { self.name = name }

@@ -1,9 +1,10 @@
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 
 /// `yy cache …` as users and scripts run it: exact bytes, exit codes, machine-readable stats.
-@Suite(.timeLimit(.minutes(1))) struct CacheCommandTests {
+@Suite(.hangLimit) struct CacheCommandTests {
     let folder = TemporaryDirectory("cli")
     var path: String { folder.appending("cache") }
 

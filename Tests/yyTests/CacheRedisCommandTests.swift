@@ -4,7 +4,7 @@ import TestTraits
 import Testing
 
 /// `yy cache … --redis`: separate processes and folders sharing values through a real Redis.
-@Suite(.needsRedisServer, .timeLimit(.minutes(1))) struct CacheRedisCommandTests {
+@Suite(.needsRedisServer, .hangLimit) struct CacheRedisCommandTests {
     let folder = TemporaryDirectory("cli-redis")
     let server: RedisServer
 

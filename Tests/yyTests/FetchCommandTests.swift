@@ -1,12 +1,13 @@
 import Foundation
 import LoopbackHTTPServer
 import TestSupport
+import TestTraits
 import Testing
 import YYImage
 
 /// `yy fetch` end to end against a loopback server: lines, `--json`, `--out`, `--cache`
 /// revalidation, limits and the exit codes.
-@Suite(.timeLimit(.minutes(2))) struct FetchCommandTests {
+@Suite(.hangLimit) struct FetchCommandTests {
     /// 6 × 4 opaque red pixels.
     private let png = [UInt8](
         try! ImageEncoder.encode(

@@ -1,9 +1,10 @@
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 
 /// `yy json validate|format` as scripts run them: exit codes, positions, exact output.
-@Suite(.timeLimit(.minutes(1))) struct JSONCommandTests {
+@Suite(.hangLimit) struct JSONCommandTests {
     let folder = TemporaryDirectory("clijson")
 
     func yy(_ arguments: String..., input: Data? = nil) throws -> ChildProcess.Output {

@@ -4,12 +4,13 @@ import LoopbackHTTPServer
 import NIOCore
 import NIOFoundationCompat
 import TestSupport
+import TestTraits
 import Testing
 import YYImage
 
 /// `yy serve` as a process: the address it logs, its environment variables, and SIGTERM with
 /// requests in flight.
-@Suite(.timeLimit(.minutes(2))) struct ServeCommandTests {
+@Suite(.hangLimit) struct ServeCommandTests {
     private static let client = HTTPClient(eventLoopGroupProvider: .singleton)
     private let jpeg = [UInt8](try! ImageEncoder.encode(Bitmap(width: 64, height: 48), as: .jpeg))
 
@@ -21,7 +22,7 @@ import YYImage
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { $1 }
         let child = try ChildProcess(binary, ["serve", "--port", String(port), "--cache-dir", folder] + arguments, environment: env)
-        await waitUntil(timeout: .seconds(30)) { (try? await get(port, "/health").status) == 200 || !child.isRunning }
+        await waitUntil { (try? await get(port, "/health").status) == 200 || !child.isRunning }
         return (child, port)
     }
 
@@ -50,7 +51,7 @@ import YYImage
         await origin.wait { _, requests in requests >= 1 }
         child.terminate()
         // The server stops accepting before the held request is let go.
-        await waitUntil(timeout: .seconds(20)) { refusesConnections(port) }
+        await waitUntil { refusesConnections(port) }
         #expect(refusesConnections(port))
         gate.open()
         let reply = try await inFlight

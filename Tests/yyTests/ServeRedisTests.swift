@@ -11,7 +11,7 @@ import YYImage
 
 /// Two `yy serve` replicas with folders of their own and one real redis-server: a result is
 /// computed once for the cluster, and a replica killed mid-request leaves no result behind.
-@Suite(.needsRedisServer, .timeLimit(.minutes(2))) struct ServeRedisTests {
+@Suite(.needsRedisServer, .hangLimit) struct ServeRedisTests {
     private static let client = HTTPClient(eventLoopGroupProvider: .singleton)
     private let jpeg = [UInt8](try! ImageEncoder.encode(Bitmap(width: 200, height: 100), as: .jpeg))
     let folder = TemporaryDirectory("serve-redis")
@@ -31,7 +31,7 @@ import YYImage
                 "serve", "--port", String(port), "--metrics-port", String(metrics), "--cache-dir", folder.appending(name),
                 "--redis", redis.url, "--allow-loopback-sources",
             ] + extra)
-        await waitUntil(timeout: .seconds(30)) { (try? await get(port, "/health").status) == 200 || !child.isRunning }
+        await waitUntil { (try? await get(port, "/health").status) == 200 || !child.isRunning }
         return (child, port, metrics)
     }
 

@@ -7,7 +7,7 @@ import YYCache
 
 @testable import YYCacheRedis
 
-@Suite(.needsRedisServer, .timeLimit(.minutes(2))) struct RedisFailoverTests {
+@Suite(.needsRedisServer, .hangLimit) struct RedisFailoverTests {
     let folder = TemporaryDirectory("redis-failover")
 
     @Test func aKilledNodeTurnsCallsIntoMissesAndIsUsedAgainAfterTheBackoff() async throws {

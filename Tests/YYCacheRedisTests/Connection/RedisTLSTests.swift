@@ -10,7 +10,7 @@ import YYCache
 
 /// `rediss://` against `redis-server`s started by the tests, speaking only TLS, with certificates
 /// from the tests' own authority.
-@Suite(.needsRedisTLS, .timeLimit(.minutes(1))) struct RedisTLSTests {
+@Suite(.needsRedisTLS, .hangLimit) struct RedisTLSTests {
     let certificates: TestCertificates
 
     init() throws {

@@ -6,7 +6,7 @@ import Testing
 
 @testable import YYCacheRedis
 
-@Suite(.needsRedisServer, .timeLimit(.minutes(2))) struct CrossProcessFillTests {
+@Suite(.needsRedisServer, .hangLimit) struct CrossProcessFillTests {
     let folder = TemporaryDirectory("cross-process-fill")
     let server: RedisServer
     let client: RedisClient

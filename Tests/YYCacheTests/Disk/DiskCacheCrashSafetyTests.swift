@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import YYCache
@@ -46,7 +47,7 @@ import Testing
         return files.subtracting(referenced).count
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.hangLimit)
     func killedWritersNeverLeaveTornValuesOrOrphans() async throws {
         let helper = try #require(BuildProducts.executable("cache-crash-writer"), "build the cache-crash-writer product first")
         let folder = TemporaryDirectory("crash")

@@ -105,7 +105,7 @@ import YYDispatch
         let cache = try Cache<String>(path: folder.appending("a"), sharedTier: tier)
         let removeSynchronously = { () throws in try cache.removeValue(forKey: "k") }
         try removeSynchronously()
-        await waitUntil(timeout: .seconds(60)) { tier.waitingCount == 1 }
+        await waitUntil { tier.waitingCount == 1 }
         try #require(tier.waitingCount == 1, "the queued removal never reached the tier")
         let link = try #require(cache.tierLink)
         let fills = Atomic<Int>(0)
@@ -115,7 +115,7 @@ import YYDispatch
             }
         }
         // The fill waits for the removal to be sent, or has run without waiting.
-        await waitUntil(timeout: .seconds(60)) { link.flushesWaiting > 0 || fills.load(ordering: .relaxed) > 0 }
+        await waitUntil { link.flushesWaiting > 0 || fills.load(ordering: .relaxed) > 0 }
         tier.open()
         #expect(try await caller.value == "new")
         #expect(try await cache.value(forKey: "k") == "new", "the fill's value is kept")

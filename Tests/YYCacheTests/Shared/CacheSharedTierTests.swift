@@ -60,12 +60,12 @@ import YYDispatch
         let cache = try Cache<String>(path: folder.appending("a"), sharedTier: tier)
         let writeSynchronously = { () throws in try cache.setValue("older", forKey: "k") }
         try writeSynchronously()
-        await waitUntil(timeout: .seconds(60)) { tier.waitingCount == 1 }
+        await waitUntil { tier.waitingCount == 1 }
         try #require(tier.waitingCount == 1, "the queued write never reached the tier")
         let newer = Task { if removing { try await cache.removeValue(forKey: "k") } else { try await cache.setValue("newer", forKey: "k") } }
         // The newer write has reached the tier, or waits behind the older one.
         let link = try #require(cache.tierLink)
-        await waitUntil(timeout: .seconds(60)) { tier.inner.state.withLock(\.writes).count == 1 || link.queuedWrites(forKey: "k") == 2 }
+        await waitUntil { tier.inner.state.withLock(\.writes).count == 1 || link.queuedWrites(forKey: "k") == 2 }
         tier.open()
         try await newer.value
         await cache.flushSharedTierWrites()
@@ -147,7 +147,7 @@ import YYDispatch
         // was once busy for over a minute before a task of it reached the tier.
         let reader = try DispatchQueuePool(name: "tier-reader", queueCount: 1)
         let reading = Task(executorPreference: reader) { try await cache.value(forKey: "k") }
-        await waitUntil(timeout: .seconds(60)) { stalled.waitingCount == 1 }
+        await waitUntil { stalled.waitingCount == 1 }
         try #require(stalled.waitingCount == 1, "the read never reached the tier")
         if removing { try await cache.removeValue(forKey: "k") } else { try await cache.setValue("new", forKey: "k") }
         stalled.open()

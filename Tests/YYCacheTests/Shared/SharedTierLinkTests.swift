@@ -44,7 +44,7 @@ import YYDispatch
         let newer = Task {
             if removing { await link.removeData(forKey: "k") } else { await link.setData(Data("newer".utf8), forKey: "k", timeToLive: nil) }
         }
-        await waitUntil(timeout: .seconds(60)) { link.queuedWrites(forKey: "k") == 2 || link.statistics.skippedWrites > 0 }
+        await waitUntil { link.queuedWrites(forKey: "k") == 2 || link.statistics.skippedWrites > 0 }
         tier.open()
         await newer.value
         await link.flush()

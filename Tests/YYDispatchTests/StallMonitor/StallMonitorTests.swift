@@ -2,12 +2,13 @@ import Dispatch
 import Foundation
 import MetricsTestKit
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import YYDispatch
 
 /// The monitor against a clock moved by hand, then against real threads with wide margins.
-@Suite(.timeLimit(.minutes(1))) struct StallMonitorTests {
+@Suite(.hangLimit) struct StallMonitorTests {
     private func configuration(
         interval: Duration = .milliseconds(100), threshold: Duration = .milliseconds(250),
         metrics: TestMetrics? = nil

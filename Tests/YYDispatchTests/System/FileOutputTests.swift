@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import YYDispatch
 
 /// Output files written atomically when they are files, and in place when they are not.
-@Suite(.timeLimit(.minutes(1))) struct FileOutputTests {
+@Suite(.hangLimit) struct FileOutputTests {
     let folder = TemporaryDirectory("fileoutput")
 
     @Test func aNewOrRegularFileIsWrittenWholeWithNoTemporaryFileLeft() throws {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import LoopbackHTTPServer
 import TestSupport
+import TestTraits
 import Testing
 import YYImage
 
@@ -10,7 +11,7 @@ import YYImage
 /// `ImageService`'s routes: URL forms, options, statuses and headers, in process through
 /// HummingbirdTesting's router framework. Sources come from the test's own origin server on
 /// loopback; what needs the service's own socket is in `ImageServiceTests`.
-@Suite(.timeLimit(.minutes(2))) struct RouterTests {
+@Suite(.hangLimit) struct RouterTests {
     static let jpeg = TestImages.jpeg()
     static let png = TestImages.png()
     static let gif = TestImages.animatedGIF()

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTPServer
+import TestTraits
 import Testing
 import YYDispatch
 import YYWebImage
@@ -8,7 +9,7 @@ import YYWebImage
 
 /// The loader checks the addresses a name resolves to and connects to the checked one. The
 /// resolver here answers with addresses of the test's choosing; only loopback is ever dialled.
-@Suite(.timeLimit(.minutes(1))) struct GuardedHTTPLoaderTests {
+@Suite(.hangLimit) struct GuardedHTTPLoaderTests {
     /// Answers every name with fixed addresses, and counts the questions.
     final class FixedResolver: SourceAddressResolver {
         let answers: [String]

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TestSupport
+import TestTraits
 import Testing
 import YYImage
 
@@ -16,7 +17,7 @@ enum Browser {
 /// playground, and its own `Accept` header gets AVIF.
 @Suite(
     .enabled(if: Browser.chromium != nil, "chromium is not installed (scripts/setup --reference installs it)"),
-    .timeLimit(.minutes(2)))
+    .hangLimit)
 struct BrowserTests {
     private func chromium(_ arguments: [String]) throws -> ChildProcess.Output {
         let home = TemporaryDirectory("chromium")

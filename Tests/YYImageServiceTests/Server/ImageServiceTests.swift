@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
 import TestSupport
+import TestTraits
 import Testing
 import YYImage
 
@@ -9,7 +10,7 @@ import YYImage
 /// `ImageService` as a real server on loopback, for what needs sockets: the address guard dials
 /// (or refuses to dial) the origin, connections are counted on the origin's side, and paths go
 /// through the HTTP parser as a client sends them.
-@Suite(.timeLimit(.minutes(2))) struct ImageServiceTests {
+@Suite(.hangLimit) struct ImageServiceTests {
     static let jpeg = TestImages.jpeg()
 
     private func plain(_ options: String, _ source: String) -> String {

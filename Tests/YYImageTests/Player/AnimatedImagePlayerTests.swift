@@ -1,15 +1,15 @@
 import Clocks
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 import YYDispatch
 
 @testable import YYImage
 
 /// Playback against a test clock: frame times, lateness, loops, rate, seeking and pausing.
-@Suite(.timeLimit(.minutes(6))) struct AnimatedImagePlayerTests {
-    // Ten thousand test-clock steps take seconds alone and minutes beside the other suites (the
-    // suite's time limit is set for this one).
+@Suite(.hangLimit) struct AnimatedImagePlayerTests {
+    // Ten thousand test-clock steps take seconds alone and minutes beside the other suites.
     @Test func emitsEveryFrameAtItsAuthoredCumulativeTimeOverTenThousandFrames() async throws {
         let durations = AnimationTimelineTests.irregularDurations(10_000)
         let image = CountingAnimation(durations: durations, loopCount: 1)
@@ -204,7 +204,7 @@ import YYDispatch
 }
 
 /// Real-time playback: the continuous clock and the process's player timer thread.
-@Suite(.timeLimit(.minutes(1))) struct RealTimePlaybackTests {
+@Suite(.hangLimit) struct RealTimePlaybackTests {
     @Test func continuousClockPlayersTellObserversOnTheTimerThread() async throws {
         // Under `.hold` no frame is passed over, however slow the first decode.
         let player = AnimatedImagePlayer(image: CountingAnimation(frameCount: 3, duration: 0.02, loopCount: 1))

@@ -1,12 +1,13 @@
 import Clocks
 import TestSupport
+import TestTraits
 import Testing
 import YYDispatch
 
 @testable import YYImage
 
 /// The shared frame buffer under players: decodes, budgets, trimming, cancellation.
-@Suite(.timeLimit(.minutes(2))) struct FrameBufferTests {
+@Suite(.hangLimit) struct FrameBufferTests {
     /// Plays `harnesses` (all on one clock) in step for `frames` frame changes of 100 ms each.
     private func playInStep(
         _ harnesses: inout [PlayerHarness], frames: Int,

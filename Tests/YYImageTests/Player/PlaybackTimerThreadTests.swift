@@ -1,8 +1,9 @@
+import TestTraits
 import Testing
 
 @testable import YYImage
 
-@Suite(.timeLimit(.minutes(1))) struct PlaybackTimerThreadTests {
+@Suite(.hangLimit) struct PlaybackTimerThreadTests {
     final class NeverWoken: PlaybackTimerTarget {
         func timerFired(generation: Int) { Issue.record("a cancelled wake-up fired") }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTPServer
+import TestTraits
 import Testing
 import YYImage
 
@@ -7,7 +8,7 @@ import YYImage
 
 /// Identical requests share one download, one disk read and one decode; cancellation leaves
 /// the others running and, when everyone cancelled, closes the download.
-@Suite(.timeLimit(.minutes(2))) struct CoalescingTests {
+@Suite(.hangLimit) struct CoalescingTests {
     @Test func aHundredConcurrentRequestsMakeOneDownloadAndOneDecode() async throws {
         let png = Fixtures.png()
         let harness = try await PipelineHarness.start { _ in [.pause(.milliseconds(100))] + .response(body: png) }

@@ -1,3 +1,4 @@
+import TestTraits
 import Testing
 import YYDispatch
 
@@ -5,7 +6,7 @@ import YYDispatch
 
 /// The limiter runs waiting jobs by priority, first come first served among equals, follows
 /// priority changes while a job waits, and keeps each group's limit.
-@Suite(.timeLimit(.minutes(1))) struct ConcurrencyLimiterTests {
+@Suite(.hangLimit) struct ConcurrencyLimiterTests {
     /// Jobs queued behind a held slot, in the order the limiter let them run.
     private final class Order: Sendable {
         let names = Locked([String]())

@@ -1,12 +1,13 @@
 import Foundation
 import LoopbackHTTPServer
+import TestTraits
 import Testing
 import YYCache
 
 @testable import YYWebImage
 
 /// Freshness, revalidation and retries against a server that answers like a real one.
-@Suite(.timeLimit(.minutes(2))) struct HTTPCachingTests {
+@Suite(.hangLimit) struct HTTPCachingTests {
     /// Serves `body` with `etag`, answering a matching If-None-Match with 304.
     private static func validating(
         etag: @escaping @Sendable () -> String, body: @escaping @Sendable () -> [UInt8],

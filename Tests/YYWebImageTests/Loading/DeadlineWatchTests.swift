@@ -1,4 +1,5 @@
 import TestSupport
+import TestTraits
 import Testing
 import YYDispatch
 
@@ -6,7 +7,7 @@ import YYDispatch
 
 /// The watch calls each action once its deadline has passed, in deadline order, never after
 /// removal, wakes early for an earlier deadline, and keeps removed entries bounded.
-@Suite(.timeLimit(.minutes(1))) struct DeadlineWatchTests {
+@Suite(.hangLimit) struct DeadlineWatchTests {
     /// The names of the actions that ran, in order, with the time each ran.
     private final class Fired: Sendable {
         let entries = Locked([(name: String, at: ContinuousClock.Instant)]())

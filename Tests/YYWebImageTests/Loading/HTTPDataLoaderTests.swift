@@ -1,9 +1,10 @@
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 import YYWebImage
 
-@Suite(.timeLimit(.minutes(1))) struct HTTPDataLoaderTests {
+@Suite(.hangLimit) struct HTTPDataLoaderTests {
     /// AsyncHTTPClient on its own tries a refused connection again, with back-off, until the
     /// connect timeout runs out: with an hour of it, this test would run into its time limit.
     @Test func aRefusedConnectionFailsAtOnceWhateverTheConnectTimeout() async throws {

@@ -1,11 +1,12 @@
 import Foundation
 import LoopbackHTTPServer
+import TestTraits
 import Testing
 
 @testable import YYWebImage
 
 /// The disk cache's cost limit holds after every write, not only after the next sweep.
-@Suite(.timeLimit(.minutes(2))) struct DiskLimitTests {
+@Suite(.hangLimit) struct DiskLimitTests {
     @Test func theCostLimitHoldsAfterEachWrite() async throws {
         let png = Fixtures.png(width: 100, height: 100)
         let harness = try await PipelineHarness.start(disk: true) { _ in .response(headers: [("Cache-Control", "max-age=3600")], body: png) }

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTPServer
+import TestTraits
 import Testing
 
 @testable import YYWebImage
@@ -7,7 +8,7 @@ import Testing
 /// With `failedURLMemory`, the outcome of the data job that began last wins: a download that
 /// fails after a newer one succeeded does not make the URL fail, and a newer success ends an
 /// older failure.
-@Suite(.timeLimit(.minutes(1))) struct FailedURLOrderTests {
+@Suite(.hangLimit) struct FailedURLOrderTests {
     let png = Fixtures.png(width: 8, height: 8)
 
     /// A pipeline with a disk and no memory cache (which would answer before the remembered

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTPServer
+import TestTraits
 import Testing
 import YYCache
 import YYImage
@@ -8,7 +9,7 @@ import YYImage
 
 /// Servers that break HTTP or send what is no image: each load fails with the right typed error
 /// (or, where HTTP allows, succeeds with exactly the declared bytes) and nothing bad is cached.
-@Suite(.timeLimit(.minutes(2))) struct HostileServerTests {
+@Suite(.hangLimit) struct HostileServerTests {
     private let png = Fixtures.png()
 
     /// Loads `path` from a server with `handler` and a disk cache; returns the error and checks

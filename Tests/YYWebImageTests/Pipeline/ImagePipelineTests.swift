@@ -1,12 +1,13 @@
 import Foundation
 import LoopbackHTTPServer
+import TestTraits
 import Testing
 import YYImage
 
 @testable import YYWebImage
 
 /// The stages in order (memory → disk → network → decode → processors) and what each response says.
-@Suite(.timeLimit(.minutes(2))) struct ImagePipelineTests {
+@Suite(.hangLimit) struct ImagePipelineTests {
     @Test func aNetworkLoadIsDecodedAndThenServedFromMemory() async throws {
         let png = Fixtures.png(width: 64, height: 48)
         let harness = try await PipelineHarness.start { _ in .response(headers: [("Content-Type", "image/png")], body: png) }

@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTPServer
 import SharedTierDoubles
 import TestSupport
+import TestTraits
 import Testing
 import YYCache
 
@@ -9,7 +10,7 @@ import YYCache
 
 /// Two data jobs of one image (a refresh beside a plain load) that both download it store their
 /// originals in the order they began, not the order they finished.
-@Suite(.timeLimit(.minutes(1))) struct OriginalStoreOrderTests {
+@Suite(.hangLimit) struct OriginalStoreOrderTests {
     let old = Fixtures.png(width: 64, height: 48), new = Fixtures.png(width: 32, height: 24)
 
     /// The old image for a plain request, the new one for a revalidation of the old.
@@ -64,7 +65,7 @@ import YYCache
 
         // The plain load downloads the old image, writes it to disk and waits on the tier...
         let plain = Task { try await pipeline.image(for: ImageRequest(url: url, options: .returnsOriginalData)) }
-        await waitUntil(timeout: .seconds(30)) { tier.waitingCount == 1 }
+        await waitUntil { tier.waitingCount == 1 }
         try #require(tier.waitingCount == 1, "the plain load never wrote to the tier")
         // ...while a refresh revalidates it, gets the new image and stores it everywhere.
         #expect(try await pipeline.image(for: ImageRequest(url: url, options: [.refresh, .returnsOriginalData])).data == Data(new))

@@ -1,12 +1,13 @@
 import Foundation
 import LoopbackHTTPServer
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import YYWebImage
 
 /// Many requests with random cancellation leave no task, queued waiter or connection behind.
-@Suite(.timeLimit(.minutes(5))) struct PipelineStressTests {
+@Suite(.hangLimit) struct PipelineStressTests {
     @Test func tenThousandRequestsWithRandomCancellationLeakNothing() async throws {
         let png = Fixtures.png(width: 16, height: 16)
         let harness = try await PipelineHarness.start { _ in .response(body: png) }

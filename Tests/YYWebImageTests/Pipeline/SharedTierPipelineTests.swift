@@ -9,7 +9,7 @@ import YYCacheRedis
 @testable import YYWebImage
 
 /// Pipelines on different machines (here: separate disk folders) sharing originals through Redis.
-@Suite(.needsRedisServer, .timeLimit(.minutes(1))) struct SharedTierPipelineTests {
+@Suite(.needsRedisServer, .hangLimit) struct SharedTierPipelineTests {
     let redis: RedisServer
 
     init() throws {

@@ -1,11 +1,12 @@
 import Foundation
 import LoopbackHTTPServer
+import TestTraits
 import Testing
 
 @testable import YYWebImage
 
 /// Loading ahead of need: to disk only or to memory, a few at a time, cancellable.
-@Suite(.timeLimit(.minutes(2))) struct ImagePrefetcherTests {
+@Suite(.hangLimit) struct ImagePrefetcherTests {
     @Test func prefetchingToDiskStoresTheBytesWithoutDecoding() async throws {
         let png = Fixtures.png()
         let harness = try await PipelineHarness.start(disk: true) { _ in .response(headers: [("Cache-Control", "max-age=3600")], body: png) }
