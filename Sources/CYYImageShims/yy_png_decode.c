@@ -12,6 +12,9 @@ typedef struct {
     uint8_t *pixels;
     size_t stride;
     int passes;
+    yy_png_should_stop should_stop;
+    void *stop_context;
+    uint32_t rows_since_stop_check;
     yy_png_decode_result *result;
 } decode_state;
 
@@ -52,6 +55,13 @@ static void on_info(png_structp png, png_infop info) {
 static void on_row(png_structp png, png_bytep row, png_uint_32 index, int pass) {
     decode_state *state = (decode_state *)png_get_progressive_ptr(png);
     if (row == NULL || index >= state->height) return;
+    if (state->should_stop != NULL && ++state->rows_since_stop_check >= YY_PNG_ROWS_PER_STOP_CHECK) {
+        state->rows_since_stop_check = 0;
+        if (state->should_stop(state->stop_context)) {
+            state->result->stopped = 1;
+            png_error(png, "stopped by the caller");
+        }
+    }
     png_progressive_combine_row(png, state->pixels + (size_t)index * state->stride, row);
     if (pass > state->result->pass) {
         state->result->pass = pass;
@@ -67,9 +77,10 @@ static void on_end(png_structp png, png_infop info) {
 }
 
 void yy_png_decode_rgba(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int skip_adler32,
-                        uint8_t *pixels, size_t stride, yy_png_decode_result *result) {
+                        uint8_t *pixels, size_t stride, yy_png_should_stop should_stop, void *stop_context,
+                        yy_png_decode_result *result) {
     memset(result, 0, sizeof *result);
-    decode_state state = {width, height, pixels, stride, 1, result};
+    decode_state state = {width, height, pixels, stride, 1, should_stop, stop_context, 0, result};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
     if (png == NULL) {
         result->failed = 1;

@@ -16,9 +16,17 @@ typedef struct {
     uint32_t rows_delivered;
     /// The number of the pass that delivered `rows_delivered` (0 for non-interlaced images).
     int pass;
+    /// 1 when `should_stop` said to stop (then `failed` is 1 too).
+    int stopped;
     /// libpng's error text when `failed`.
     char message[160];
 } yy_png_decode_result;
+
+/// Asked every `YY_PNG_ROWS_PER_STOP_CHECK` rows with the caller's `context`; nonzero stops the decode.
+typedef int (*yy_png_should_stop)(void *context);
+
+/// How many delivered rows pass between two calls of the stop callback.
+#define YY_PNG_ROWS_PER_STOP_CHECK 64
 
 /// Decodes the PNG stream `data[0..<size]` (complete or a prefix of it) into straight RGBA8 rows at
 /// `pixels` (`height` rows of `stride` bytes, zero-filled by the caller).
@@ -28,10 +36,13 @@ typedef struct {
 /// (`complete` stays 0) instead of an error, and image data past the last row is not inflated.
 /// The image must be `width` x `height` (the caller read IHDR and checked its limits).
 /// `skip_adler32` skips zlib's checksum of the image data, for streams whose chunk CRCs the
-/// caller has already verified.
+/// caller has already verified. `should_stop` (may be NULL) is asked every
+/// `YY_PNG_ROWS_PER_STOP_CHECK` rows with `stop_context`; when it answers nonzero the decode ends
+/// with `failed` and `stopped` set.
 /// Palette, gray and low-bit images are expanded, tRNS becomes alpha, 16-bit samples are scaled
 /// to 8 bits with rounding; no gamma or colour-space conversion is applied.
 void yy_png_decode_rgba(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int skip_adler32,
-                        uint8_t *pixels, size_t stride, yy_png_decode_result *result);
+                        uint8_t *pixels, size_t stride, yy_png_should_stop should_stop, void *stop_context,
+                        yy_png_decode_result *result);
 
 #endif

@@ -36,6 +36,11 @@ protocol ImageContainer: Sendable {
     /// 2000) may, at a power-of-two scale (``ShrinkOnLoad``).
     func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap
 
+    /// Frame `index` as ``decodeFrame(at:shrinkOnLoad:)`` gives it, stopping with the error of
+    /// `checkpoint` when it throws. Codecs that can stop inside a frame ask it as they go (libpng
+    /// between rows, libjxl's runner between groups); the others ask it once, before they start.
+    func decodeFrame(at index: Int, shrinkOnLoad: Int?, checkpoint: CodecCheckpoint?) throws(ImageError) -> Bitmap
+
     /// Whether frame `index` may contain transparent pixels (false lets the compositor start a
     /// replay there). Decoding is not needed to answer.
     func frameMayHaveAlpha(at index: Int) -> Bool
@@ -49,6 +54,10 @@ extension ImageContainer {
     var xmp: [UInt8]? { nil }
     func frameMayHaveAlpha(at index: Int) -> Bool { true }
     var pageCount: Int { 1 }
+    func decodeFrame(at index: Int, shrinkOnLoad: Int?, checkpoint: CodecCheckpoint?) throws(ImageError) -> Bitmap {
+        try checkpoint?.check()
+        return try decodeFrame(at: index, shrinkOnLoad: shrinkOnLoad)
+    }
     func decodePage(at index: Int) throws(ImageError) -> Bitmap {
         guard index == 0 else { throw .frameOutOfRange(index: index, count: 1) }
         return try decodeFrame(at: 0, shrinkOnLoad: nil)

@@ -229,17 +229,29 @@ public final class ImageDecoder: Sendable {
     /// then turned upright, shrunk and premultiplied as the options say. Sequential access
     /// continues from the previous canvas; random access replays from the nearest key frame.
     public func frame(at index: Int) throws(ImageError) -> Bitmap {
-        try frame(at: index, keeping: options.maxPixelSize ?? options.shrinkOnLoad)
+        try frame(at: index, keeping: options.maxPixelSize ?? options.shrinkOnLoad, checkpoint: nil)
     }
 
     /// Frame `index` as ``frame(at:)`` gives it, with `shrinkOnLoad` in place of the option of
     /// that name: for a caller that learns from the header how large a frame it needs, without
     /// a second decoder reading the file again.
     public func frame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
-        try frame(at: index, keeping: options.maxPixelSize ?? shrinkOnLoad)
+        try frame(at: index, keeping: options.maxPixelSize ?? shrinkOnLoad, checkpoint: nil)
     }
 
-    private func frame(at index: Int, keeping side: Int?) throws(ImageError) -> Bitmap {
+    /// Frame `index` as ``frame(at:shrinkOnLoad:)`` gives it, calling `checkpoint` as it goes and
+    /// stopping with what it throws: a server's deadline or a cancelled task. PNG asks it every 64
+    /// rows and JPEG XL before each group of work; every format asks it before each frame a
+    /// composited animation replays, and before it starts.
+    public func frame(
+        at index: Int, shrinkOnLoad: Int?, checkpoint: () throws(ImageError) -> Void
+    ) throws(ImageError) -> Bitmap {
+        try CodecCheckpoint.with(checkpoint) { (box: CodecCheckpoint) throws(ImageError) -> Bitmap in
+            try frame(at: index, keeping: options.maxPixelSize ?? shrinkOnLoad, checkpoint: box)
+        }
+    }
+
+    private func frame(at index: Int, keeping side: Int?, checkpoint: CodecCheckpoint?) throws(ImageError) -> Bitmap {
         let bitmap = try state.withLock { (state: inout State) throws(ImageError) -> Bitmap in
             guard let container = state.container, index >= 0, index < state.frameCount else {
                 throw .frameOutOfRange(index: index, count: state.frameCount)
@@ -250,10 +262,10 @@ public final class ImageDecoder: Sendable {
                 || (frames.count == 1 && frames[0].x == 0 && frames[0].y == 0
                     && frames[0].width == container.canvasWidth && frames[0].height == container.canvasHeight)
             if standalone {
-                return try container.decodeFrame(at: index, shrinkOnLoad: side)
+                return try container.decodeFrame(at: index, shrinkOnLoad: side, checkpoint: checkpoint)
             }
             return try state.compositor!.frame(at: index) { (i: Int) throws(ImageError) -> Bitmap in
-                try container.decodeFrame(at: i, shrinkOnLoad: nil)
+                try container.decodeFrame(at: i, shrinkOnLoad: nil, checkpoint: checkpoint)
             }
         }
         return finish(bitmap)

@@ -103,12 +103,12 @@ public struct ImageEncoder: Sendable {
     /// the encode with its error. libaom (AVIF), libjpeg-turbo, OpenJPEG and the PNG writers have
     /// no hook inside an image.
     public func encode(checkpoint: () throws(ImageError) -> Void) throws(ImageError) -> Data {
-        try EncodingCheckpoint.with(checkpoint) { (box: EncodingCheckpoint) throws(ImageError) -> Data in
+        try CodecCheckpoint.with(checkpoint) { (box: CodecCheckpoint) throws(ImageError) -> Data in
             try encode(box)
         }
     }
 
-    private func encode(_ checkpoint: EncodingCheckpoint) throws(ImageError) -> Data {
+    private func encode(_ checkpoint: CodecCheckpoint) throws(ImageError) -> Data {
         try checkpoint.check()
         guard !frames.isEmpty else { throw .invalidInput("no frames to encode") }
         guard type.isEncodable else { throw .unsupportedType(type) }

@@ -88,7 +88,7 @@ struct ImageRenderer: Sendable {
         for index in 0..<(animated ? decoder.frameCount : 1) {
             try checkpoint()
             started = clock.now
-            var frame = try decoder.frame(at: index, shrinkOnLoad: shrinkOnLoad)
+            var frame = try decoder.frame(at: index, shrinkOnLoad: shrinkOnLoad, checkpoint: checkpoint)
             if let threshold = options.trimThreshold, !animated { frame = frame.trimmed(threshold: threshold) }
             output.decoding += clock.now - started
             started = clock.now

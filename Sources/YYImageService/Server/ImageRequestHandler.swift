@@ -99,7 +99,7 @@ struct ImageRequestHandler: Sendable {
         if let signature = configuration.signature, !signature.isValid(given, for: signedPath) {
             throw .forbidden
         }
-        let url = try ProcessingURL(path: path)
+        let url = try ProcessingURL(signature: given, signedPath: signedPath)
         return (url, try parser.parse(url.optionSegments))
     }
 

@@ -34,7 +34,14 @@ struct ProcessingURL: Sendable, Equatable {
 
     /// `path` (the request's path, still percent-encoded) taken apart.
     init(path: String) throws(ServiceError) {
-        (signature, signedPath) = try Self.signature(of: path)
+        let (signature, signedPath) = try Self.signature(of: path)
+        try self.init(signature: signature, signedPath: signedPath)
+    }
+
+    /// A path already split by ``signature(of:)`` taken apart.
+    init(signature: String, signedPath: String) throws(ServiceError) {
+        self.signature = signature
+        self.signedPath = signedPath
         var segments = signedPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         guard !segments.isEmpty else { throw .badRequest("the URL has no signature and source") }
         var options: [String] = []

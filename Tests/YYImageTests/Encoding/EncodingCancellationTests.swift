@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -8,20 +7,6 @@ import Testing
 /// `ImageEncoder.encode(checkpoint:)` stops inside the encoders that have a hook (libwebp's
 /// progress, the libjxl runner) and between frames, with the checkpoint's error.
 @Suite struct EncodingCancellationTests {
-    /// Counts calls (from any thread) and throws ``ImageError/cancelled`` from the `failingCall`th on.
-    final class CountingCheckpoint: Sendable {
-        private let count = Atomic<Int>(0)
-        let failingCall: Int
-
-        init(failingAt call: Int = .max) { failingCall = call }
-
-        var calls: Int { count.load(ordering: .relaxed) }
-
-        func check() throws(ImageError) {
-            if count.add(1, ordering: .relaxed).newValue >= failingCall { throw .cancelled }
-        }
-    }
-
     static let picture = TestImages.photo(160, 120, seed: 5)
 
     static func encoder(_ type: ImageType, frames: Int = 1, usesAllCores: Bool = true) -> ImageEncoder {

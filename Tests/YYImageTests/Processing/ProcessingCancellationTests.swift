@@ -6,19 +6,6 @@ import Testing
 /// A checkpoint is asked inside long steps, not only between them, so a deadline stops a big
 /// resize or blur soon after it passes.
 @Suite struct ProcessingCancellationTests {
-    /// A checkpoint that throws ``ImageError/cancelled`` on its `failingCall`th call and counts calls.
-    final class CountingCheckpoint {
-        private(set) var calls = 0
-        let failingCall: Int
-
-        init(failingAt call: Int = .max) { failingCall = call }
-
-        func check() throws(ImageError) {
-            calls += 1
-            if calls >= failingCall { throw .cancelled }
-        }
-    }
-
     @Test func aBlurAsksTheCheckpointInsideItsStep() throws {
         let checkpoint = CountingCheckpoint(failingAt: 2)
         let image = ProcessingFixtures.texture(width: 64, height: 48)
@@ -57,11 +44,11 @@ import Testing
 
     @Test func longWorkIsCutIntoRoundsOfBandsAndShortWorkIsNot() {
         let perSlice = Resampler.multiplyAddsPerSlice
-        #expect(Resampler.sliceCount(bands: 2, outputRows: 1000, taps: perSlice) == 2)
-        #expect(Resampler.sliceCount(bands: 2, outputRows: 1000, taps: 8 * perSlice) == 8)
-        #expect(Resampler.sliceCount(bands: 1, outputRows: 1000, taps: 3.5 * perSlice) == 4)
+        #expect(Resampler.sliceCount(bands: 2, outputRows: 1000, multiplyAdds: perSlice) == 2)
+        #expect(Resampler.sliceCount(bands: 2, outputRows: 1000, multiplyAdds: 8 * perSlice) == 8)
+        #expect(Resampler.sliceCount(bands: 1, outputRows: 1000, multiplyAdds: 3.5 * perSlice) == 4)
         // No slice thinner than a row.
-        #expect(Resampler.sliceCount(bands: 2, outputRows: 5, taps: 100 * perSlice) == 5)
+        #expect(Resampler.sliceCount(bands: 2, outputRows: 5, multiplyAdds: 100 * perSlice) == 5)
     }
 
     @Test func slicesRunInRoundsWithACheckpointBeforeEachAndStopWhereItThrows() {

@@ -21,7 +21,7 @@ enum AVIFWriter {
     /// The file of `frames` (one: a still; more: a sequence with their durations, in ms), asking
     /// `checkpoint` before each frame (libaom has no hook inside one).
     static func write(
-        _ frames: [(Bitmap, Double)], quality: Double, lossless: Bool, speed: Int, usesAllCores: Bool, checkpoint: EncodingCheckpoint? = nil
+        _ frames: [(Bitmap, Double)], quality: Double, lossless: Bool, speed: Int, usesAllCores: Bool, checkpoint: CodecCheckpoint? = nil
     ) throws(ImageError) -> [UInt8] {
         guard let encoder = avifEncoderCreate() else { throw .codec(.avif, "libavif could not start") }
         defer { avifEncoderDestroy(encoder) }

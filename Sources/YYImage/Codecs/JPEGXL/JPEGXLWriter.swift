@@ -20,7 +20,7 @@ enum JPEGXLWriter {
     /// played `plays` times, 0 = forever). The runner asks `checkpoint` before each group of work.
     static func write(
         _ frames: [(Bitmap, Double)], quality: Double, lossless: Bool, effort: Int, plays: Int, usesAllCores: Bool,
-        checkpoint: EncodingCheckpoint? = nil
+        checkpoint: CodecCheckpoint? = nil
     ) throws(ImageError) -> [UInt8] {
         guard let encoder = JxlEncoderCreate(nil) else { throw .codec(.jpegXL, "libjxl could not start") }
         defer { JxlEncoderDestroy(encoder) }

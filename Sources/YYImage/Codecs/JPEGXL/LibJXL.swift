@@ -50,15 +50,26 @@ enum LibJXL {
         return stopped.load(ordering: .relaxed) ? JXL_PARALLEL_RET_RUNNER_ERROR : 0
     }
 
-    /// What one encode tells ``runner``: how many threads it may use, and the checkpoint it asks
-    /// before each group of work.
+    /// What an encode or a decoder session tells ``runner``: how many threads it may use, and the
+    /// checkpoint it asks before each group of work. A decoder session keeps one for its life and
+    /// lends it each call's checkpoint (``lending(_:_:)``), since libjxl takes the runner once.
     final class RunnerSettings: Sendable {
         let maximumWorkers: Int
-        let checkpoint: EncodingCheckpoint?
+        private let current: Mutex<CodecCheckpoint?>
 
-        init(maximumWorkers: Int, checkpoint: EncodingCheckpoint?) {
+        init(maximumWorkers: Int, checkpoint: CodecCheckpoint?) {
             self.maximumWorkers = maximumWorkers
-            self.checkpoint = checkpoint
+            current = Mutex(checkpoint)
+        }
+
+        /// The checkpoint the runner asks now, if any.
+        var checkpoint: CodecCheckpoint? { current.withLock { $0 } }
+
+        /// Runs `body` with `checkpoint` asked by the runner, then none again.
+        func lending<Result>(_ checkpoint: CodecCheckpoint?, _ body: () throws(ImageError) -> Result) throws(ImageError) -> Result {
+            current.withLock { $0 = checkpoint }
+            defer { current.withLock { $0 = nil } }
+            return try body()
         }
     }
 

@@ -7,15 +7,23 @@ enum LibPNG {
     /// With `final` false a stream that stops early gives the rows that arrived; with `final`
     /// true it is an error.
     /// `verified` says the stream's chunk CRCs were checked already (rebuilt APNG frames), so
-    /// zlib's Adler-32 of the same data is skipped.
-    static func decode(_ bytes: ArraySlice<UInt8>, width: Int, height: Int, final: Bool, verified: Bool = false) throws(ImageError) -> Bitmap {
+    /// zlib's Adler-32 of the same data is skipped. `checkpoint` is asked every
+    /// `YY_PNG_ROWS_PER_STOP_CHECK` rows, and its error ends the decode.
+    static func decode(
+        _ bytes: ArraySlice<UInt8>, width: Int, height: Int, final: Bool, verified: Bool = false, checkpoint: CodecCheckpoint? = nil
+    ) throws(ImageError) -> Bitmap {
         var result = yy_png_decode_result()
         func run(_ output: UnsafeMutableBufferPointer<UInt8>, _ stride: Int) throws(ImageError) {
-            bytes.withUnsafeBufferPointer { input in
-                yy_png_decode_rgba(
-                    input.baseAddress, input.count, UInt32(width), UInt32(height), verified ? 1 : 0, output.baseAddress, stride,
-                    &result)
+            // The checkpoint outlives the call: C gets it unretained.
+            let context = checkpoint.map { Unmanaged.passUnretained($0).toOpaque() }
+            withExtendedLifetime(checkpoint) {
+                bytes.withUnsafeBufferPointer { input in
+                    yy_png_decode_rgba(
+                        input.baseAddress, input.count, UInt32(width), UInt32(height), verified ? 1 : 0, output.baseAddress, stride,
+                        context == nil ? nil : askCheckpoint, context, &result)
+                }
             }
+            if result.stopped != 0, let error = checkpoint?.stopError { throw error }
             if result.failed != 0 {
                 let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                 throw message == "unexpected end of data" ? .truncated(.png) : .malformed(.png, message)
@@ -29,6 +37,12 @@ enum LibPNG {
             try run(output, stride)
         }
         return bitmap
+    }
+
+    /// The stop callback handed to C: the context is an unretained ``CodecCheckpoint``.
+    private static let askCheckpoint: yy_png_should_stop = { context in
+        guard let context else { return 0 }
+        return Unmanaged<CodecCheckpoint>.fromOpaque(context).takeUnretainedValue().shouldStop() ? 1 : 0
     }
 
     private static func message(of image: png_image) -> String {

@@ -97,8 +97,12 @@ struct PNGContainer: ImageContainer {
     func frameMayHaveAlpha(at index: Int) -> Bool { hasAlphaChannel }
 
     func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
+        try decodeFrame(at: index, shrinkOnLoad: shrinkOnLoad, checkpoint: nil)
+    }
+
+    func decodeFrame(at index: Int, shrinkOnLoad: Int?, checkpoint: CodecCheckpoint?) throws(ImageError) -> Bitmap {
         guard let ranges = frameData[index] else {
-            return try LibPNG.decode(bytes[...], width: canvasWidth, height: canvasHeight, final: isFinal)
+            return try LibPNG.decode(bytes[...], width: canvasWidth, height: canvasHeight, final: isFinal, checkpoint: checkpoint)
         }
         let frame = frames[index]
         // Rebuild a standalone PNG: signature, IHDR with the frame's size, shared chunks, IDAT, IEND.
@@ -119,7 +123,7 @@ struct PNGContainer: ImageContainer {
         png.appendBE(CRC32.checksum(png[typeStart...]))
         PNGChunk.append(type: "IEND", data: [], to: &png)
         // Every fdAT CRC was checked when the file was parsed.
-        return try LibPNG.decode(png[...], width: frame.width, height: frame.height, final: true, verified: true)
+        return try LibPNG.decode(png[...], width: frame.width, height: frame.height, final: true, verified: true, checkpoint: checkpoint)
     }
 
     /// The animation described by acTL/fcTL/fdAT, or `nil` when there is none or it breaks the

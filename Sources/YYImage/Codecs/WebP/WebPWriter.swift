@@ -5,7 +5,7 @@ internal import CWebP
 enum WebPWriter {
     /// A still image; `quality` 0...100 (ignored, except as effort, when lossless), `method`
     /// libwebp's 0 (fast) ... 6 (small). libwebp's progress hook asks `checkpoint` as it goes.
-    static func still(_ bitmap: Bitmap, quality: Double, lossless: Bool, method: Int = 4, checkpoint: EncodingCheckpoint? = nil)
+    static func still(_ bitmap: Bitmap, quality: Double, lossless: Bool, method: Int = 4, checkpoint: CodecCheckpoint? = nil)
         throws(ImageError) -> [UInt8]
     {
         try checkSize(width: bitmap.width, height: bitmap.height)
@@ -38,11 +38,11 @@ enum WebPWriter {
 
     /// Has libwebp's progress hook ask `checkpoint`, which must outlive the encode: a stop makes
     /// the encode fail (`VP8_ENC_ERROR_USER_ABORT`).
-    private static func install(_ checkpoint: EncodingCheckpoint, in picture: inout WebPPicture) {
+    private static func install(_ checkpoint: CodecCheckpoint, in picture: inout WebPPicture) {
         picture.user_data = Unmanaged.passUnretained(checkpoint).toOpaque()
         picture.progress_hook = { _, picture in
             guard let box = picture?.pointee.user_data else { return 1 }
-            return Unmanaged<EncodingCheckpoint>.fromOpaque(box).takeUnretainedValue().shouldStop() ? 0 : 1
+            return Unmanaged<CodecCheckpoint>.fromOpaque(box).takeUnretainedValue().shouldStop() ? 0 : 1
         }
     }
 
@@ -94,7 +94,7 @@ enum WebPWriter {
     /// methods for every frame (about twice the time, smaller files).
     static func animation(
         _ frames: [(pixels: Bitmap, duration: Double)], quality: Double, lossless: Bool, plays: Int,
-        method: Int = 0, minimizeSize: Bool = false, checkpoint: EncodingCheckpoint? = nil
+        method: Int = 0, minimizeSize: Bool = false, checkpoint: CodecCheckpoint? = nil
     ) throws(ImageError) -> [UInt8] {
         guard let first = frames.first?.pixels else { throw .invalidInput("no frames") }
         try checkSize(width: first.width, height: first.height)

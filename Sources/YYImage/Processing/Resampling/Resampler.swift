@@ -79,7 +79,8 @@ enum Resampler {
         let bands = bandCount(pixels: max(source.width * source.height, width * height), outputRows: height, usesAllCores: usesAllCores)
         let (outStride, inStride) = (out.bytesPerRow, source.bytesPerRow)
         let verticalFirst = horizontal.flatMap { h in vertical.map { v in Self.filtersColumnsFirst(h, v) } } ?? false
-        let slices = sliceCount(bands: bands, outputRows: height, taps: taps(source, horizontal, vertical, verticalFirst: verticalFirst))
+        let work = multiplyAdds(source, horizontal, vertical, verticalFirst: verticalFirst)
+        let slices = sliceCount(bands: bands, outputRows: height, multiplyAdds: work)
         try source.pixels.withUnsafeBufferPointer { src throws(Failure) in
             try out.pixels.withUnsafeMutableBufferPointer { dst throws(Failure) in
                 let input = SendablePointer(src.baseAddress!), output = SendableMutablePointer(dst.baseAddress!)
@@ -133,7 +134,7 @@ enum Resampler {
     }
 
     /// The multiply-adds of a convolution: each pass's output samples times its taps.
-    private static func taps(_ source: Bitmap, _ horizontal: ResampleAxis?, _ vertical: ResampleAxis?, verticalFirst: Bool) -> Double {
+    private static func multiplyAdds(_ source: Bitmap, _ horizontal: ResampleAxis?, _ vertical: ResampleAxis?, verticalFirst: Bool) -> Double {
         let (inWidth, inHeight) = (Double(source.width), Double(source.height))
         let (hTaps, vTaps) = (Double(horizontal?.taps ?? 0), Double(vertical?.taps ?? 0))
         let outWidth = Double(horizontal?.outputSize ?? source.width), outHeight = Double(vertical?.outputSize ?? source.height)
@@ -149,10 +150,10 @@ enum Resampler {
     /// ran 7 G a second on one core in the 2x enlargement row of Benchmarks/README.md.)
     static let multiplyAddsPerSlice = 2_000_000_000.0
 
-    /// Slices for `taps` multiply-adds over `outputRows` rows cut into `bands`: `bands` when the
+    /// Slices for `multiplyAdds` over `outputRows` rows cut into `bands`: `bands` when the
     /// work is short, else a multiple of it with at most ``multiplyAddsPerSlice`` each.
-    static func sliceCount(bands: Int, outputRows: Int, taps: Double) -> Int {
-        let rounds = max(1, Int((taps / Double(bands) / multiplyAddsPerSlice).rounded(.up)))
+    static func sliceCount(bands: Int, outputRows: Int, multiplyAdds: Double) -> Int {
+        let rounds = max(1, Int((multiplyAdds / Double(bands) / multiplyAddsPerSlice).rounded(.up)))
         return max(1, min(outputRows, bands * rounds))
     }
 
