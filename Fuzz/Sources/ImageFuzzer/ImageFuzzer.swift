@@ -38,8 +38,16 @@ private func fuzzImage(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
             }
         }
         try decoder.update(data: data, final: true)
+        // Each frame is first stopped by a checkpoint after a few asks, then decoded whole: a
+        // stop inside a codec (libpng's rows, libjxl's runner) must leave the decoder usable.
+        let stopAfter = data.count % 4 + 1
         for index in 0..<min(decoder.frameCount, 64) {
             _ = try decoder.frameInfo(at: index)
+            var asks = 0
+            _ = try? decoder.frame(at: index, shrinkOnLoad: nil) { () throws(ImageError) in
+                asks += 1
+                if asks >= stopAfter { throw .cancelled }
+            }
             _ = try decoder.frame(at: index)
         }
         for index in 1..<max(1, min(decoder.pageCount, 16)) {
