@@ -31,7 +31,7 @@ final class CodecCheckpoint: @unchecked Sendable {
         self.checkpoint = checkpoint
     }
 
-    /// Whether the encode should stop: the checkpoint threw, now or before.
+    /// Whether the encode or decode should stop: the checkpoint threw, now or before.
     func shouldStop() -> Bool { stopErrorAfterAsking() != nil }
 
     /// Calls the checkpoint, throwing what it throws.
