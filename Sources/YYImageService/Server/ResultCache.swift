@@ -25,7 +25,7 @@ struct ResultCache: Sendable {
     /// signature, so re-signed URLs share results).
     static func key(source: String, options: ProcessingOptions, choice: OutputFormat.Choice) -> String {
         let name = source + "\n" + options.cacheKey + "\n" + choice.cacheKey
-        return "result:v3:" + SHA256Digest.of(Array(name.utf8)).map { String(format: "%02x", $0) }.joined()
+        return "result:v3:" + SHA256Digest.of(Array(name.utf8)).hexEncoded
     }
 
     /// The result for `key`, from a level or from `compute`.

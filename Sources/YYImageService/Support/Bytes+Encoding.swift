@@ -8,6 +8,19 @@ extension [UInt8] {
             .replacingOccurrences(of: "=", with: "")
     }
 
+    /// Lower-case hexadecimal, two digits a byte: what `String(format: "%02x")` gives for each,
+    /// without Foundation's formatter, which cost a fifth of a cached hit's time.
+    var hexEncoded: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(count * 2)
+        for byte in self {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
     /// Bytes from hexadecimal text; `nil` for odd lengths or other characters.
     init?(hex: String) {
         let digits = Array(hex.utf8)
