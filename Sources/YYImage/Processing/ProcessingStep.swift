@@ -18,6 +18,8 @@ public enum ProcessingStep: Sendable, Hashable, Codable {
     case blur(sigma: Double)
     /// Unsharp mask.
     case sharpen(sigma: Double)
+    /// Blocks of `size` × `size` pixels, each the mean colour of its pixels.
+    case pixelate(size: Int)
     /// Grey from Rec. 709 luma.
     case grayscale
     /// Composite over an opaque colour.
@@ -53,6 +55,7 @@ public enum ProcessingStep: Sendable, Hashable, Codable {
             return bitmap.trimmed(threshold: threshold)
         case .blur(let sigma): return try bitmap.blurred(sigma: sigma, checkpoint: checkpoint)
         case .sharpen(let sigma): return try bitmap.sharpened(sigma: sigma, checkpoint: checkpoint)
+        case .pixelate(let size): return try bitmap.pixelated(blockSize: size)
         case .grayscale: return bitmap.grayscaled()
         case .flatten(let background): return bitmap.flattened(onto: background)
         case .roundCorners(let radius): return try bitmap.roundingCorners(radius: radius)
@@ -72,6 +75,7 @@ public enum ProcessingStep: Sendable, Hashable, Codable {
         case .trim(let threshold): "trim(\(threshold))"
         case .blur(let sigma): "blur(\(sigma))"
         case .sharpen(let sigma): "sharpen(\(sigma))"
+        case .pixelate(let size): "pixelate(\(size))"
         case .grayscale: "grayscale"
         case .flatten(let bg): "flatten(\(bg.hex))"
         case .roundCorners(let radius): "round(\(radius))"

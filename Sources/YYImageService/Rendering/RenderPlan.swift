@@ -1,8 +1,9 @@
 import YYImage
 
 /// The processing steps for one request and one source, in imgproxy's order: trim (done by the
-/// renderer before), crop, resize (by the resizing type, with `dpr`), extend, rotate, blur,
-/// sharpen, background.
+/// renderer before), crop, resize (by the resizing type, with `dpr`, `zoom` and the minimum
+/// sides), rotate, flip, blur, sharpen, pixelate, extend, extend to the aspect ratio, padding,
+/// background.
 ///
 /// Made once per request: before decoding, from the source's size, when no step needs the
 /// pixels to be planned (then the decoder may shrink on load, see ``shrinkOnLoad(reducingGap:)``);
@@ -39,28 +40,48 @@ struct RenderPlan: Sendable {
             steps.append(.crop(PixelRect(x: origin.x, y: origin.y, width: width, height: height)))
             size = (width, height)
         }
+        // The resize: by the resizing type into the box, or, with a zoom or a minimum side, by
+        // imgproxy's scale arithmetic.
         let box = Self.box(o)
-        if let resize = Self.resize(o, box: box, source: size) {
+        if o.zoomX != 1 || o.zoomY != 1 || o.minWidth > 0 || o.minHeight > 0 {
+            for step in Self.zoomedResize(o, box: box, source: size) {
+                size = try Self.size(after: step, from: size)
+                steps.append(step)
+            }
+        } else if let resize = Self.resize(o, box: box, source: size) {
             size = try resize.outputSize(sourceWidth: size.width, sourceHeight: size.height)
             steps.append(.resize(resize))
         }
-        if o.extend, box.width > 0 || box.height > 0 {
-            let target = (width: max(box.width, size.width), height: max(box.height, size.height))
-            if target != size {
-                let origin = o.extendGravity.origin(of: size, in: target)
-                steps.append(
-                    .extend(
-                        top: origin.y, left: origin.x, bottom: target.height - size.height - origin.y,
-                        right: target.width - size.width - origin.x, background: o.background ?? RGBA(0, 0, 0, 0)))
-                size = target
-            }
-        }
+        // Turns and mirrors; every later step works on the picture as it ends up.
         if let turn = QuarterTurn(rawValue: o.rotation) {
             steps.append(.rotate(turn))
             if turn != .half { size = (size.height, size.width) }
         }
+        if o.flipHorizontal { steps.append(.flop) }
+        if o.flipVertical { steps.append(.flip) }
+        // Filters, before any padding, so that the padding keeps its colour.
         if o.blurSigma > 0 { steps.append(.blur(sigma: o.blurSigma)) }
         if o.sharpenSigma > 0 { steps.append(.sharpen(sigma: o.sharpenSigma)) }
+        if o.pixelateSize > 1 { steps.append(.pixelate(size: o.pixelateSize)) }
+        // Extending to the box, to its aspect ratio, then the padding.
+        let padding = o.background ?? RGBA(0, 0, 0, 0)
+        let target = Self.target(o)
+        if o.extend, target.width > 0 || target.height > 0 {
+            let extended = (width: max(target.width, size.width), height: max(target.height, size.height))
+            Self.extend(&steps, &size, to: extended, gravity: o.extendGravity, background: padding)
+        }
+        if o.extendAspectRatio, target.width > 0, target.height > 0 {
+            Self.extend(&steps, &size, to: Self.aspectRatioExtent(of: size, target: target), gravity: o.extendAspectRatioGravity, background: padding)
+        }
+        if let sides = o.padding {
+            // imgproxy scales the padding by `dpr`, rounding halves to even.
+            let scaled = { (side: Int) in Int((Double(side) * o.dpr).rounded(.toNearestOrEven)) }
+            let (top, right, bottom, left) = (scaled(sides.top), scaled(sides.right), scaled(sides.bottom), scaled(sides.left))
+            if top + right + bottom + left > 0 {
+                steps.append(.extend(top: top, left: left, bottom: bottom, right: right, background: padding))
+                size = (size.width + left + right, size.height + top + bottom)
+            }
+        }
         if let background = o.background {
             steps.append(.flatten(background: background))
         } else if !outputType.storesAlpha {
@@ -84,8 +105,13 @@ struct RenderPlan: Sendable {
     /// The box of `o` in pixels (after `dpr`), for the image before its turn: the box is for
     /// the image as it ends up, so a quarter turn swaps its sides before the resize.
     static func box(_ o: ProcessingOptions) -> (width: Int, height: Int) {
-        let box = (width: Int((Double(o.width) * o.dpr).rounded()), height: Int((Double(o.height) * o.dpr).rounded()))
-        return o.rotation == 90 || o.rotation == 270 ? (box.height, box.width) : box
+        box(width: o.width, height: o.height, dpr: o.dpr, turned: o.rotation == 90 || o.rotation == 270)
+    }
+
+    /// `width` × `height` times `dpr`, sides swapped when the picture is `turned` a quarter.
+    private static func box(width: Int, height: Int, dpr: Double, turned: Bool) -> (width: Int, height: Int) {
+        let box = (width: pixels(Double(width) * dpr), height: pixels(Double(height) * dpr))
+        return turned ? (box.height, box.width) : box
     }
 
     /// The resize of `o` for a `box` (0 = follow the aspect ratio) and a source of `source`.
@@ -117,5 +143,121 @@ struct RenderPlan: Sendable {
         if value == 0 { return side }
         if value < 1 { return max(1, Int((value * Double(side)).rounded())) }
         return min(side, Int(value.rounded()))
+    }
+
+    /// The box as the result ends up (after any turn), times `dpr` and `zoom`; 0 for a side
+    /// that follows the aspect ratio. Extending works to it.
+    static func target(_ o: ProcessingOptions) -> (width: Int, height: Int) {
+        (Self.pixels(Double(o.width) * o.dpr * o.zoomX), Self.pixels(Double(o.height) * o.dpr * o.zoomY))
+    }
+
+    /// imgproxy's resize for a request with `zoom` or a minimum side: the scale the resizing type
+    /// gives for `box` (both in the picture's orientation before any turn), times the zoom, no
+    /// larger than 1 unless enlarging, raised to the minimum sides (which may enlarge); then a
+    /// crop to the box times the zoom at the gravity (`fill` and `fill-down`, or a minimum side
+    /// that overshot the box).
+    static func zoomedResize(_ o: ProcessingOptions, box: (width: Int, height: Int), source: (width: Int, height: Int)) -> [ProcessingStep] {
+        let turned = o.rotation == 90 || o.rotation == 270
+        let zoom = turned ? (x: o.zoomY, y: o.zoomX) : (x: o.zoomX, y: o.zoomY)
+        let minimum = Self.box(width: o.minWidth, height: o.minHeight, dpr: o.dpr, turned: turned)
+        let (sw, sh) = (Double(source.width), Double(source.height))
+        var scale = Self.scale(o, box: box, source: source)
+        scale = (scale.x * zoom.x, scale.y * zoom.y)
+        if !o.enlarge, max(scale.x, scale.y) > 1 {
+            let largest = max(scale.x, scale.y)
+            scale = (scale.x / largest, scale.y / largest)
+        }
+        if minimum.width > 0, sw * scale.x < Double(minimum.width) {
+            let raise = Double(minimum.width) / (sw * scale.x)
+            scale = (scale.x * raise, scale.y * raise)
+        }
+        if minimum.height > 0, sh * scale.y < Double(minimum.height) {
+            let raise = Double(minimum.height) / (sh * scale.y)
+            scale = (scale.x * raise, scale.y * raise)
+        }
+        let scaled = (width: max(1, Self.pixels(sw * scale.x)), height: max(1, Self.pixels(sh * scale.y)))
+        var steps: [ProcessingStep] = []
+        if scaled != source {
+            steps.append(.resize(Resize(width: scaled.width, height: scaled.height, fit: .fill, enlarge: true)))
+        }
+        var crop = (width: Self.pixels(Double(box.width) * zoom.x), height: Self.pixels(Double(box.height) * zoom.y))
+        if o.resizingType == .fillDown, !o.enlarge, crop.width > 0, crop.height > 0 {
+            // A picture smaller than the box keeps the box's aspect ratio instead.
+            let (dw, dh) = (Double(crop.width) / Double(scaled.width), Double(crop.height) / Double(scaled.height))
+            if dw > dh, dw > 1 {
+                crop = (scaled.width, max(1, Self.pixels(Double(scaled.width) * Double(crop.height) / Double(crop.width))))
+            } else if dh > dw, dh > 1 {
+                crop = (max(1, Self.pixels(Double(scaled.height) * Double(crop.width) / Double(crop.height))), scaled.height)
+            }
+        }
+        let kept = (
+            width: crop.width > 0 ? min(crop.width, scaled.width) : scaled.width,
+            height: crop.height > 0 ? min(crop.height, scaled.height) : scaled.height
+        )
+        if kept != scaled {
+            let origin = o.gravity.origin(of: kept, in: scaled)
+            steps.append(.crop(PixelRect(x: origin.x, y: origin.y, width: kept.width, height: kept.height)))
+        }
+        return steps
+    }
+
+    /// The scale on each axis that the resizing type gives `source` for `box` (0: that side
+    /// follows the other; `force` keeps the source's side), before zoom and the no-enlarge limit.
+    private static func scale(_ o: ProcessingOptions, box: (width: Int, height: Int), source: (width: Int, height: Int)) -> (x: Double, y: Double) {
+        let x = box.width > 0 ? Double(box.width) / Double(source.width) : nil
+        let y = box.height > 0 ? Double(box.height) / Double(source.height) : nil
+        var type = o.resizingType
+        if type == .auto, x != nil, y != nil {
+            type = (source.width >= source.height) == (box.width >= box.height) ? .fill : .fit
+        }
+        switch (x, y) {
+        case (nil, nil): return (1, 1)
+        case (let x?, nil): return type == .force ? (x, 1) : (x, x)
+        case (nil, let y?): return type == .force ? (1, y) : (y, y)
+        case (let x?, let y?):
+            switch type {
+            case .force: return (x, y)
+            case .fill, .fillDown: return (max(x, y), max(x, y))
+            case .fit, .auto: return (min(x, y), min(x, y))
+            }
+        }
+    }
+
+    /// The smallest extent of `target`'s aspect ratio that holds `size` (imgproxy's
+    /// `extend_aspect_ratio`).
+    static func aspectRatioExtent(of size: (width: Int, height: Int), target: (width: Int, height: Int)) -> (width: Int, height: Int) {
+        let (dw, dh) = (Double(target.width) / Double(size.width), Double(target.height) / Double(size.height))
+        if dh > dw { return (size.width, Self.pixels(Double(size.width) * Double(target.height) / Double(target.width))) }
+        if dw > dh { return (Self.pixels(Double(size.height) * Double(target.width) / Double(target.height)), size.height) }
+        return size
+    }
+
+    /// Appends an extend of `size` to `extent` at `gravity` when `extent` is larger.
+    private static func extend(
+        _ steps: inout [ProcessingStep], _ size: inout (width: Int, height: Int), to extent: (width: Int, height: Int), gravity: Gravity,
+        background: RGBA
+    ) {
+        let extent = (width: max(extent.width, size.width), height: max(extent.height, size.height))
+        guard extent != size else { return }
+        let origin = gravity.origin(of: size, in: extent)
+        steps.append(
+            .extend(
+                top: origin.y, left: origin.x, bottom: extent.height - size.height - origin.y, right: extent.width - size.width - origin.x,
+                background: background))
+        size = extent
+    }
+
+    /// The size `step` gives a picture of `size` (the steps the zoomed resize makes).
+    private static func size(after step: ProcessingStep, from size: (width: Int, height: Int)) throws(ImageError) -> (width: Int, height: Int) {
+        switch step {
+        case .resize(let resize): try resize.outputSize(sourceWidth: size.width, sourceHeight: size.height)
+        case .crop(let rect): (rect.width, rect.height)
+        default: size
+        }
+    }
+
+    /// `value` rounded to whole pixels, within what an `Int` holds (the limits refuse the rest).
+    private static func pixels(_ value: Double) -> Int {
+        Int(min(value, Double(1 << 40)).rounded())
     }
 }

@@ -56,7 +56,10 @@ struct ImageRequestHandler: Sendable {
         }
         metrics.record(lookup.level)
         // 6. The image, or 304 when the client has it.
-        return imageResponse(lookup.result, variesWithAccept: choice.dependsOnAccept, ifNoneMatch: request.ifNoneMatch)
+        let disposition = ContentDisposition.value(
+            source: url.source, filename: options.filename, type: lookup.result.type, attachment: options.returnAttachment)
+        return imageResponse(
+            lookup.result, disposition: disposition, variesWithAccept: choice.dependsOnAccept, ifNoneMatch: request.ifNoneMatch)
     }
 
     /// `GET /info/%signature/%options/%source`: the source's type, size, frames and durations,
@@ -165,7 +168,7 @@ struct ImageRequestHandler: Sendable {
     }
 
     /// 200 with the image, or 304 when the client has it.
-    private func imageResponse(_ result: StoredResult, variesWithAccept: Bool, ifNoneMatch: String?) -> Response {
+    private func imageResponse(_ result: StoredResult, disposition: String, variesWithAccept: Bool, ifNoneMatch: String?) -> Response {
         var headers: HTTPFields = [
             .cacheControl: "public, max-age=\(configuration.resultTimeToLive.components.seconds)", .eTag: result.etag,
         ]
@@ -174,6 +177,7 @@ struct ImageRequestHandler: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = OutputFormat.mediaType(result.type)
+        headers[.contentDisposition] = disposition
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: result.image)))
     }
 

@@ -9,6 +9,8 @@ struct OptionParser: Sendable {
     let presets: [String: [String]]
     /// The largest box side a request may ask for, after `dpr`.
     let maxResultSide: Int
+    /// The time `expires` is checked against.
+    var now: @Sendable () -> Date = { Date() }
 
     /// `segments` applied in order over the `default` preset.
     func parse(_ segments: [String]) throws(ServiceError) -> ProcessingOptions {
@@ -47,20 +49,38 @@ struct OptionParser: Sendable {
             try reader.count(1...1)
             o.resizingType = try reader.required(0, ResizingTypeArgument.self)
         case "width", "w":
-            try reader.count(1...1)
-            o.width = try reader.side(0)
+            o.width = try reader.onlySide()
         case "height", "h":
-            try reader.count(1...1)
-            o.height = try reader.side(0)
+            o.height = try reader.onlySide()
         case "dpr":
             try reader.count(1...1)
             o.dpr = try reader.double(0, in: 0.01...8, exclusiveLower: true)
+        case "zoom", "z":
+            try reader.count(1...2)
+            o.zoomX = try reader.positive(0, upTo: Double(ProcessingLimits.sides.upperBound))
+            o.zoomY = reader.has(1) ? try reader.positive(1, upTo: Double(ProcessingLimits.sides.upperBound)) : o.zoomX
+        case "min-width", "mw":
+            o.minWidth = try reader.onlySide()
+        case "min-height", "mh":
+            o.minHeight = try reader.onlySide()
         case "enlarge", "el":
             try reader.count(1...1)
             o.enlarge = try reader.bool(0)
         case "extend", "ex":
             try reader.count(1...4)
             try applyExtend(reader, from: 0, to: &o)
+        case "extend_aspect_ratio", "extend_ar", "exar":
+            try reader.count(1...4)
+            if let extend = try reader.optionalBool(0) { o.extendAspectRatio = extend }
+            if reader.has(1) { o.extendAspectRatioGravity = try reader.gravity(from: 1, smart: false) }
+        case "padding", "pd":
+            try reader.count(1...4)
+            // CSS order: a missing right is the top, a missing bottom the top, a missing left the right.
+            let top = reader.has(0) ? try reader.side(0) : 0
+            let right = reader.has(1) ? try reader.side(1) : top
+            let bottom = reader.has(2) ? try reader.side(2) : top
+            let left = reader.has(3) ? try reader.side(3) : right
+            o.padding = top + right + bottom + left == 0 ? nil : .init(top: top, right: right, bottom: bottom, left: left)
         case "gravity", "g":
             try reader.count(1...3)
             o.gravity = try reader.gravity(from: 0)
@@ -82,6 +102,10 @@ struct OptionParser: Sendable {
             let angle = try reader.integer(0, in: -360...360)
             guard angle.isMultiple(of: 90) else { throw .badRequest("option rotate: \(angle) is not a multiple of 90") }
             o.rotation = (angle % 360 + 360) % 360
+        case "flip", "fl":
+            try reader.count(1...2)
+            o.flipHorizontal = try reader.optionalBool(0) ?? false
+            o.flipVertical = try reader.optionalBool(1) ?? false
         case "auto_rotate", "ar":
             try reader.count(1...1)
             o.autoRotate = try reader.bool(0)
@@ -93,6 +117,8 @@ struct OptionParser: Sendable {
         case "sharpen", "sh":
             try reader.count(1...1)
             o.sharpenSigma = try reader.sigma(0)
+        case "pixelate", "pix":
+            o.pixelateSize = try reader.onlySide()
         case "quality", "q":
             try reader.count(1...1)
             o.quality = try reader.integer(0, in: 0...100)
@@ -115,6 +141,17 @@ struct OptionParser: Sendable {
         case "max_bytes", "mb":
             try reader.count(1...1)
             o.maxBytes = try reader.integer(0, in: 0...Int(Int32.max))
+        case "expires", "exp":
+            try reader.count(1...1)
+            guard let timestamp = Int64(args[0]) else { throw reader.invalid(0, "a unix timestamp") }
+            // 0 and below never expire, as in imgproxy.
+            if timestamp > 0, Double(timestamp) < now().timeIntervalSince1970 { throw .notFound("the URL has expired") }
+        case "filename", "fn":
+            try reader.count(1...2)
+            o.filename = try reader.filename(0, encoded: try reader.optionalBool(1) ?? false)
+        case "return_attachment", "att":
+            try reader.count(1...1)
+            o.returnAttachment = try reader.bool(0)
         case "preset", "pr":
             guard !args.isEmpty else { throw .badRequest("option preset: give a preset name") }
             guard presetDepth < 4 else { throw .badRequest("option preset: presets nest more than 4 deep") }
@@ -129,16 +166,19 @@ struct OptionParser: Sendable {
 
     private func applyExtend(_ reader: ArgumentReader, from index: Int, to o: inout ProcessingOptions) throws(ServiceError) {
         if let extend = try reader.optionalBool(index) { o.extend = extend }
-        if reader.has(index + 1) { o.extendGravity = try reader.gravity(from: index + 1) }
+        if reader.has(index + 1) { o.extendGravity = try reader.gravity(from: index + 1, smart: false) }
     }
 
-    /// Refuses a box larger than the result limit (after `dpr`), before anything is fetched.
-    private func checkBox(_ options: ProcessingOptions) throws(ServiceError) {
-        for (name, side) in [("width", options.width), ("height", options.height)] {
-            let scaled = (Double(side) * options.dpr).rounded()
-            if scaled > Double(maxResultSide) {
-                throw .unprocessable("\(name) \(Int(scaled)) is over the result limit of \(maxResultSide) pixels")
-            }
+    /// Refuses a box (or a minimum side) larger than the result limit after `dpr` and `zoom`,
+    /// before anything is fetched.
+    private func checkBox(_ o: ProcessingOptions) throws(ServiceError) {
+        let sides = [
+            ("width", Double(o.width) * o.dpr * o.zoomX), ("height", Double(o.height) * o.dpr * o.zoomY),
+            ("min-width", Double(o.minWidth) * o.dpr), ("min-height", Double(o.minHeight) * o.dpr),
+        ]
+        for (name, side) in sides where side.rounded() > Double(maxResultSide) {
+            // Within Int's range: sides, zoom and dpr are bounded by the parser.
+            throw .unprocessable("\(name) \(Int(side.rounded())) is over the result limit of \(maxResultSide) pixels")
         }
     }
 }
@@ -209,6 +249,12 @@ private struct ArgumentReader {
 
     func optionalSide(_ index: Int) throws(ServiceError) -> Int? { has(index) ? try side(index) : nil }
 
+    /// The side that is the option's one argument.
+    func onlySide() throws(ServiceError) -> Int {
+        try count(1...1)
+        return try side(0)
+    }
+
     /// imgproxy's booleans: `1`, `t`, `true` and `0`, `f`, `false`.
     func bool(_ index: Int) throws(ServiceError) -> Bool {
         switch arguments[index].lowercased() {
@@ -220,10 +266,12 @@ private struct ArgumentReader {
 
     func optionalBool(_ index: Int) throws(ServiceError) -> Bool? { has(index) ? try bool(index) : nil }
 
-    /// A gravity from `index` on: a type (`no so ea we noea nowe soea sowe ce sm fp`), then offsets
-    /// (only 0 is supported) or, for `fp`, the focal point's x and y in 0...1.
-    func gravity(from index: Int) throws(ServiceError) -> Gravity {
+    /// A gravity from `index` on: a type (`no so ea we noea nowe soea sowe ce sm fp`; `sm` only
+    /// where `smart`, as imgproxy's extend gravities have no smart type), then offsets (only 0
+    /// is supported) or, for `fp`, the focal point's x and y in 0...1.
+    func gravity(from index: Int, smart: Bool = true) throws(ServiceError) -> Gravity {
         let type = arguments[index]
+        if type == "sm", !smart { throw invalid(index, "a gravity without smart detection (no, so, ea, we, noea, nowe, soea, sowe, ce, fp)") }
         if type == "fp" {
             guard arguments.count == index + 3 else { throw .badRequest("option \(option): gravity fp needs x and y") }
             return .focalPoint(x: try double(index + 1, in: 0...1), y: try double(index + 2, in: 0...1))
@@ -252,6 +300,27 @@ private struct ArgumentReader {
         if arguments[0].isEmpty { return nil }
         guard let colour = RGBA(hex: arguments[0]) else { throw invalid(0, "a hex colour (RRGGBB or RRGGBBAA)") }
         return colour
+    }
+
+    /// A number above 0, at most `limit`.
+    func positive(_ index: Int, upTo limit: Double) throws(ServiceError) -> Double {
+        try double(index, in: 0...limit, exclusiveLower: true)
+    }
+
+    /// A file name: percent-escaped, or URL-safe base64 (padding optional) when `encoded`;
+    /// UTF-8 without control characters.
+    func filename(_ index: Int, encoded: Bool) throws(ServiceError) -> String {
+        let text = arguments[index]
+        let name: String?
+        if encoded {
+            name = [UInt8](base64URL: text).flatMap { String(bytes: $0, encoding: .utf8) }
+        } else {
+            name = text.removingPercentEncoding
+        }
+        guard let name, !name.isEmpty, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw invalid(index, encoded ? "a file name in URL-safe base64" : "a percent-escaped file name")
+        }
+        return name
     }
 
     /// An output format by its extension: jpg, png, webp, avif, gif, jxl, tiff, bmp, ico.

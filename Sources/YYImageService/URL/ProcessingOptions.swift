@@ -28,17 +28,36 @@ struct ProcessingOptions: Sendable, Hashable {
         var gravity: Gravity?
     }
 
+    /// Padding added around the result, in pixels before `dpr` (imgproxy's CSS order).
+    struct Padding: Sendable, Hashable {
+        var top: Int
+        var right: Int
+        var bottom: Int
+        var left: Int
+    }
+
     var resizingType = ResizingType.fit
     /// The box, before `dpr`; 0 follows the aspect ratio from the other side.
     var width = 0
     var height = 0
-    /// Multiplies the box and the extend padding.
+    /// Multiplies the box, the extend padding and ``padding``.
     var dpr = 1.0
+    /// Multiply the scale on each axis (and the box a crop keeps), but not the padding.
+    var zoomX = 1.0
+    var zoomY = 1.0
+    /// The least width and height of the result, before `dpr` (0: none); may enlarge.
+    var minWidth = 0
+    var minHeight = 0
     /// Whether a source smaller than the box may grow.
     var enlarge = false
     /// Whether a result smaller than the box is padded to it, and where it then sits.
     var extend = false
     var extendGravity = Gravity.center
+    /// Whether the result is padded to the box's aspect ratio, and where it then sits.
+    var extendAspectRatio = false
+    var extendAspectRatioGravity = Gravity.center
+    /// Padding after every other step (in the background colour, else transparent).
+    var padding: Padding?
     /// Where `fill` crops (and a crop without its own gravity).
     var gravity = Gravity.center
     var crop: Crop?
@@ -46,12 +65,17 @@ struct ProcessingOptions: Sendable, Hashable {
     var trimThreshold: Int?
     /// A clockwise turn after the EXIF orientation: 0, 90, 180 or 270.
     var rotation = 0
+    /// Mirrors after the turn: left to right, top to bottom.
+    var flipHorizontal = false
+    var flipVertical = false
     /// Whether the EXIF orientation is applied.
     var autoRotate = true
     /// Fills transparency (and the extend padding) with this colour.
     var background: RGBA?
     var blurSigma = 0.0
     var sharpenSigma = 0.0
+    /// The side of pixelation's blocks; 0 or 1 for none.
+    var pixelateSize = 0
     /// 1...100; 0 for the format's default.
     var quality = 0
     /// Per-format qualities (`fq`), ahead of ``quality``.
@@ -64,6 +88,10 @@ struct ProcessingOptions: Sendable, Hashable {
     var cacheBuster = ""
     /// The most bytes the result may have (lower quality is tried until it fits); 0 for no limit.
     var maxBytes = 0
+    /// The file name's stem for `Content-Disposition`; `nil` takes the source URL's.
+    var filename: String?
+    /// Whether `Content-Disposition` says `attachment` (a download) rather than `inline`.
+    var returnAttachment = false
 
     /// The defaults.
     init() {}
@@ -86,7 +114,8 @@ struct ProcessingOptions: Sendable, Hashable {
     }
 
     /// Every field in a fixed order: equal options give equal keys, and every field that changes
-    /// the result changes the key.
+    /// the result changes the key (``filename`` and ``returnAttachment`` change only a header,
+    /// written with each response, so they stay out).
     var cacheKey: String {
         var parts = ["rt=\(resizingType.rawValue)", "w=\(width)", "h=\(height)", "dpr=\(dpr)", "el=\(enlarge)"]
         parts.append("ex=\(extend):\(Self.key(extendGravity))")
@@ -99,6 +128,13 @@ struct ProcessingOptions: Sendable, Hashable {
         if !qualities.isEmpty { parts.append("fq=\(qualities.joined(separator: ":"))") }
         parts += ["sm=\(stripMetadata)", "mb=\(maxBytes)"]
         if !cacheBuster.isEmpty { parts.append("cb=\(cacheBuster)") }
+        // Options added later join the key only when set, so keys made before them stay valid.
+        if zoomX != 1 || zoomY != 1 { parts.append("z=\(zoomX):\(zoomY)") }
+        if minWidth > 0 || minHeight > 0 { parts.append("min=\(minWidth):\(minHeight)") }
+        if flipHorizontal || flipVertical { parts.append("fl=\(flipHorizontal):\(flipVertical)") }
+        if extendAspectRatio { parts.append("exar=\(Self.key(extendAspectRatioGravity))") }
+        if let padding { parts.append("pd=\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)") }
+        if pixelateSize > 1 { parts.append("pix=\(pixelateSize)") }
         return parts.joined(separator: "/")
     }
 

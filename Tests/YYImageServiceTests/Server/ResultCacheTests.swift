@@ -69,6 +69,10 @@ struct ResultCacheTests {
             "rt=fit/w=0/h=0/dpr=2.0/el=false/ex=false:centre/g=fp:0.25:0.75/c=100.0:50.0:attention/t=10/rot=270/ar=true/bg=ff000080/bl=0.0/sh=0.0/q=0/sm=true/mb=0/cb=x"
         ),
         (
+            "z:2/mw:10/fl:1/exar:1:no/pd:1:2/pix:4/fn:x/att:1/exp:0",
+            "rt=fit/w=0/h=0/dpr=1.0/el=false/ex=false:centre/g=centre/rot=0/ar=true/bg=-/bl=0.0/sh=0.0/q=0/sm=true/mb=0/z=2.0:2.0/min=10:0/fl=true:false/exar=north/pd=1:2:1:2/pix=4"
+        ),
+        (
             "g:ea/sh:1.5/sm:0/mb:1000/ar:0",
             "rt=fit/w=0/h=0/dpr=1.0/el=false/ex=false:centre/g=east/rot=0/ar=false/bg=-/bl=0.0/sh=1.5/q=0/sm=false/mb=1000"
         ),

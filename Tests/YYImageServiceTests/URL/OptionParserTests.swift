@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import YYImage
 
@@ -51,6 +52,19 @@ import YYImage
         Case(full: "strip_metadata:0", short: "sm:f") { !$0.stripMetadata },
         Case(full: "cachebuster:v2", short: "cb:v2") { $0.cacheBuster == "v2" },
         Case(full: "max_bytes:10000", short: "mb:10000") { $0.maxBytes == 10000 },
+        Case(full: "zoom:2:3", short: "z:2:3") { $0.zoomX == 2 && $0.zoomY == 3 },
+        Case(full: "zoom:1.5", short: "z:1.5") { $0.zoomX == 1.5 && $0.zoomY == 1.5 },
+        Case(full: "min-width:100", short: "mw:100") { $0.minWidth == 100 },
+        Case(full: "min-height:50", short: "mh:50") { $0.minHeight == 50 },
+        Case(full: "flip:1:0", short: "fl:t") { $0.flipHorizontal && !$0.flipVertical },
+        Case(full: "extend_aspect_ratio:1:so", short: "exar:1:so") { $0.extendAspectRatio && $0.extendAspectRatioGravity == .south },
+        Case(full: "extend_ar:true", short: "exar:1") { $0.extendAspectRatio && $0.extendAspectRatioGravity == .center },
+        Case(full: "padding:1:2", short: "pd:1:2") { $0.padding == .init(top: 1, right: 2, bottom: 1, left: 2) },
+        Case(full: "padding:0", short: "pd:0:0") { $0.padding == nil },
+        Case(full: "pixelate:5", short: "pix:5") { $0.pixelateSize == 5 },
+        Case(full: "filename:a%20b", short: "fn:YSBi:1") { $0.filename == "a b" },
+        Case(full: "return_attachment:1", short: "att:t") { $0.returnAttachment },
+        Case(full: "expires:4102444800", short: "exp:0") { $0.cacheKey == ProcessingOptions().cacheKey },
         Case(full: "preset:thumb", short: "pr:thumb") { $0.resizingType == .fill && $0.width == 100 && $0.quality == 60 },
     ]
 
@@ -122,6 +136,17 @@ import YYImage
         ("bl:nan", "option bl: 'nan' is not a number in 0.0...1000.0"),
         ("t:256", "option t: '256' is not a number in 0.0...255.0"),
         ("c:-1:10", "option c: '-1' is not a number in 0.0...16777216.0"),
+        ("z:0", "option z: '0' is not a number in 0.0...16777216.0"),
+        ("z:1:-2", "option z: '-2' is not a number in 0.0...16777216.0"),
+        ("ex:1:sm", "option ex: 'sm' is not a gravity without smart detection (no, so, ea, we, noea, nowe, soea, sowe, ce, fp)"),
+        ("exar:1:sm", "option exar: 'sm' is not a gravity without smart detection (no, so, ea, we, noea, nowe, soea, sowe, ce, fp)"),
+        ("pd:-1", "option pd: '-1' is not an integer in 0...16777216"),
+        ("pd:1:2:3:4:5", "option pd: 5 arguments, expected 1 to 4"),
+        ("fl:1:2", "option fl: '2' is not a boolean (1, t, true, 0, f, false)"),
+        ("pix:x", "option pix: 'x' is not an integer in 0...16777216"),
+        ("exp:soon", "option exp: 'soon' is not a unix timestamp"),
+        ("fn:%FF", "option fn: '%FF' is not a percent-escaped file name"),
+        ("fn:!!:1", "option fn: '!!' is not a file name in URL-safe base64"),
     ])
     func aBadOptionIsABadRequestThatNamesIt(segment: String, message: String) {
         #expect(throws: ServiceError.badRequest(message)) { try parser.parse([segment]) }
@@ -130,6 +155,16 @@ import YYImage
     @Test func aBoxOverTheResultLimitIsRefusedBeforeAnythingIsFetched() {
         #expect(throws: ServiceError.unprocessable("width 10000 is over the result limit of 8192 pixels")) { try parse("w:5000", "dpr:2") }
         #expect(throws: ServiceError.unprocessable("height 9000 is over the result limit of 8192 pixels")) { try parse("h:9000") }
+        #expect(throws: ServiceError.unprocessable("width 10000 is over the result limit of 8192 pixels")) { try parse("w:100", "z:100") }
+        #expect(throws: ServiceError.unprocessable("min-height 9000 is over the result limit of 8192 pixels")) { try parse("mh:4500", "dpr:2") }
+    }
+
+    @Test func anExpiredURLIsNotFoundAndAFutureOneIsKept() throws {
+        var parser = OptionParser(presets: [:], maxResultSide: 8192)
+        parser.now = { Date(timeIntervalSince1970: 1_000_000) }
+        #expect(throws: ServiceError.notFound("the URL has expired")) { try parser.parse(["exp:999999"]) }
+        #expect(try parser.parse(["exp:1000001"]).cacheKey == ProcessingOptions().cacheKey)
+        #expect(try parser.parse(["exp:-5"]).cacheKey == ProcessingOptions().cacheKey)
     }
 
     /// What the parser accepts, the library takes: the ranges come from one table

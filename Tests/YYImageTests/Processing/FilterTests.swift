@@ -66,4 +66,26 @@ import Testing
         #expect((circle.width, circle.height) == (30, 30))
         #expect(circle[0, 0].a == 0 && circle[15, 15].a == 255 && circle[15, 0].a > 0 && circle[2, 2].a == 0)
     }
+
+    @Test func pixelateFillsEachBlockWithItsMeanAndClipsTheEdgeBlocks() throws {
+        var image = Bitmap(width: 5, height: 3)
+        for y in 0..<3 { for x in 0..<5 { image[x, y] = RGBA(UInt8(x * 50), UInt8(y * 100), 7) } }
+        let blocks = try image.pixelated(blockSize: 2)
+        // Block (0,0): x 0-1, y 0-1; red (0+50+0+50)/4 = 25, green (0+0+100+100)/4 = 50.
+        #expect(blocks[0, 0] == RGBA(25, 50, 7) && blocks[1, 1] == RGBA(25, 50, 7))
+        // The right edge block is one column wide (x 4), the bottom one a row high (y 2).
+        #expect(blocks[4, 0] == RGBA(200, 50, 7) && blocks[4, 2] == RGBA(200, 200, 7) && blocks[2, 2] == RGBA(125, 200, 7))
+        #expect(try image.pixelated(blockSize: 1) == image)
+        #expect(throws: ImageError.self) { try image.pixelated(blockSize: 0) }
+    }
+
+    @Test func pixelateAveragesTranslucentPixelsByTheirAlpha() throws {
+        var image = Bitmap(width: 2, height: 1)
+        image[0, 0] = RGBA(255, 0, 0, 255)
+        // Fully transparent: its green must not tint the block.
+        image[1, 0] = RGBA(0, 255, 0, 0)
+        let block = try image.pixelated(blockSize: 2)
+        #expect(block.alphaMode == .straight)
+        #expect(block[0, 0] == block[1, 0] && block[0, 0].a == 128 && block[0, 0].g == 0 && block[0, 0].r >= 254)
+    }
 }
