@@ -36,18 +36,28 @@ struct RenderPlan: Sendable {
         var size = sourceSize
         if let crop = o.crop, let frame {
             let width = Self.cropSide(crop.width, of: size.width), height = Self.cropSide(crop.height, of: size.height)
-            let origin = (crop.gravity ?? o.gravity).cropOrigin(in: frame, width: width, height: height)
+            // The crop's own gravity and offset, else the request's; offsets in source pixels.
+            let (gravity, offset) = crop.gravity.map { ($0, crop.offset) } ?? (o.gravity, o.gravityOffset)
+            let origin =
+                offset.isZero
+                ? gravity.cropOrigin(in: frame, width: width, height: height)
+                : gravity.origin(of: (width, height), in: size, offset: offset.pixels(in: size, scale: 1))
             steps.append(.crop(PixelRect(x: origin.x, y: origin.y, width: width, height: height)))
             size = (width, height)
         }
-        // The resize: by the resizing type into the box, or, with a zoom or a minimum side, by
-        // imgproxy's scale arithmetic.
+        // The resize: by the resizing type into the box in one pass (its crop inside), or by
+        // imgproxy's arithmetic (a zoom, a minimum side, a gravity offset, or a turn or mirror,
+        // so that the gravity means the result's orientation): scaled first, turned and mirrored,
+        // then cropped to the box at the gravity.
         let box = Self.box(o)
-        if o.zoomX != 1 || o.zoomY != 1 || o.minWidth > 0 || o.minHeight > 0 {
-            for step in Self.zoomedResize(o, box: box, source: size) {
-                size = try Self.size(after: step, from: size)
-                steps.append(step)
+        var resultCrop: (width: Int, height: Int)?
+        if Self.cropsAfterTurning(o) {
+            let scaled = Self.scaledResize(o, box: box, source: size)
+            if let resize = scaled.resize {
+                size = try resize.outputSize(sourceWidth: size.width, sourceHeight: size.height)
+                steps.append(.resize(resize))
             }
+            resultCrop = scaled.kept
         } else if let resize = Self.resize(o, box: box, source: size) {
             size = try resize.outputSize(sourceWidth: size.width, sourceHeight: size.height)
             steps.append(.resize(resize))
@@ -55,10 +65,18 @@ struct RenderPlan: Sendable {
         // Turns and mirrors; every later step works on the picture as it ends up.
         if let turn = QuarterTurn(rawValue: o.rotation) {
             steps.append(.rotate(turn))
-            if turn != .half { size = (size.height, size.width) }
+            if turn != .half {
+                size = (size.height, size.width)
+                resultCrop = resultCrop.map { ($0.height, $0.width) }
+            }
         }
         if o.flipHorizontal { steps.append(.flop) }
         if o.flipVertical { steps.append(.flip) }
+        if let kept = resultCrop, kept != size {
+            let origin = o.gravity.origin(of: kept, in: size, offset: o.gravityOffset.pixels(in: size, scale: o.dpr))
+            steps.append(.crop(PixelRect(x: origin.x, y: origin.y, width: kept.width, height: kept.height)))
+            size = kept
+        }
         // Filters, before any padding, so that the padding keeps its colour.
         if o.blurSigma > 0 { steps.append(.blur(sigma: o.blurSigma)) }
         if o.sharpenSigma > 0 { steps.append(.sharpen(sigma: o.sharpenSigma)) }
@@ -68,10 +86,12 @@ struct RenderPlan: Sendable {
         let target = Self.target(o)
         if o.extend, target.width > 0 || target.height > 0 {
             let extended = (width: max(target.width, size.width), height: max(target.height, size.height))
-            Self.extend(&steps, &size, to: extended, gravity: o.extendGravity, background: padding)
+            Self.extend(&steps, &size, to: extended, at: o.extendGravity, o.extendOffset, dpr: o.dpr, background: padding)
         }
         if o.extendAspectRatio, target.width > 0, target.height > 0 {
-            Self.extend(&steps, &size, to: Self.aspectRatioExtent(of: size, target: target), gravity: o.extendAspectRatioGravity, background: padding)
+            Self.extend(
+                &steps, &size, to: Self.aspectRatioExtent(of: size, target: target), at: o.extendAspectRatioGravity,
+                o.extendAspectRatioOffset, dpr: o.dpr, background: padding)
         }
         if let sides = o.padding {
             // imgproxy scales the padding by `dpr`, rounding halves to even.
@@ -151,12 +171,24 @@ struct RenderPlan: Sendable {
         (Self.pixels(Double(o.width) * o.dpr * o.zoomX), Self.pixels(Double(o.height) * o.dpr * o.zoomY))
     }
 
-    /// imgproxy's resize for a request with `zoom` or a minimum side: the scale the resizing type
-    /// gives for `box` (both in the picture's orientation before any turn), times the zoom, no
-    /// larger than 1 unless enlarging, raised to the minimum sides (which may enlarge); then a
-    /// crop to the box times the zoom at the gravity (`fill` and `fill-down`, or a minimum side
-    /// that overshot the box).
-    static func zoomedResize(_ o: ProcessingOptions, box: (width: Int, height: Int), source: (width: Int, height: Int)) -> [ProcessingStep] {
+    /// Whether the resize is planned by ``scaledResize(_:box:source:)`` and its crop made after
+    /// the turn and the mirrors: for a zoom, a minimum side, a gravity offset, or a turn or mirror
+    /// of a picture a smart gravity does not crop (that one needs the crop inside the resize,
+    /// where it can look at the pixels).
+    static func cropsAfterTurning(_ o: ProcessingOptions) -> Bool {
+        if o.zoomX != 1 || o.zoomY != 1 || o.minWidth > 0 || o.minHeight > 0 || !o.gravityOffset.isZero { return true }
+        let smart = o.gravity == .attention || o.gravity == .entropy
+        return (o.rotation != 0 || o.flipHorizontal || o.flipVertical) && !smart
+    }
+
+    /// imgproxy's resize: the scale the resizing type gives for `box` (both in the picture's
+    /// orientation before any turn), times the zoom, no larger than 1 unless enlarging, raised to
+    /// the minimum sides (which may enlarge); and the size to keep of it, the box times the zoom
+    /// (`fill` and `fill-down` crop it, and so does a minimum side that overshot the box), before
+    /// the turn.
+    static func scaledResize(
+        _ o: ProcessingOptions, box: (width: Int, height: Int), source: (width: Int, height: Int)
+    ) -> (resize: Resize?, kept: (width: Int, height: Int)) {
         let turned = o.rotation == 90 || o.rotation == 270
         let zoom = turned ? (x: o.zoomY, y: o.zoomX) : (x: o.zoomX, y: o.zoomY)
         let minimum = Self.box(width: o.minWidth, height: o.minHeight, dpr: o.dpr, turned: turned)
@@ -176,10 +208,7 @@ struct RenderPlan: Sendable {
             scale = (scale.x * raise, scale.y * raise)
         }
         let scaled = (width: max(1, Self.pixels(sw * scale.x)), height: max(1, Self.pixels(sh * scale.y)))
-        var steps: [ProcessingStep] = []
-        if scaled != source {
-            steps.append(.resize(Resize(width: scaled.width, height: scaled.height, fit: .fill, enlarge: true)))
-        }
+        let resize = scaled == source ? nil : Resize(width: scaled.width, height: scaled.height, fit: .fill, enlarge: true)
         var crop = (width: Self.pixels(Double(box.width) * zoom.x), height: Self.pixels(Double(box.height) * zoom.y))
         if o.resizingType == .fillDown, !o.enlarge, crop.width > 0, crop.height > 0 {
             // A picture smaller than the box keeps the box's aspect ratio instead.
@@ -194,11 +223,7 @@ struct RenderPlan: Sendable {
             width: crop.width > 0 ? min(crop.width, scaled.width) : scaled.width,
             height: crop.height > 0 ? min(crop.height, scaled.height) : scaled.height
         )
-        if kept != scaled {
-            let origin = o.gravity.origin(of: kept, in: scaled)
-            steps.append(.crop(PixelRect(x: origin.x, y: origin.y, width: kept.width, height: kept.height)))
-        }
-        return steps
+        return (resize, kept)
     }
 
     /// The scale on each axis that the resizing type gives `source` for `box` (0: that side
@@ -232,28 +257,20 @@ struct RenderPlan: Sendable {
         return size
     }
 
-    /// Appends an extend of `size` to `extent` at `gravity` when `extent` is larger.
+    /// Appends an extend of `size` to `extent` at `gravity` and `offset` (absolute offsets times
+    /// `dpr`) when `extent` is larger.
     private static func extend(
-        _ steps: inout [ProcessingStep], _ size: inout (width: Int, height: Int), to extent: (width: Int, height: Int), gravity: Gravity,
-        background: RGBA
+        _ steps: inout [ProcessingStep], _ size: inout (width: Int, height: Int), to extent: (width: Int, height: Int), at gravity: Gravity,
+        _ offset: ProcessingOptions.Offset, dpr: Double, background: RGBA
     ) {
         let extent = (width: max(extent.width, size.width), height: max(extent.height, size.height))
         guard extent != size else { return }
-        let origin = gravity.origin(of: size, in: extent)
+        let origin = gravity.origin(of: size, in: extent, offset: offset.pixels(in: extent, scale: dpr))
         steps.append(
             .extend(
                 top: origin.y, left: origin.x, bottom: extent.height - size.height - origin.y, right: extent.width - size.width - origin.x,
                 background: background))
         size = extent
-    }
-
-    /// The size `step` gives a picture of `size` (the steps the zoomed resize makes).
-    private static func size(after step: ProcessingStep, from size: (width: Int, height: Int)) throws(ImageError) -> (width: Int, height: Int) {
-        switch step {
-        case .resize(let resize): try resize.outputSize(sourceWidth: size.width, sourceHeight: size.height)
-        case .crop(let rect): (rect.width, rect.height)
-        default: size
-        }
     }
 
     /// `value` rounded to whole pixels, within what an `Int` holds (the limits refuse the rest).

@@ -33,14 +33,14 @@ struct OptionParser: Sendable {
         let reader = ArgumentReader(option: name, arguments: args)
         switch name {
         case "resize", "rs":
-            try reader.count(1...7)
+            try reader.count(1...8)
             if let type = try reader.optional(0, ResizingTypeArgument.self) { o.resizingType = type }
             if let width = try reader.optionalSide(1) { o.width = width }
             if let height = try reader.optionalSide(2) { o.height = height }
             if let enlarge = try reader.optionalBool(3) { o.enlarge = enlarge }
             try applyExtend(reader, from: 4, to: &o)
         case "size", "s":
-            try reader.count(1...6)
+            try reader.count(1...7)
             if let width = try reader.optionalSide(0) { o.width = width }
             if let height = try reader.optionalSide(1) { o.height = height }
             if let enlarge = try reader.optionalBool(2) { o.enlarge = enlarge }
@@ -72,7 +72,7 @@ struct OptionParser: Sendable {
         case "extend_aspect_ratio", "extend_ar", "exar":
             try reader.count(1...4)
             if let extend = try reader.optionalBool(0) { o.extendAspectRatio = extend }
-            if reader.has(1) { o.extendAspectRatioGravity = try reader.gravity(from: 1, smart: false) }
+            if reader.has(1) { (o.extendAspectRatioGravity, o.extendAspectRatioOffset) = try reader.gravity(from: 1, smart: false) }
         case "padding", "pd":
             try reader.count(1...4)
             // CSS order: a missing right is the top, a missing bottom the top, a missing left the right.
@@ -83,13 +83,15 @@ struct OptionParser: Sendable {
             o.padding = top + right + bottom + left == 0 ? nil : .init(top: top, right: right, bottom: bottom, left: left)
         case "gravity", "g":
             try reader.count(1...3)
-            o.gravity = try reader.gravity(from: 0)
+            (o.gravity, o.gravityOffset) = try reader.gravity(from: 0)
         case "crop", "c":
             try reader.count(2...5)
             let width = try reader.double(0, in: 0...Double(ProcessingLimits.sides.upperBound))
             let height = try reader.double(1, in: 0...Double(ProcessingLimits.sides.upperBound))
-            let gravity = reader.has(2) ? try reader.gravity(from: 2) : nil
-            o.crop = width == 0 && height == 0 ? nil : ProcessingOptions.Crop(width: width, height: height, gravity: gravity)
+            let placement = reader.has(2) ? try reader.gravity(from: 2) : nil
+            o.crop =
+                width == 0 && height == 0
+                ? nil : ProcessingOptions.Crop(width: width, height: height, gravity: placement?.0, offset: placement?.1 ?? .init())
         case "trim", "t":
             try reader.count(1...4)
             for index in 1..<args.count where !args[index].isEmpty {
@@ -166,7 +168,7 @@ struct OptionParser: Sendable {
 
     private func applyExtend(_ reader: ArgumentReader, from index: Int, to o: inout ProcessingOptions) throws(ServiceError) {
         if let extend = try reader.optionalBool(index) { o.extend = extend }
-        if reader.has(index + 1) { o.extendGravity = try reader.gravity(from: index + 1, smart: false) }
+        if reader.has(index + 1) { (o.extendGravity, o.extendOffset) = try reader.gravity(from: index + 1, smart: false) }
     }
 
     /// Refuses a box (or a minimum side) larger than the result limit after `dpr` and `zoom`,
@@ -267,22 +269,26 @@ private struct ArgumentReader {
     func optionalBool(_ index: Int) throws(ServiceError) -> Bool? { has(index) ? try bool(index) : nil }
 
     /// A gravity from `index` on: a type (`no so ea we noea nowe soea sowe ce sm fp`; `sm` only
-    /// where `smart`, as imgproxy's extend gravities have no smart type), then offsets (only 0
-    /// is supported) or, for `fp`, the focal point's x and y in 0...1.
-    func gravity(from index: Int, smart: Bool = true) throws(ServiceError) -> Gravity {
+    /// where `smart`, as imgproxy's extend gravities have no smart type), then the x and y
+    /// offsets of a compass type (pixels, or fractions below 1; `sm` takes none) or, for `fp`,
+    /// the focal point's x and y in 0...1.
+    func gravity(from index: Int, smart: Bool = true) throws(ServiceError) -> (Gravity, ProcessingOptions.Offset) {
         let type = arguments[index]
         if type == "sm", !smart { throw invalid(index, "a gravity without smart detection (no, so, ea, we, noea, nowe, soea, sowe, ce, fp)") }
         if type == "fp" {
             guard arguments.count == index + 3 else { throw .badRequest("option \(option): gravity fp needs x and y") }
-            return .focalPoint(x: try double(index + 1, in: 0...1), y: try double(index + 2, in: 0...1))
-        }
-        for offset in arguments.dropFirst(index + 1) where !offset.isEmpty && Double(offset) != 0 {
-            throw .badRequest("option \(option): gravity offsets are not supported")
+            return (.focalPoint(x: try double(index + 1, in: 0...1), y: try double(index + 2, in: 0...1)), .init())
         }
         guard let gravity = Self.compass[type] else {
             throw invalid(index, "a gravity (no, so, ea, we, noea, nowe, soea, sowe, ce, sm, fp)")
         }
-        return gravity
+        guard arguments.count <= index + 3 else { throw .badRequest("option \(option): a gravity takes at most two offsets") }
+        let limit = Double(ProcessingLimits.sides.upperBound)
+        var offset = ProcessingOptions.Offset()
+        if has(index + 1) { offset.x = try double(index + 1, in: -limit...limit) }
+        if has(index + 2) { offset.y = try double(index + 2, in: -limit...limit) }
+        if gravity == .attention, !offset.isZero { throw .badRequest("option \(option): gravity sm takes no offsets") }
+        return (gravity, offset)
     }
 
     private static let compass: [String: Gravity] = [

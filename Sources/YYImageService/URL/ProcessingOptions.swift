@@ -26,6 +26,25 @@ struct ProcessingOptions: Sendable, Hashable {
         var width: Double
         var height: Double
         var gravity: Gravity?
+        /// The offset of the crop's own gravity.
+        var offset = Offset()
+    }
+
+    /// imgproxy's gravity offsets, away from the edge a gravity anchors to (to the right and down
+    /// on an axis it centres): 1 or more either way is pixels (times `dpr` after the resize),
+    /// below 1 a fraction of the extent the window is placed in.
+    struct Offset: Sendable, Hashable {
+        var x = 0.0
+        var y = 0.0
+        var isZero: Bool { x == 0 && y == 0 }
+
+        /// The offset in pixels, in `extent`, with absolute offsets times `scale`; halves round to even.
+        func pixels(in extent: (width: Int, height: Int), scale: Double) -> (x: Int, y: Int) {
+            func side(_ value: Double, _ length: Int) -> Int {
+                Int((abs(value) >= 1 ? value * scale : value * Double(length)).rounded(.toNearestOrEven))
+            }
+            return (side(x, extent.width), side(y, extent.height))
+        }
     }
 
     /// Padding added around the result, in pixels before `dpr` (imgproxy's CSS order).
@@ -53,13 +72,16 @@ struct ProcessingOptions: Sendable, Hashable {
     /// Whether a result smaller than the box is padded to it, and where it then sits.
     var extend = false
     var extendGravity = Gravity.center
+    var extendOffset = Offset()
     /// Whether the result is padded to the box's aspect ratio, and where it then sits.
     var extendAspectRatio = false
     var extendAspectRatioGravity = Gravity.center
+    var extendAspectRatioOffset = Offset()
     /// Padding after every other step (in the background colour, else transparent).
     var padding: Padding?
-    /// Where `fill` crops (and a crop without its own gravity).
+    /// Where `fill` crops (and a crop without its own gravity), and the offset from there.
     var gravity = Gravity.center
+    var gravityOffset = Offset()
     var crop: Crop?
     /// Trims borders of the corner's colour within this difference (0...255).
     var trimThreshold: Int?
@@ -135,6 +157,8 @@ struct ProcessingOptions: Sendable, Hashable {
         if extendAspectRatio { parts.append("exar=\(Self.key(extendAspectRatioGravity))") }
         if let padding { parts.append("pd=\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)") }
         if pixelateSize > 1 { parts.append("pix=\(pixelateSize)") }
+        let offsets = [("go", gravityOffset), ("co", crop?.offset ?? Offset()), ("eo", extendOffset), ("aro", extendAspectRatioOffset)]
+        for (name, offset) in offsets where !offset.isZero { parts.append("\(name)=\(offset.x):\(offset.y)") }
         return parts.joined(separator: "/")
     }
 

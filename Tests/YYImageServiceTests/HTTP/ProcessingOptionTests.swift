@@ -128,6 +128,34 @@ import YYImage
         }
     }
 
+    @Test func gravityOffsetsMoveTheWindowAwayFromItsEdge() async throws {
+        try await withService { service in
+            // A crop's offsets are in source pixels; 0.5 is half the extent.
+            let green = try await render(service, "c:16:16:nowe:32:0/f:png", "quadrants.png")
+            #expect(green.width == 16 && near(green[0, 0], Self.green) && near(green[15, 15], Self.green))
+            let blue = try await render(service, "c:16:16:soea:0.5:0/f:png", "quadrants.png")
+            #expect(near(blue[0, 0], Self.blue) && near(blue[15, 15], Self.blue))
+            // A fill's window: west, then 32 pixels to the right.
+            #expect(near(try await render(service, "rs:fill:32:32/g:we/f:png", "quadrants.png")[2, 2], Self.red))
+            #expect(near(try await render(service, "rs:fill:32:32/g:we:32/f:png", "quadrants.png")[2, 2], Self.green))
+            // An extend's: north, 10 pixels down.
+            let extended = try await render(service, "rs:fit:64:64:0:1:no:0:10/bg:ffff00/f:png", "quadrants.png")
+            let yellow = RGBA(255, 255, 0)
+            #expect(
+                near(extended[2, 5], yellow) && near(extended[2, 12], Self.red) && near(extended[2, 41], Self.blue) && near(extended[2, 44], yellow))
+        }
+    }
+
+    @Test func aFillsGravityMeansTheTurnedAndMirroredResult() async throws {
+        try await withService { service in
+            // Turned clockwise, the quadrants read blue, red / white, green from the top.
+            let south = try await render(service, "rot:90/rs:fill:32:32/g:so/f:png", "quadrants.png")
+            #expect(south.width == 32 && south.height == 32 && near(south[2, 2], Self.white) && near(south[29, 2], Self.green))
+            // Mirrored, green is on the left.
+            #expect(near(try await render(service, "fl:1/rs:fill:32:32/g:we/f:png", "quadrants.png")[2, 2], Self.green))
+        }
+    }
+
     @Test func pixelateMakesUniformBlocksOfTheMeanColour() async throws {
         try await withService { service in
             let source = TestImages.gradient(width: 64, height: 64)

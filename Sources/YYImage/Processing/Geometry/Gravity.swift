@@ -68,6 +68,19 @@ public enum Gravity: Sendable, Hashable, Codable {
         )
     }
 
+    /// ``origin(of:in:)`` moved by `offset` pixels away from the edge it is anchored to (toward
+    /// the right and the bottom on an axis it centres), kept inside `extent`: imgproxy's gravity
+    /// offsets. A focal point or a smart mode takes no offset.
+    package func origin(
+        of window: (width: Int, height: Int), in extent: (width: Int, height: Int), offset: (x: Int, y: Int)
+    ) -> (x: Int, y: Int) {
+        let base = origin(of: window, in: extent)
+        guard let alignment = alignment(), offset != (0, 0) else { return base }
+        let x = base.x + (alignment.x == 1 ? -offset.x : offset.x)
+        let y = base.y + (alignment.y == 1 ? -offset.y : offset.y)
+        return (min(max(0, extent.width - window.width), max(0, x)), min(max(0, extent.height - window.height), max(0, y)))
+    }
+
     /// The top-left corner of the `width` × `height` window of `bitmap` this gravity keeps: the
     /// smart modes search the pixels, the others are ``origin(of:in:)``.
     package func cropOrigin(in bitmap: Bitmap, width: Int, height: Int) -> (x: Int, y: Int) {
