@@ -89,7 +89,11 @@ struct ImageRenderer: Sendable {
             try checkpoint()
             started = clock.now
             var frame = try decoder.frame(at: index, shrinkOnLoad: shrinkOnLoad, checkpoint: checkpoint)
-            if let threshold = options.trimThreshold, !animated { frame = frame.trimmed(threshold: threshold) }
+            if let threshold = options.trimThreshold, !animated {
+                frame = frame.trimmed(
+                    threshold: threshold, background: options.trimColor, equalHorizontal: options.trimEqualHorizontal,
+                    equalVertical: options.trimEqualVertical)
+            }
             output.decoding += clock.now - started
             started = clock.now
             let framePlan: RenderPlan

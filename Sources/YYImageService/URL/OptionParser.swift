@@ -94,11 +94,13 @@ struct OptionParser: Sendable {
                 ? nil : ProcessingOptions.Crop(width: width, height: height, gravity: placement?.0, offset: placement?.1 ?? .init())
         case "trim", "t":
             try reader.count(1...4)
-            for index in 1..<args.count where !args[index].isEmpty {
-                throw .badRequest("option trim: only the threshold is supported (colour and equal-sides arguments are not)")
-            }
             let thresholds = ProcessingLimits.trimThresholds
-            o.trimThreshold = Int(try reader.double(0, in: Double(thresholds.lowerBound)...Double(thresholds.upperBound)).rounded())
+            // An empty threshold turns trimming off, as in imgproxy.
+            o.trimThreshold =
+                reader.has(0) ? Int(try reader.double(0, in: Double(thresholds.lowerBound)...Double(thresholds.upperBound)).rounded()) : nil
+            o.trimColor = reader.has(1) ? try reader.hexColor(1) : nil
+            if let equal = try reader.optionalBool(2) { o.trimEqualHorizontal = equal }
+            if let equal = try reader.optionalBool(3) { o.trimEqualVertical = equal }
         case "rotate", "rot":
             try reader.count(1...1)
             let angle = try reader.integer(0, in: -360...360)
@@ -304,7 +306,12 @@ private struct ArgumentReader {
         }
         guard arguments.count == 1 else { throw .badRequest("option \(option): give R:G:B or a hex colour") }
         if arguments[0].isEmpty { return nil }
-        guard let colour = RGBA(hex: arguments[0]) else { throw invalid(0, "a hex colour (RRGGBB or RRGGBBAA)") }
+        return try hexColor(0)
+    }
+
+    /// A hex colour: `RGB`, `RRGGBB` or `RRGGBBAA`.
+    func hexColor(_ index: Int) throws(ServiceError) -> RGBA {
+        guard let colour = RGBA(hex: arguments[index]) else { throw invalid(index, "a hex colour (RGB, RRGGBB or RRGGBBAA)") }
         return colour
     }
 

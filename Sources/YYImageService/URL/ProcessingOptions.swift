@@ -85,6 +85,10 @@ struct ProcessingOptions: Sendable, Hashable {
     var crop: Crop?
     /// Trims borders of the corner's colour within this difference (0...255).
     var trimThreshold: Int?
+    /// The colour trim removes (`nil`: the top-left pixel's), and whether opposite sides lose the same.
+    var trimColor: RGBA?
+    var trimEqualHorizontal = false
+    var trimEqualVertical = false
     /// A clockwise turn after the EXIF orientation: 0, 90, 180 or 270.
     var rotation = 0
     /// Mirrors after the turn: left to right, top to bottom.
@@ -157,6 +161,8 @@ struct ProcessingOptions: Sendable, Hashable {
         if extendAspectRatio { parts.append("exar=\(Self.key(extendAspectRatioGravity))") }
         if let padding { parts.append("pd=\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)") }
         if pixelateSize > 1 { parts.append("pix=\(pixelateSize)") }
+        if trimThreshold != nil, let trimColor { parts.append("tc=\(trimColor.hex)") }
+        if trimThreshold != nil, trimEqualHorizontal || trimEqualVertical { parts.append("te=\(trimEqualHorizontal):\(trimEqualVertical)") }
         let offsets = [("go", gravityOffset), ("co", crop?.offset ?? Offset()), ("eo", extendOffset), ("aro", extendAspectRatioOffset)]
         for (name, offset) in offsets where !offset.isZero { parts.append("\(name)=\(offset.x):\(offset.y)") }
         return parts.joined(separator: "/")

@@ -20,8 +20,15 @@ import YYImage
         return bitmap
     }
 
+    /// 40 × 20 white with a 10 × 6 red block at (5, 4).
+    static func block() -> Bitmap {
+        var bitmap = Bitmap(filledWith: white, width: 40, height: 20)
+        for y in 4..<10 { for x in 5..<15 { bitmap[x, y] = red } }
+        return bitmap
+    }
+
     /// `body` with a service whose local root holds quadrants.png, photo.jpg (640 × 480),
-    /// gradient.png (64 × 64) and "my photo.png" (the quadrants).
+    /// gradient.png (64 × 64), block.png and "my photo.png" (the quadrants).
     private func withService(_ body: (ServiceHarness) async throws -> Void) async throws {
         let root = TemporaryDirectory("serve-options")
         let quadrants = try ImageEncoder.encode(Self.quadrants(), as: .png)
@@ -30,6 +37,7 @@ import YYImage
         try Data(TestImages.jpeg()).write(to: URL(fileURLWithPath: root.appending("photo.jpg")))
         try ImageEncoder.encode(TestImages.gradient(width: 64, height: 64), as: .png)
             .write(to: URL(fileURLWithPath: root.appending("gradient.png")))
+        try ImageEncoder.encode(Self.block(), as: .png).write(to: URL(fileURLWithPath: root.appending("block.png")))
         let service = try await ServiceHarness.inProcess { $0.localRoot = root.path }
         do { try await body(service) } catch {
             await service.stop()
@@ -153,6 +161,21 @@ import YYImage
             #expect(south.width == 32 && south.height == 32 && near(south[2, 2], Self.white) && near(south[29, 2], Self.green))
             // Mirrored, green is on the left.
             #expect(near(try await render(service, "fl:1/rs:fill:32:32/g:we/f:png", "quadrants.png")[2, 2], Self.green))
+        }
+    }
+
+    @Test func trimTakesAColourAndCanCutOppositeSidesEqually() async throws {
+        try await withService { service in
+            let sizes: [(String, Int, Int)] = [
+                ("t:10", 10, 6), ("t:10:fff", 10, 6), ("t:10:ffffff:1", 30, 6), ("t:10:fff:0:1", 10, 12), ("t:10:fff:t:t", 30, 12),
+                // Red is not the border's colour: nothing is cut.
+                ("t:10:ff0000", 40, 20),
+            ]
+            for (options, width, height) in sizes {
+                let image = try await render(service, options + "/f:png", "block.png")
+                #expect(image.width == width && image.height == height, "\(options): \(image.width)x\(image.height)")
+            }
+            #expect(near(try await render(service, "t:10:fff/f:png", "block.png")[0, 0], Self.red))
         }
     }
 

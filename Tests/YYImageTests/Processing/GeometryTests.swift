@@ -124,6 +124,17 @@ import Testing
         #expect(extended[0, 0] == RGBA(0, 0, 255) && extended[2, 1] == RGBA(200, 50, 50))
     }
 
+    @Test func trimTakesABackgroundAndCutsOppositeSidesEquallyWhenAsked() {
+        var image = Bitmap(filledWith: RGBA(9, 9, 9), width: 20, height: 10, alphaMode: .straight)
+        for y in 3..<6 { for x in 4..<15 { image[x, y] = RGBA(200, 50, 50) } }
+        // Left 4 and right 5 columns, top 3 and bottom 4 rows are background.
+        #expect(image.trimmed(background: RGBA(9, 9, 9), equalHorizontal: true).width == 12)
+        #expect(image.trimmed(equalVertical: true).height == 4)
+        // A background that is not the border's: nothing to cut.
+        #expect(image.trimmed(background: RGBA(0, 255, 0)).width == 20)
+        #expect(RGBA(hex: "#f0a") == RGBA(255, 0, 170) && RGBA(hex: "ff") == nil)
+    }
+
     @Test func hostileParametersGiveTypedErrors() {
         let image = Bitmap(width: 10, height: 10)
         func fails(_ step: ProcessingStep, _ label: String) {

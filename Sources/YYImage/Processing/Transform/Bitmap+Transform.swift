@@ -28,11 +28,14 @@ extension Bitmap {
         return out
     }
 
-    /// The bitmap without a border of the colour of its top-left pixel: every side loses the rows
-    /// or columns whose samples all lie within `threshold` of it. A uniform bitmap is returned whole.
-    public func trimmed(threshold: Int = 10) -> Bitmap {
+    /// The bitmap without a border of `background` (default: the colour of its top-left pixel):
+    /// every side loses the rows or columns whose samples all lie within `threshold` of it. With
+    /// `equalHorizontal` the left and right lose the same, the smaller of the two (and so with
+    /// `equalVertical` the top and bottom), as imgproxy's `trim` does for centred subjects with a
+    /// shadow on one side. A bitmap of the background alone is returned whole.
+    public func trimmed(threshold: Int = 10, background: RGBA? = nil, equalHorizontal: Bool = false, equalVertical: Bool = false) -> Bitmap {
         guard width > 0, height > 0 else { return self }
-        let corner = self[0, 0]
+        let corner = background ?? self[0, 0]
         func differs(_ x: Int, _ y: Int) -> Bool {
             let i = y * bytesPerRow + x * 4
             return abs(Int(pixels[i]) - Int(corner.r)) > threshold || abs(Int(pixels[i + 1]) - Int(corner.g)) > threshold
@@ -44,6 +47,8 @@ extension Bitmap {
         while !(0..<width).contains(where: { differs($0, bottom - 1) }) { bottom -= 1 }
         while !(top..<bottom).contains(where: { differs(left, $0) }) { left += 1 }
         while !(top..<bottom).contains(where: { differs(right - 1, $0) }) { right -= 1 }
+        if equalHorizontal { (left, right) = (min(left, width - right), width - min(left, width - right)) }
+        if equalVertical { (top, bottom) = (min(top, height - bottom), height - min(top, height - bottom)) }
         return cropped(to: PixelRect(x: left, y: top, width: right - left, height: bottom - top))
     }
 
@@ -94,9 +99,10 @@ extension RGBA {
         return RGBA(times(r), times(g), times(b), a)
     }
 
-    /// Parses `RRGGBB` or `RRGGBBAA` hexadecimal (an optional leading `#`).
+    /// Parses `RRGGBB`, `RRGGBBAA` or CSS's short `RGB` hexadecimal (an optional leading `#`).
     public init?(hex: String) {
-        let digits = hex.hasPrefix("#") ? String(hex.dropFirst()) : hex
+        var digits = hex.hasPrefix("#") ? String(hex.dropFirst()) : hex
+        if digits.count == 3 { digits = String(digits.flatMap { [$0, $0] }) }
         guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit),
             let value = UInt32(digits, radix: 16)
         else { return nil }
