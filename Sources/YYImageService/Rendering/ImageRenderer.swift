@@ -62,6 +62,11 @@ struct ImageRenderer: Sendable {
         let decoder = try ImageDecoder(data: data, options: decoderOptions)
         let sourceType = decoder.type ?? .png
         try check(decoder)
+        // `skip_processing`: a listed format goes out as it came (after the limits above) when no
+        // other format is named.
+        if options.skipProcessing.contains(sourceType), choice == .named(sourceType) || choice.dependsOnAccept {
+            return Output(data: data, type: sourceType)
+        }
         let type = OutputFormat.resolve(choice, sourceType: sourceType, isAnimated: decoder.frameCount > 1)
         let animated = decoder.frameCount > 1 && OutputFormat.keepsAnimation(type)
         // The plan from the source's size when frames have the canvas's size (not ICO's

@@ -39,6 +39,9 @@ struct ImageRequestHandler: Sendable {
         try refuseWhenStopping()
         // 2. The URL taken apart, its signature checked, its options read.
         let (url, options) = try parse(request.path)
+        // `raw`: the source as fetched (through the same address guard and byte limit), neither
+        // decoded nor cached.
+        if options.raw { return try await rawResponse(url.source, options: options) }
         // 3. The output format: named by the options or the URL's extension, else negotiated
         //    from Accept. It is part of the result's key, so it is chosen before the source is seen.
         var named = options.format
@@ -140,6 +143,20 @@ struct ImageRequestHandler: Sendable {
             metrics.record(output)
             return output
         }
+    }
+
+    /// The source's bytes as they are, typed by what they start with.
+    private func rawResponse(_ source: String, options: ProcessingOptions) async throws(ServiceError) -> Response {
+        let deadline = ContinuousClock.now + configuration.limits.processingTimeout
+        let data = try await withinDeadline(deadline) { () async throws(ServiceError) -> Data in try await fetcher.data(for: source) }
+        let type = ImageType(sniffing: data)
+        var headers: HTTPFields = [.cacheControl: "public, max-age=\(configuration.resultTimeToLive.components.seconds)"]
+        headers[.contentType] = type.map(OutputFormat.mediaType) ?? "application/octet-stream"
+        if let type {
+            headers[.contentDisposition] = ContentDisposition.value(
+                source: source, filename: options.filename, type: type, attachment: options.returnAttachment)
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// Waits for a worker, counted in the queue gauge while it waits.

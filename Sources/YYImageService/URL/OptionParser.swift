@@ -145,6 +145,15 @@ struct OptionParser: Sendable {
         case "max_bytes", "mb":
             try reader.count(1...1)
             o.maxBytes = try reader.integer(0, in: 0...Int(Int32.max))
+        case "skip_processing", "skp":
+            guard !args.isEmpty else { throw .badRequest("option skip_processing: give one or more formats") }
+            for index in args.indices {
+                guard let type = ImageType(fileExtension: args[index].lowercased()) else { throw reader.invalid(index, "an image format") }
+                o.skipProcessing.insert(type)
+            }
+        case "raw":
+            try reader.count(1...1)
+            o.raw = try reader.bool(0)
         case "expires", "exp":
             try reader.count(1...1)
             guard let timestamp = Int64(args[0]) else { throw reader.invalid(0, "a unix timestamp") }

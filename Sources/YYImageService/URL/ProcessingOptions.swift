@@ -114,6 +114,10 @@ struct ProcessingOptions: Sendable, Hashable {
     var cacheBuster = ""
     /// The most bytes the result may have (lower quality is tried until it fits); 0 for no limit.
     var maxBytes = 0
+    /// Source formats served as they are when the result would have the same format.
+    var skipProcessing: Set<ImageType> = []
+    /// Whether the source is served as fetched, unchecked and uncached.
+    var raw = false
     /// The file name's stem for `Content-Disposition`; `nil` takes the source URL's.
     var filename: String?
     /// Whether `Content-Disposition` says `attachment` (a download) rather than `inline`.
@@ -141,7 +145,7 @@ struct ProcessingOptions: Sendable, Hashable {
 
     /// Every field in a fixed order: equal options give equal keys, and every field that changes
     /// the result changes the key (``filename`` and ``returnAttachment`` change only a header,
-    /// written with each response, so they stay out).
+    /// written with each response, and a ``raw`` response is never cached, so they stay out).
     var cacheKey: String {
         var parts = ["rt=\(resizingType.rawValue)", "w=\(width)", "h=\(height)", "dpr=\(dpr)", "el=\(enlarge)"]
         parts.append("ex=\(extend):\(Self.key(extendGravity))")
@@ -163,6 +167,7 @@ struct ProcessingOptions: Sendable, Hashable {
         if pixelateSize > 1 { parts.append("pix=\(pixelateSize)") }
         if trimThreshold != nil, let trimColor { parts.append("tc=\(trimColor.hex)") }
         if trimThreshold != nil, trimEqualHorizontal || trimEqualVertical { parts.append("te=\(trimEqualHorizontal):\(trimEqualVertical)") }
+        if !skipProcessing.isEmpty { parts.append("skp=\(skipProcessing.map(\.rawValue).sorted().joined(separator: ":"))") }
         let offsets = [("go", gravityOffset), ("co", crop?.offset ?? Offset()), ("eo", extendOffset), ("aro", extendAspectRatioOffset)]
         for (name, offset) in offsets where !offset.isZero { parts.append("\(name)=\(offset.x):\(offset.y)") }
         return parts.joined(separator: "/")

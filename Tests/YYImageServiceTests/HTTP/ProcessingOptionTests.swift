@@ -28,7 +28,7 @@ import YYImage
     }
 
     /// `body` with a service whose local root holds quadrants.png, photo.jpg (640 × 480),
-    /// gradient.png (64 × 64), block.png and "my photo.png" (the quadrants).
+    /// gradient.png (64 × 64), block.png, notes.txt and "my photo.png" (the quadrants).
     private func withService(_ body: (ServiceHarness) async throws -> Void) async throws {
         let root = TemporaryDirectory("serve-options")
         let quadrants = try ImageEncoder.encode(Self.quadrants(), as: .png)
@@ -38,6 +38,7 @@ import YYImage
         try ImageEncoder.encode(TestImages.gradient(width: 64, height: 64), as: .png)
             .write(to: URL(fileURLWithPath: root.appending("gradient.png")))
         try ImageEncoder.encode(Self.block(), as: .png).write(to: URL(fileURLWithPath: root.appending("block.png")))
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: root.appending("notes.txt")))
         let service = try await ServiceHarness.inProcess { $0.localRoot = root.path }
         do { try await body(service) } catch {
             await service.stop()
@@ -197,6 +198,33 @@ import YYImage
                 #expect(near(corner, RGBA(UInt8((sums.0 + 32) / 64), UInt8((sums.1 + 32) / 64), UInt8((sums.2 + 32) / 64)), tolerance: 1))
             }
             #expect(image[0, 0] != image[8, 0])
+        }
+    }
+
+    @Test func skipProcessingServesAListedFormatAsItCameUnlessAnotherIsNamed() async throws {
+        try await withService { service in
+            let file = try ImageEncoder.encode(Self.quadrants(), as: .png)
+            for options in ["skp:png/w:10", "skip_processing:jpg:png/w:10/f:png"] {
+                let reply = try await service.get("/insecure/\(options)/plain/local:///quadrants.png")
+                #expect(reply.status == 200 && reply.body == file && reply.header("Content-Type") == "image/png", "\(options)")
+            }
+            for options in ["skp:png/w:10/f:webp", "skp:jpg/w:10"] {
+                #expect(try await render(service, options, "quadrants.png").width == 10, "\(options)")
+            }
+            #expect(try await service.get("/insecure/skp:nope/plain/local:///quadrants.png").status == 400)
+        }
+    }
+
+    @Test func rawServesTheSourceBytesThroughTheSameGuard() async throws {
+        try await withService { service in
+            let file = try ImageEncoder.encode(Self.quadrants(), as: .png)
+            let image = try await service.get("/insecure/raw:1/w:10/f:webp/plain/local:///quadrants.png")
+            #expect(image.status == 200 && image.body == file && image.header("Content-Type") == "image/png")
+            #expect(image.header("Content-Disposition") == #"inline; filename="quadrants.png""#)
+            let text = try await service.get("/insecure/raw:1/plain/local:///notes.txt")
+            #expect(text.status == 200 && text.body == Data("not an image".utf8) && text.header("Content-Type") == "application/octet-stream")
+            #expect(try await service.get("/insecure/raw:1/plain/local:///missing.png").status == 404)
+            #expect(try await service.get("/insecure/raw:1/plain/local:///../etc/passwd").status == 404)
         }
     }
 

@@ -73,6 +73,8 @@ import YYImage
         Case(full: "filename:a%20b", short: "fn:YSBi:1") { $0.filename == "a b" },
         Case(full: "return_attachment:1", short: "att:t") { $0.returnAttachment },
         Case(full: "expires:4102444800", short: "exp:0") { $0.cacheKey == ProcessingOptions().cacheKey },
+        Case(full: "skip_processing:png:JPG", short: "skp:jpeg:png") { $0.skipProcessing == [.png, .jpeg] },
+        Case(full: "raw:true", short: "raw:1") { $0.raw && $0.cacheKey == ProcessingOptions().cacheKey },
         Case(full: "preset:thumb", short: "pr:thumb") { $0.resizingType == .fill && $0.width == 100 && $0.quality == 60 },
     ]
 
