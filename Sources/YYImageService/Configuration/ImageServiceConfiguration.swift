@@ -52,6 +52,10 @@ public struct ImageServiceConfiguration: Sendable {
     public var negotiatesAVIF = true
     /// Whether WebP may be chosen from `Accept` when the URL names no format (default true).
     public var negotiatesWebP = true
+    /// Whether URLs may lower the source and result limits with imgproxy's security options
+    /// (`max_src_resolution`, `max_src_file_size`, `max_animation_frames`,
+    /// `max_animation_frame_resolution`, `max_result_dimension`; default false: they are a 403).
+    public var allowsSecurityOptions = false
     /// AVIF's encoder speed, 0 (slowest, smallest) to 10 (default 8, imgproxy's).
     public var avifSpeed = 8
     /// How many times the result's size a shrink-on-load keeps, at least 1: a JPEG or WebP source

@@ -16,6 +16,18 @@ struct ImageRenderer: Sendable {
         var resultSide: Int
         /// What a render may cost: result pixels and memory.
         var budget: RenderBudget
+        /// Pixels of each frame of an animation (`nil`: only the sum is limited).
+        var framePixels: Int?
+
+        /// These limits, lowered where `security` asks for less.
+        func lowered(by security: ProcessingOptions.SecurityLimits) -> Limits {
+            var limits = self
+            if let pixels = security.sourcePixels { limits.sourcePixels = min(limits.sourcePixels, pixels) }
+            if let frames = security.frames { limits.frames = min(limits.frames, frames) }
+            if let side = security.resultSide { limits.resultSide = min(limits.resultSide, side) }
+            if let pixels = security.framePixels { limits.framePixels = min(limits.framePixels ?? .max, pixels) }
+            return limits
+        }
     }
 
     /// What a render produced, and how long each stage took.
@@ -43,8 +55,10 @@ struct ImageRenderer: Sendable {
         let checkpoint = { () throws(ImageError) in
             if cancellation.isCancelled || ContinuousClock.now >= deadline { throw ImageError.cancelled }
         }
+        // The URL's security options may lower the limits for this request.
+        let renderer = ImageRenderer(limits: limits.lowered(by: options.security), shrinkOnLoadGap: shrinkOnLoadGap, avifSpeed: avifSpeed)
         do throws(ImageError) {
-            return try renderChecked(data, options: options, choice: choice, isAlone: isAlone, checkpoint: checkpoint)
+            return try renderer.renderChecked(data, options: options, choice: choice, isAlone: isAlone, checkpoint: checkpoint)
         } catch {
             throw Self.serviceError(for: error)
         }
@@ -138,6 +152,15 @@ struct ImageRenderer: Sendable {
                 let own = frame.width.multipliedReportingOverflow(by: frame.height)
                 let sum = total.addingReportingOverflow(max(own.overflow ? Int.max : own.partialValue, canvas.partialValue))
                 total = sum.overflow || own.overflow || canvas.overflow ? Int.max : sum.partialValue
+            }
+        }
+        if let framePixels = limits.framePixels, decoder.frameCount > 1 {
+            for frame in decoder.frameInfos {
+                let own = frame.width.multipliedReportingOverflow(by: frame.height)
+                let pixels = max(own.overflow ? Int.max : own.partialValue, canvas.overflow ? Int.max : canvas.partialValue)
+                guard pixels <= framePixels else {
+                    throw .invalidParameter(name: "pixels", "a frame of \(pixels) pixels, over the limit of \(framePixels)")
+                }
             }
         }
         guard total <= limits.sourcePixels else {

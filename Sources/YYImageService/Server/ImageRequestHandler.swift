@@ -121,6 +121,9 @@ struct ImageRequestHandler: Sendable {
             let downloading = ContinuousClock.now
             let data = try await fetcher.data(for: source)
             metrics.record(.download, .now - downloading)
+            if let limit = options.security.sourceBytes, data.count > limit {
+                throw .unprocessable("the source has \(data.count) bytes, over the limit of \(limit)")
+            }
             // c. The render, on a render thread; it checks the deadline and this task's
             //    cancellation between steps and frames.
             let renderer = self.renderer

@@ -66,7 +66,8 @@ public final class ImageService: Service {
         let workers = max(1, configuration.workers)
         handler = ImageRequestHandler(
             configuration: configuration,
-            parser: OptionParser(presets: configuration.presets, maxResultSide: limits.resultSide),
+            parser: OptionParser(
+                presets: configuration.presets, maxResultSide: limits.resultSide, allowsSecurityOptions: configuration.allowsSecurityOptions),
             fetcher: fetcher,
             renderer: ImageRenderer(
                 limits: .init(

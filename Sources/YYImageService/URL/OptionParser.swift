@@ -9,6 +9,8 @@ struct OptionParser: Sendable {
     let presets: [String: [String]]
     /// The largest box side a request may ask for, after `dpr`.
     let maxResultSide: Int
+    /// Whether the security options may lower limits (else they are a 403).
+    var allowsSecurityOptions = false
     /// The time `expires` is checked against.
     var now: @Sendable () -> Date = { Date() }
 
@@ -154,6 +156,9 @@ struct OptionParser: Sendable {
         case "raw":
             try reader.count(1...1)
             o.raw = try reader.bool(0)
+        case "max_src_resolution", "msr", "max_src_file_size", "msfs", "max_animation_frames", "maf",
+            "max_animation_frame_resolution", "mafr", "max_result_dimension", "mrd":
+            try applySecurityOption(name, reader, to: &o.security)
         case "expires", "exp":
             try reader.count(1...1)
             guard let timestamp = Int64(args[0]) else { throw reader.invalid(0, "a unix timestamp") }
@@ -174,6 +179,21 @@ struct OptionParser: Sendable {
             }
         default:
             throw .badRequest("unsupported option '\(name)'")
+        }
+    }
+
+    /// A security option: megapixels for the resolutions, bytes, frames or pixels for the rest.
+    private func applySecurityOption(_ name: String, _ reader: ArgumentReader, to limits: inout ProcessingOptions.SecurityLimits) throws(ServiceError)
+    {
+        guard allowsSecurityOptions else { throw ServiceError(status: .forbidden, message: "security options are not allowed") }
+        try reader.count(1...1)
+        func megapixels() throws(ServiceError) -> Int { Int((try reader.positive(0, upTo: 1e6) * 1_000_000).rounded()) }
+        switch name {
+        case "max_src_resolution", "msr": limits.sourcePixels = try megapixels()
+        case "max_animation_frame_resolution", "mafr": limits.framePixels = try megapixels()
+        case "max_src_file_size", "msfs": limits.sourceBytes = try reader.integer(0, in: 1...Int(Int32.max))
+        case "max_animation_frames", "maf": limits.frames = try reader.integer(0, in: 1...Int(Int32.max))
+        default: limits.resultSide = try reader.integer(0, in: 1...ProcessingLimits.sides.upperBound)
         }
     }
 

@@ -114,6 +114,17 @@ struct ProcessingOptions: Sendable, Hashable {
     var cacheBuster = ""
     /// The most bytes the result may have (lower quality is tried until it fits); 0 for no limit.
     var maxBytes = 0
+    /// imgproxy's security options, which only lower the service's limits; `nil` keeps a limit.
+    struct SecurityLimits: Sendable, Hashable {
+        var sourcePixels: Int?
+        var sourceBytes: Int?
+        var frames: Int?
+        var framePixels: Int?
+        var resultSide: Int?
+    }
+
+    /// Lower limits for this request (with `--allow-security-options`).
+    var security = SecurityLimits()
     /// Source formats served as they are when the result would have the same format.
     var skipProcessing: Set<ImageType> = []
     /// Whether the source is served as fetched, unchecked and uncached.
@@ -167,6 +178,12 @@ struct ProcessingOptions: Sendable, Hashable {
         if pixelateSize > 1 { parts.append("pix=\(pixelateSize)") }
         if trimThreshold != nil, let trimColor { parts.append("tc=\(trimColor.hex)") }
         if trimThreshold != nil, trimEqualHorizontal || trimEqualVertical { parts.append("te=\(trimEqualHorizontal):\(trimEqualVertical)") }
+        // A request under lower limits may be refused where another is not: it keeps its own results.
+        let limits = [
+            ("msr", security.sourcePixels), ("msfs", security.sourceBytes), ("maf", security.frames), ("mafr", security.framePixels),
+            ("mrd", security.resultSide),
+        ]
+        for (name, limit) in limits { if let limit { parts.append("\(name)=\(limit)") } }
         if !skipProcessing.isEmpty { parts.append("skp=\(skipProcessing.map(\.rawValue).sorted().joined(separator: ":"))") }
         let offsets = [("go", gravityOffset), ("co", crop?.offset ?? Offset()), ("eo", extendOffset), ("aro", extendAspectRatioOffset)]
         for (name, offset) in offsets where !offset.isZero { parts.append("\(name)=\(offset.x):\(offset.y)") }

@@ -52,6 +52,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-loopback-sources"), help: "Allow sources on loopback addresses (127/8, ::1).")
     var allowLoopbackSources = false
 
+    @Flag(
+        name: .customLong("allow-security-options"),
+        help:
+            "Let URLs lower the source and result limits (imgproxy's max_src_resolution, max_src_file_size, max_animation_frames, max_animation_frame_resolution, max_result_dimension)."
+    )
+    var allowSecurityOptions = false
+
     @Flag(name: .customLong("allow-private-sources"), help: "Allow sources on private addresses (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7).")
     var allowPrivateSources = false
 
@@ -233,6 +240,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.metricsPort = metricsPort
         configuration.presets = try presets()
         configuration.negotiatesAVIF = !noAVIF
+        configuration.allowsSecurityOptions = allowSecurityOptions
         configuration.negotiatesWebP = !noWebP
         configuration.avifSpeed = avifSpeed
         configuration.shrinkOnLoadGap = shrinkOnLoadGap

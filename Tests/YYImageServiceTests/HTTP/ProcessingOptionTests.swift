@@ -28,8 +28,11 @@ import YYImage
     }
 
     /// `body` with a service whose local root holds quadrants.png, photo.jpg (640 × 480),
-    /// gradient.png (64 × 64), block.png, notes.txt and "my photo.png" (the quadrants).
-    private func withService(_ body: (ServiceHarness) async throws -> Void) async throws {
+    /// gradient.png (64 × 64), block.png, notes.txt, anim.gif (3 frames of 60 × 40) and
+    /// "my photo.png" (the quadrants), configured by `configure`.
+    private func withService(
+        _ configure: (inout ImageServiceConfiguration) -> Void = { _ in }, _ body: (ServiceHarness) async throws -> Void
+    ) async throws {
         let root = TemporaryDirectory("serve-options")
         let quadrants = try ImageEncoder.encode(Self.quadrants(), as: .png)
         try quadrants.write(to: URL(fileURLWithPath: root.appending("quadrants.png")))
@@ -39,7 +42,11 @@ import YYImage
             .write(to: URL(fileURLWithPath: root.appending("gradient.png")))
         try ImageEncoder.encode(Self.block(), as: .png).write(to: URL(fileURLWithPath: root.appending("block.png")))
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: root.appending("notes.txt")))
-        let service = try await ServiceHarness.inProcess { $0.localRoot = root.path }
+        try Data(TestImages.animatedGIF()).write(to: URL(fileURLWithPath: root.appending("anim.gif")))
+        let service = try await ServiceHarness.inProcess {
+            $0.localRoot = root.path
+            configure(&$0)
+        }
         do { try await body(service) } catch {
             await service.stop()
             throw error
@@ -225,6 +232,28 @@ import YYImage
             #expect(text.status == 200 && text.body == Data("not an image".utf8) && text.header("Content-Type") == "application/octet-stream")
             #expect(try await service.get("/insecure/raw:1/plain/local:///missing.png").status == 404)
             #expect(try await service.get("/insecure/raw:1/plain/local:///../etc/passwd").status == 404)
+        }
+    }
+
+    @Test func securityOptionsAre403UnlessAllowedAndThenLowerTheLimits() async throws {
+        try await withService { service in
+            let refused = try await service.get("/insecure/msr:1/w:10/plain/local:///photo.jpg")
+            #expect(refused.status == 403 && refused.errorMessage == "security options are not allowed")
+        }
+        try await withService({ $0.allowsSecurityOptions = true }) { service in
+            let cases: [(String, String, Int)] = [
+                ("msr:1/w:10", "photo.jpg", 200), ("max_src_resolution:0.1/w:10", "photo.jpg", 422),
+                ("msfs:100000/w:10", "photo.jpg", 200), ("max_src_file_size:100/w:10", "photo.jpg", 422),
+                ("mrd:50/w:40", "photo.jpg", 200), ("max_result_dimension:50/w:100", "photo.jpg", 422),
+                ("maf:3/f:webp", "anim.gif", 200), ("max_animation_frames:2/f:webp", "anim.gif", 422),
+                ("mafr:0.01/f:webp", "anim.gif", 200), ("max_animation_frame_resolution:0.001/f:webp", "anim.gif", 422),
+                // A still is limited by its resolution alone.
+                ("mafr:0.001/w:10", "photo.jpg", 200),
+            ]
+            for (options, source, status) in cases {
+                let reply = try await service.get("/insecure/\(options)/plain/local:///\(source)")
+                #expect(reply.status == status, "\(options): \(reply.status) \(reply.errorMessage ?? "")")
+            }
         }
     }
 
