@@ -16,7 +16,9 @@ let package = Package(
         .executableTarget(name: "ImageFuzzer", dependencies: ["FuzzDriver", .product(name: "YYImage", package: "YYKit")]),
         .executableTarget(name: "ProcessFuzzer", dependencies: ["FuzzDriver", .product(name: "YYImage", package: "YYKit")]),
         .executableTarget(name: "JSONFuzzer", dependencies: ["FuzzDriver", .product(name: "YYModelCore", package: "YYKit")]),
-        .executableTarget(name: "URLFuzzer", dependencies: ["FuzzDriver", .product(name: "YYImageService", package: "YYKit")]),
+        .executableTarget(
+            name: "URLFuzzer",
+            dependencies: ["FuzzDriver", .product(name: "YYImageService", package: "YYKit"), .product(name: "YYImage", package: "YYKit")]),
         .executableTarget(
             name: "RESPFuzzer",
             dependencies: ["FuzzDriver", .product(name: "YYCacheRedis", package: "YYKit"), .product(name: "NIOCore", package: "swift-nio")]

@@ -1,11 +1,15 @@
 // libFuzzer entry for YYImageService's request-path parsers: the URL forms, the processing
 // options (presets included) and the signature check, which read whatever a client sends. Every
-// input must give a parsed URL or a client error (400 or 422), never trap or hang, and:
+// input must give a parsed URL or a client error (400, 403 for a security option, 404 for an
+// expired URL, or 422), never trap or hang, and:
+// - the options plan a render (or a typed error) for a source before decoding and for a small
+//   first frame;
 // - a source parsed from one form parses the same from the other (plain and base64);
 // - a path signed by a key pair is valid for it, and invalid with a changed signature.
 // Needs `-enable-testing` (the parsers are internal).
 import Foundation
 import FuzzDriver
+import YYImage
 
 @testable import YYImageService
 
@@ -17,6 +21,7 @@ enum URLFuzzer {
 private let parser = OptionParser(
     presets: ["default": ["q:70"], "small": ["rs:fit:64:64"], "loop": ["pr:loop"], "nested": ["pr:small", "bg:fff"]],
     maxResultSide: 8192)
+private let frame = Bitmap(filledWith: RGBA(10, 20, 30), width: 12, height: 8)
 private let signature = URLSignature(keyPairs: [.init(key: Array("secret".utf8), salt: Array("hello".utf8))], size: 8)
 
 /// `url`'s options and source, written again in the other form.
@@ -37,14 +42,20 @@ private func otherForm(of url: ProcessingURL) -> String? {
 private func fuzzPath(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let path = "/" + String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
     let url: ProcessingURL
+    let options: ProcessingOptions
     do {
         url = try ProcessingURL(path: path)
-        _ = try parser.parse(url.optionSegments)
+        options = try parser.parse(url.optionSegments)
         _ = try url.extensionFormat()
     } catch {
-        precondition(error.status == 400 || error.status == 422, "a parser error that is not a client error: \(error)")
+        precondition([400, 403, 404, 422].contains(error.status.code), "a parser error that is not a client error: \(error)")
         return 0
     }
+    // Planning is arithmetic on the options: it may refuse, never trap.
+    if let plan = try? RenderPlan(beforeDecoding: options, sourceSize: (6000, 4000), outputType: .webp) {
+        _ = plan.shrinkOnLoad(reducingGap: 2)
+    }
+    _ = try? RenderPlan(options: options, frame: frame, outputType: .jpeg)
     if let other = otherForm(of: url), let again = try? ProcessingURL(path: other) {
         precondition(again.source == url.source && again.optionSegments == url.optionSegments, "the two forms disagree on \(other)")
         precondition(again.fileExtension == url.fileExtension, "the two forms disagree on the extension of \(other)")

@@ -174,7 +174,7 @@ struct RenderPlan: Sendable {
     /// Whether the resize is planned by ``scaledResize(_:box:source:)`` and its crop made after
     /// the turn and the mirrors: for a zoom, a minimum side, a gravity offset, or a turn or mirror
     /// of a picture a smart gravity does not crop (that one needs the crop inside the resize,
-    /// where it can look at the pixels).
+    /// where it can look at the pixels; with a zoom or a minimum side it crops at the centre).
     static func cropsAfterTurning(_ o: ProcessingOptions) -> Bool {
         if o.zoomX != 1 || o.zoomY != 1 || o.minWidth > 0 || o.minHeight > 0 || !o.gravityOffset.isZero { return true }
         let smart = o.gravity == .attention || o.gravity == .entropy
@@ -199,6 +199,8 @@ struct RenderPlan: Sendable {
             let largest = max(scale.x, scale.y)
             scale = (scale.x / largest, scale.y / largest)
         }
+        // A scale that underflowed to 0 (a zoom near the smallest Double) gives 1 pixel.
+        scale = (max(scale.x, .leastNormalMagnitude), max(scale.y, .leastNormalMagnitude))
         if minimum.width > 0, sw * scale.x < Double(minimum.width) {
             let raise = Double(minimum.width) / (sw * scale.x)
             scale = (scale.x * raise, scale.y * raise)
@@ -273,8 +275,9 @@ struct RenderPlan: Sendable {
         size = extent
     }
 
-    /// `value` rounded to whole pixels, within what an `Int` holds (the limits refuse the rest).
+    /// `value` rounded to whole pixels, within what an `Int` holds (the limits refuse the rest);
+    /// 0 for what is not a number (a zoom so small that a scale underflows).
     private static func pixels(_ value: Double) -> Int {
-        Int(min(value, Double(1 << 40)).rounded())
+        value.isNaN ? 0 : Int(min(max(value, 0), Double(1 << 40)).rounded())
     }
 }

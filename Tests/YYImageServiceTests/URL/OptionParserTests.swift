@@ -193,4 +193,22 @@ import YYImage
         let out = try plan.chain.apply(to: frame)
         #expect(out.width > 0 && out.height > 0)
     }
+
+    /// Extreme zooms, minimum sides, paddings and offsets are planned with every side at least
+    /// one pixel, or refused with a typed error: never a trap on a NaN or an overflow.
+    @Test(arguments: [
+        "z:5e-324/mw:100", "rs:fit:1:1/z:5e-324/mw:100", "z:5e-324:1e-300/mh:16777216", "z:16777216/el:1", "pd:16777216/dpr:8",
+        "g:ce:-16777216:16777216/rs:fill:5:5",
+        "rs:fill-down:16777216:1/z:0.0001", "exar:1/rs:fit:1:16777216",
+    ])
+    func extremeGeometryIsPlannedWithoutTrapping(options: String) throws {
+        let parser = OptionParser(presets: [:], maxResultSide: ProcessingLimits.sides.upperBound)
+        let parsed = try parser.parse(options.split(separator: "/").map(String.init))
+        do {
+            let plan = try #require(try RenderPlan(beforeDecoding: parsed, sourceSize: (6000, 4000), outputType: .png))
+            #expect(plan.outputSize.width >= 1 && plan.outputSize.height >= 1, "\(options): \(plan.outputSize)")
+        } catch is ImageError {
+            // Refused: a typed error is what hostile geometry should get.
+        }
+    }
 }
