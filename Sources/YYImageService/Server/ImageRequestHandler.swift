@@ -148,12 +148,21 @@ struct ImageRequestHandler: Sendable {
         }
     }
 
-    /// The source's bytes as they are, typed by what they start with.
+    /// The source's bytes as they are, typed by what they start with. Unlike imgproxy's, which
+    /// streams them, ours holds them whole, so a raw request takes a worker like any other: the
+    /// queue bounds how many sources are held at once.
     private func rawResponse(_ source: String, options: ProcessingOptions) async throws(ServiceError) -> Response {
         let deadline = ContinuousClock.now + configuration.limits.processingTimeout
-        let data = try await withinDeadline(deadline) { () async throws(ServiceError) -> Data in try await fetcher.data(for: source) }
+        let data = try await withinDeadline(deadline) { () async throws(ServiceError) -> Data in
+            try await admit()
+            defer { admission.leave() }
+            return try await fetcher.data(for: source)
+        }
         let type = ImageType(sniffing: data)
-        var headers: HTTPFields = [.cacheControl: "public, max-age=\(configuration.resultTimeToLive.components.seconds)"]
+        // Bytes that are no image are never rendered by a browser as anything else.
+        var headers: HTTPFields = [
+            .cacheControl: "public, max-age=\(configuration.resultTimeToLive.components.seconds)", .xContentTypeOptions: "nosniff",
+        ]
         headers[.contentType] = type.map(OutputFormat.mediaType) ?? "application/octet-stream"
         if let type {
             headers[.contentDisposition] = ContentDisposition.value(

@@ -230,6 +230,7 @@ import YYImage
             #expect(image.header("Content-Disposition") == #"inline; filename="quadrants.png""#)
             let text = try await service.get("/insecure/raw:1/plain/local:///notes.txt")
             #expect(text.status == 200 && text.body == Data("not an image".utf8) && text.header("Content-Type") == "application/octet-stream")
+            #expect(text.header("X-Content-Type-Options") == "nosniff")
             #expect(try await service.get("/insecure/raw:1/plain/local:///missing.png").status == 404)
             #expect(try await service.get("/insecure/raw:1/plain/local:///../etc/passwd").status == 404)
         }
