@@ -144,23 +144,22 @@ struct ImageRenderer: Sendable {
         guard decoder.frameCount <= limits.frames else {
             throw .invalidParameter(name: "frames", "\(decoder.frameCount) frames, over the limit of \(limits.frames)")
         }
-        let canvas = decoder.canvasWidth.multipliedReportingOverflow(by: decoder.canvasHeight)
-        var total = canvas.overflow ? Int.max : canvas.partialValue
+        // Pixel counts saturate at Int.max, which every limit refuses.
+        func pixels(_ width: Int, _ height: Int) -> Int {
+            let product = width.multipliedReportingOverflow(by: height)
+            return product.overflow ? .max : product.partialValue
+        }
+        let canvas = pixels(decoder.canvasWidth, decoder.canvasHeight)
+        var total = canvas
         if decoder.frameCount > 1 {
             total = 0
             for frame in decoder.frameInfos {
-                let own = frame.width.multipliedReportingOverflow(by: frame.height)
-                let sum = total.addingReportingOverflow(max(own.overflow ? Int.max : own.partialValue, canvas.partialValue))
-                total = sum.overflow || own.overflow || canvas.overflow ? Int.max : sum.partialValue
-            }
-        }
-        if let framePixels = limits.framePixels, decoder.frameCount > 1 {
-            for frame in decoder.frameInfos {
-                let own = frame.width.multipliedReportingOverflow(by: frame.height)
-                let pixels = max(own.overflow ? Int.max : own.partialValue, canvas.overflow ? Int.max : canvas.partialValue)
-                guard pixels <= framePixels else {
-                    throw .invalidParameter(name: "pixels", "a frame of \(pixels) pixels, over the limit of \(framePixels)")
+                let framePixels = max(pixels(frame.width, frame.height), canvas)
+                if let limit = limits.framePixels, framePixels > limit {
+                    throw .invalidParameter(name: "pixels", "a frame of \(framePixels) pixels, over the limit of \(limit)")
                 }
+                let sum = total.addingReportingOverflow(framePixels)
+                total = sum.overflow ? .max : sum.partialValue
             }
         }
         guard total <= limits.sourcePixels else {

@@ -70,12 +70,7 @@ struct ImageRequestHandler: Sendable {
     func info(path: String) async throws(ServiceError) -> Response {
         try refuseWhenStopping()
         let (url, _) = try parse(path)
-        let deadline = ContinuousClock.now + configuration.limits.processingTimeout
-        let data = try await withinDeadline(deadline) { () async throws(ServiceError) -> Data in
-            try await admit()
-            defer { admission.leave() }
-            return try await fetcher.data(for: url.source)
-        }
+        let data = try await sourceWithWorker(url.source)
         return try SourceInfo.response(describing: data, maxPixels: configuration.limits.sourcePixels)
     }
 
@@ -152,17 +147,10 @@ struct ImageRequestHandler: Sendable {
     /// streams them, ours holds them whole, so a raw request takes a worker like any other: the
     /// queue bounds how many sources are held at once.
     private func rawResponse(_ source: String, options: ProcessingOptions) async throws(ServiceError) -> Response {
-        let deadline = ContinuousClock.now + configuration.limits.processingTimeout
-        let data = try await withinDeadline(deadline) { () async throws(ServiceError) -> Data in
-            try await admit()
-            defer { admission.leave() }
-            return try await fetcher.data(for: source)
-        }
+        let data = try await sourceWithWorker(source)
         let type = ImageType(sniffing: data)
         // Bytes that are no image are never rendered by a browser as anything else.
-        var headers: HTTPFields = [
-            .cacheControl: "public, max-age=\(configuration.resultTimeToLive.components.seconds)", .xContentTypeOptions: "nosniff",
-        ]
+        var headers: HTTPFields = [.cacheControl: cacheControl, .xContentTypeOptions: "nosniff"]
         headers[.contentType] = type.map(OutputFormat.mediaType) ?? "application/octet-stream"
         if let type {
             headers[.contentDisposition] = ContentDisposition.value(
@@ -170,6 +158,20 @@ struct ImageRequestHandler: Sendable {
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
+
+    /// A source's bytes fetched by a worker within the processing timeout (for `/info` and `raw`,
+    /// which hold a source but render nothing).
+    private func sourceWithWorker(_ source: String) async throws(ServiceError) -> Data {
+        let deadline = ContinuousClock.now + configuration.limits.processingTimeout
+        return try await withinDeadline(deadline) { () async throws(ServiceError) -> Data in
+            try await admit()
+            defer { admission.leave() }
+            return try await fetcher.data(for: source)
+        }
+    }
+
+    /// Results and raw sources are cached for the result time to live.
+    private var cacheControl: String { "public, max-age=\(configuration.resultTimeToLive.components.seconds)" }
 
     /// Waits for a worker, counted in the queue gauge while it waits.
     private func admit() async throws(ServiceError) {
@@ -198,9 +200,7 @@ struct ImageRequestHandler: Sendable {
 
     /// 200 with the image, or 304 when the client has it.
     private func imageResponse(_ result: StoredResult, disposition: String, variesWithAccept: Bool, ifNoneMatch: String?) -> Response {
-        var headers: HTTPFields = [
-            .cacheControl: "public, max-age=\(configuration.resultTimeToLive.components.seconds)", .eTag: result.etag,
-        ]
+        var headers: HTTPFields = [.cacheControl: cacheControl, .eTag: result.etag]
         if variesWithAccept { headers[.vary] = "Accept" }
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: result.etag) {
             return Response(status: .notModified, headers: headers)
