@@ -319,7 +319,7 @@ let package = Package(
             path: "Tests/TestSupport",
             exclude: [
                 "Reference/pillow_frames.py", "Reference/pillow_colour.py", "Reference/resize_reference.py", "Reference/format_reference.py",
-                "Reference/shrink_reference.py",
+                "Reference/shrink_reference.py", "Reference/pillow_composite.py",
             ],
             swiftSettings: strictSettings
         ),

@@ -161,7 +161,7 @@ struct FrameCompositor {
                         if alpha == 255 {
                             UnsafeMutableRawPointer(dst.baseAddress! + d).storeBytes(of: pixel, as: UInt32.self)
                         } else if alpha != 0 {
-                            Self.blendOver(src, s, dst, d)
+                            Bitmap.blendOver(src[s], src[s + 1], src[s + 2], src[s + 3], into: dst, at: d)
                         }
                         s += 4
                         d += 4
@@ -170,27 +170,6 @@ struct FrameCompositor {
                 }
             }
         }
-    }
-
-    /// Straight-alpha "over": out.a = s.a + d.a (1 - s.a); out.c = (s.c s.a + d.c d.a (1 - s.a)) / out.a.
-    @inline(__always)
-    private static func blendOver(_ src: UnsafeBufferPointer<UInt8>, _ s: Int, _ dst: UnsafeMutableBufferPointer<UInt8>, _ d: Int) {
-        let sa = UInt32(src[s + 3])
-        if sa == 255 {
-            dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]; dst[d + 3] = 255
-            return
-        }
-        if sa == 0 { return }
-        let da = UInt32(dst[d + 3])
-        // Weights scaled by 255 * 255 to stay in integers.
-        let sourceWeight = sa * 255
-        let destinationWeight = da * (255 - sa)
-        let total = sourceWeight + destinationWeight  // = 255 * out.a
-        for c in 0..<3 {
-            let value = (UInt32(src[s + c]) * sourceWeight + UInt32(dst[d + c]) * destinationWeight + total / 2) / total
-            dst[d + c] = UInt8(value)
-        }
-        dst[d + 3] = UInt8((total + 127) / 255)
     }
 }
 

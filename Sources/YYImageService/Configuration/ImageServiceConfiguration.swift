@@ -56,6 +56,11 @@ public struct ImageServiceConfiguration: Sendable {
     /// (`max_src_resolution`, `max_src_file_size`, `max_animation_frames`,
     /// `max_animation_frame_resolution`, `max_result_dimension`; default false: they are a 403).
     public var allowsSecurityOptions = false
+    /// The image the `watermark` option draws; `nil` (the default): the option changes nothing,
+    /// as in imgproxy.
+    public var watermark: WatermarkImage?
+    /// The watermark's base opacity, 0...1 (default 1), which the option's opacity multiplies.
+    public var watermarkOpacity = 1.0
     /// AVIF's encoder speed, 0 (slowest, smallest) to 10 (default 8, imgproxy's).
     public var avifSpeed = 8
     /// How many times the result's size a shrink-on-load keeps, at least 1: a JPEG or WebP source

@@ -39,33 +39,39 @@ struct ImageRenderer: Sendable {
         var encoding: Duration = .zero
     }
 
-    let limits: Limits
+    var limits: Limits
     /// How many times the result's size a shrink-on-load keeps, at least 1.
     let shrinkOnLoadGap: Double
     /// AVIF's encoder speed (0...10; the service's default favours speed, as imgproxy's does).
     let avifSpeed: Int
+    /// The watermark's base opacity, which the `watermark` option's multiplies.
+    var watermarkOpacity = 1.0
 
-    /// `data` rendered for `options` in the format `choice` resolves to, stopping with a 503 at
+    /// `data` rendered for `options` (with `watermark`, the service's watermark image, drawn
+    /// over it when the options ask) in the format `choice` resolves to, stopping with a 503 at
     /// the first check after `deadline` or after `cancellation` is set. `isAlone` says that no
     /// other request is at work, so the encoder may use every core.
     func render(
-        _ data: Data, options: ProcessingOptions, choice: OutputFormat.Choice, isAlone: Bool, deadline: ContinuousClock.Instant,
-        cancellation: CancellationFlag
+        _ data: Data, watermark: Data? = nil, options: ProcessingOptions, choice: OutputFormat.Choice, isAlone: Bool,
+        deadline: ContinuousClock.Instant, cancellation: CancellationFlag
     ) throws(ServiceError) -> Output {
         let checkpoint = { () throws(ImageError) in
             if cancellation.isCancelled || ContinuousClock.now >= deadline { throw ImageError.cancelled }
         }
         // The URL's security options may lower the limits for this request.
-        let renderer = ImageRenderer(limits: limits.lowered(by: options.security), shrinkOnLoadGap: shrinkOnLoadGap, avifSpeed: avifSpeed)
+        var renderer = self
+        renderer.limits = limits.lowered(by: options.security)
         do throws(ImageError) {
-            return try renderer.renderChecked(data, options: options, choice: choice, isAlone: isAlone, checkpoint: checkpoint)
+            return try renderer.renderChecked(
+                data, watermark: watermark, options: options, choice: choice, isAlone: isAlone, checkpoint: checkpoint)
         } catch {
             throw Self.serviceError(for: error)
         }
     }
 
     private func renderChecked(
-        _ data: Data, options: ProcessingOptions, choice: OutputFormat.Choice, isAlone: Bool, checkpoint: () throws(ImageError) -> Void
+        _ data: Data, watermark: Data?, options: ProcessingOptions, choice: OutputFormat.Choice, isAlone: Bool,
+        checkpoint: () throws(ImageError) -> Void
     ) throws(ImageError) -> Output {
         let clock = ContinuousClock()
         var started = clock.now
@@ -104,6 +110,7 @@ struct ImageRenderer: Sendable {
             encoder.xmp = decoder.xmp
         }
         output.decoding += clock.now - started
+        var overlay: WatermarkOverlay?
         for index in 0..<(animated ? decoder.frameCount : 1) {
             try checkpoint()
             started = clock.now
@@ -124,6 +131,15 @@ struct ImageRenderer: Sendable {
                 plan = framePlan
             }
             frame = try framePlan.chain.apply(to: frame, decodedFrom: framePlan.sourceSize, checkpoint: checkpoint)
+            // The watermark, last of all, the same on every frame.
+            if let watermark, let mark = options.watermark {
+                if overlay == nil {
+                    overlay = try WatermarkOverlay(
+                        data: watermark, options: mark, dpr: options.dpr, baseOpacity: watermarkOpacity,
+                        resultSize: (frame.width, frame.height), maxPixels: limits.sourcePixels, checkpoint: checkpoint)
+                }
+                if let overlay { frame = overlay.drawn(over: frame) }
+            }
             guard max(frame.width, frame.height) <= limits.resultSide else {
                 throw .invalidParameter(name: "result", "\(frame.width)x\(frame.height) is over the result limit of \(limits.resultSide) pixels")
             }

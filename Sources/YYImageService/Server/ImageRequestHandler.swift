@@ -119,6 +119,7 @@ struct ImageRequestHandler: Sendable {
             if let limit = options.security.sourceBytes, data.count > limit {
                 throw .unprocessable("the source has \(data.count) bytes, over the limit of \(limit)")
             }
+            let watermark = options.watermark == nil ? nil : try await watermarkImage()
             // c. The render, on a render thread; it checks the deadline and this task's
             //    cancellation between steps and frames.
             let renderer = self.renderer
@@ -129,7 +130,8 @@ struct ImageRequestHandler: Sendable {
                     return .success(
                         try await renderQueues.run { () throws(ServiceError) in
                             try renderer.render(
-                                data, options: options, choice: choice, isAlone: isAlone, deadline: deadline, cancellation: cancellation)
+                                data, watermark: watermark, options: options, choice: choice, isAlone: isAlone, deadline: deadline,
+                                cancellation: cancellation)
                         })
                 } catch {
                     return .failure(error)
@@ -140,6 +142,15 @@ struct ImageRequestHandler: Sendable {
             let output = try rendered.get()
             metrics.record(output)
             return output
+        }
+    }
+
+    /// The watermark image's bytes: held, or fetched (and cached) like a source.
+    private func watermarkImage() async throws(ServiceError) -> Data? {
+        switch configuration.watermark {
+        case .data(let data)?: data
+        case .url(let url)?: try await fetcher.data(for: url)
+        case nil: nil
         }
     }
 

@@ -67,13 +67,15 @@ public final class ImageService: Service {
         handler = ImageRequestHandler(
             configuration: configuration,
             parser: OptionParser(
-                presets: configuration.presets, maxResultSide: limits.resultSide, allowsSecurityOptions: configuration.allowsSecurityOptions),
+                presets: configuration.presets, maxResultSide: limits.resultSide, allowsSecurityOptions: configuration.allowsSecurityOptions,
+                watermarkIdentity: configuration.watermark?.identity),
             fetcher: fetcher,
             renderer: ImageRenderer(
                 limits: .init(
                     sourcePixels: limits.sourcePixels, frames: limits.frames, resultSide: limits.resultSide,
                     budget: RenderBudget(resultPixels: limits.resultPixels, memoryBytes: limits.renderMemory)),
-                shrinkOnLoadGap: max(1, configuration.shrinkOnLoadGap), avifSpeed: configuration.avifSpeed),
+                shrinkOnLoadGap: max(1, configuration.shrinkOnLoadGap), avifSpeed: configuration.avifSpeed,
+                watermarkOpacity: min(max(configuration.watermarkOpacity, 0), 1)),
             results: ResultCache(
                 cache: resultCache, timeToLive: configuration.resultTimeToLive, fillLockTimeToLive: limits.processingTimeout + .seconds(1)),
             admission: AdmissionQueue(workers: workers, queueLimit: configuration.queueLimit),

@@ -11,6 +11,10 @@ struct OptionParser: Sendable {
     let maxResultSide: Int
     /// Whether the security options may lower limits (else they are a 403).
     var allowsSecurityOptions = false
+    /// What names the service's watermark image (its URL, or a digest of its bytes), which joins
+    /// the result's key; `nil`: no watermark image, and `watermark` is checked but changes
+    /// nothing, as in imgproxy.
+    var watermarkIdentity: String?
     /// The time `expires` is checked against.
     var now: @Sendable () -> Date = { Date() }
 
@@ -125,6 +129,18 @@ struct OptionParser: Sendable {
             o.sharpenSigma = try reader.sigma(0)
         case "pixelate", "pix":
             o.pixelateSize = try reader.onlySide()
+        case "watermark", "wm":
+            try reader.count(1...5)
+            let opacity = try reader.double(0, in: 0...1)
+            var watermark = ProcessingOptions.Watermark(opacity: opacity, image: watermarkIdentity ?? "")
+            if reader.has(1) { (watermark.position, watermark.tiled) = try reader.watermarkPosition(1) }
+            let limit = Double(ProcessingLimits.sides.upperBound)
+            if reader.has(2) { watermark.offset.x = try reader.double(2, in: -limit...limit) }
+            if reader.has(3) { watermark.offset.y = try reader.double(3, in: -limit...limit) }
+            // 0 keeps the watermark's size. imgproxy sets no upper bound; past 8 times the result
+            // a watermark shows only its middle.
+            if reader.has(4) { watermark.scale = try reader.double(4, in: 0...8) }
+            o.watermark = opacity > 0 && watermarkIdentity != nil ? watermark : nil
         case "quality", "q":
             try reader.count(1...1)
             o.quality = try reader.integer(0, in: 0...100)
@@ -320,6 +336,15 @@ private struct ArgumentReader {
         if has(index + 2) { offset.y = try double(index + 2, in: -limit...limit) }
         if gravity == .attention, !offset.isZero { throw .badRequest("option \(option): gravity sm takes no offsets") }
         return (gravity, offset)
+    }
+
+    /// A watermark's position: `re` (tiled) or a compass point or `ce`.
+    func watermarkPosition(_ index: Int) throws(ServiceError) -> (Gravity, tiled: Bool) {
+        if arguments[index] == "re" { return (.center, true) }
+        guard let gravity = Self.compass[arguments[index]], gravity != .attention else {
+            throw invalid(index, "a watermark position (re, no, so, ea, we, noea, nowe, soea, sowe, ce)")
+        }
+        return (gravity, false)
     }
 
     private static let compass: [String: Gravity] = [

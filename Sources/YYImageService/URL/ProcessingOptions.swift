@@ -55,6 +55,23 @@ struct ProcessingOptions: Sendable, Hashable {
         var left: Int
     }
 
+    /// imgproxy's `watermark`: the configured image drawn over the result, last of all.
+    struct Watermark: Sendable, Hashable {
+        /// Times the service's base opacity, above 0 and at most 1.
+        var opacity: Double
+        /// What names the watermark image (so that results made with another one differ).
+        var image: String
+        /// Where it sits: a compass point or the centre (offsets move it away from that edge).
+        var position = Gravity.center
+        /// Whether it repeats over the whole result (the offsets are then the space between copies).
+        var tiled = false
+        /// Pixels (times `dpr`) at 1 or more either way, else fractions of the result's side.
+        var offset = Offset()
+        /// Its size as a fraction of the result's (it fits in the result's sides times this);
+        /// 0 keeps its own size.
+        var scale = 0.0
+    }
+
     var resizingType = ResizingType.fit
     /// The box, before `dpr`; 0 follows the aspect ratio from the other side.
     var width = 0
@@ -127,6 +144,8 @@ struct ProcessingOptions: Sendable, Hashable {
     var security = SecurityLimits()
     /// Source formats served as they are when the result would have the same format.
     var skipProcessing: Set<ImageType> = []
+    /// The watermark to draw, when the service has a watermark image.
+    var watermark: Watermark?
     /// Whether the source is served as fetched, unchecked and uncached.
     var raw = false
     /// The file name's stem for `Content-Disposition`; `nil` takes the source URL's.
@@ -185,6 +204,10 @@ struct ProcessingOptions: Sendable, Hashable {
         ]
         for (name, limit) in limits { if let limit { parts.append("\(name)=\(limit)") } }
         if !skipProcessing.isEmpty { parts.append("skp=\(skipProcessing.map(\.rawValue).sorted().joined(separator: ":"))") }
+        if let watermark {
+            let w = watermark
+            parts.append("wm=\(w.opacity):\(w.tiled ? "re" : Self.key(w.position)):\(w.offset.x):\(w.offset.y):\(w.scale):\(w.image)")
+        }
         let offsets = [("go", gravityOffset), ("co", crop?.offset ?? Offset()), ("eo", extendOffset), ("aro", extendAspectRatioOffset)]
         for (name, offset) in offsets where !offset.isZero { parts.append("\(name)=\(offset.x):\(offset.y)") }
         return parts.joined(separator: "/")

@@ -146,6 +146,20 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-webp"), help: "Never choose WebP from Accept.")
     var noWebP = false
 
+    @Option(name: .customLong("watermark-path"), help: ArgumentHelp("The image the watermark option draws, read at start.", valueName: "FILE"))
+    var watermarkPath: String?
+
+    @Option(
+        name: .customLong("watermark-url"),
+        help: ArgumentHelp("The image the watermark option draws, fetched and cached like a source.", valueName: "URL"))
+    var watermarkURL: String?
+
+    @Option(name: .customLong("watermark-data"), help: ArgumentHelp("The image the watermark option draws, in base64.", valueName: "BASE64"))
+    var watermarkData: String?
+
+    @Option(name: .customLong("watermark-opacity"), help: "The watermark's base opacity, 0...1, which the option's multiplies.")
+    var watermarkOpacity = 1.0
+
     @Option(name: .customLong("avif-speed"), help: "AVIF encoder speed, 0 (small, slow) to 10 (fast).")
     var avifSpeed = 8
 
@@ -190,6 +204,10 @@ struct ServeCommand: AsyncParsableCommand {
         if !["text", "json"].contains(logFormat) { throw ValidationError("--log-format must be text or json") }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
         if !(0...10).contains(avifSpeed) { throw ValidationError("--avif-speed must be 0...10") }
+        if [watermarkPath, watermarkURL, watermarkData].compactMap({ $0 }).count > 1 {
+            throw ValidationError("give one of --watermark-path, --watermark-url and --watermark-data")
+        }
+        if !(watermarkOpacity.isFinite && (0...1).contains(watermarkOpacity)) { throw ValidationError("--watermark-opacity must be 0...1") }
         if !(shrinkOnLoadGap.isFinite && (1...8).contains(shrinkOnLoadGap)) { throw ValidationError("--shrink-on-load-gap must be 1...8") }
     }
 
@@ -243,6 +261,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.allowsSecurityOptions = allowSecurityOptions
         configuration.negotiatesWebP = !noWebP
         configuration.avifSpeed = avifSpeed
+        configuration.watermark = try watermark()
+        configuration.watermarkOpacity = watermarkOpacity
         configuration.shrinkOnLoadGap = shrinkOnLoadGap
         configuration.limits.sourceBytes = maxSourceBytes
         configuration.limits.sourcePixels = maxSourcePixels
@@ -257,6 +277,20 @@ struct ServeCommand: AsyncParsableCommand {
         if let maxConnections { configuration.maximumConnections = maxConnections }
         configuration.logger = logger
         return configuration
+    }
+
+    /// The watermark image the flags name: a file read now, base64 decoded now, or a URL.
+    private func watermark() throws(ToolFailure) -> WatermarkImage? {
+        if let watermarkURL { return .url(watermarkURL) }
+        if let watermarkData {
+            guard let data = Data(base64Encoded: watermarkData), !data.isEmpty else { throw .usage("--watermark-data is not base64") }
+            return .data(data)
+        }
+        guard let watermarkPath else { return nil }
+        // The watermark passes the source byte limit, as a fetched one would.
+        let data = try StandardStreams.read(watermarkPath, atMost: maxSourceBytes)
+        guard data.count <= maxSourceBytes else { throw .failure("--watermark-path: over the source limit of \(maxSourceBytes) bytes") }
+        return .data(data)
     }
 
     /// `NAME=OPTION/OPTION…` as the configuration's presets.

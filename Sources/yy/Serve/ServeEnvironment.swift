@@ -21,7 +21,8 @@ enum ServeEnvironment {
         ("max-result-pixels", .value), ("max-render-memory", .value), ("max-frames", .value), ("download-timeout", .value),
         ("processing-timeout", .value), ("shutdown-timeout", .value),
         ("idle-timeout", .value), ("max-connections", .value), ("ttl", .value), ("no-avif", .flag), ("no-webp", .flag),
-        ("avif-speed", .value), ("shrink-on-load-gap", .value), ("log-format", .value), ("log-level", .value),
+        ("watermark-path", .value), ("watermark-url", .value), ("watermark-data", .value),
+        ("watermark-opacity", .value), ("avif-speed", .value), ("shrink-on-load-gap", .value), ("log-format", .value), ("log-level", .value),
     ]
 
     /// `YY_SERVE_<NAME>` for every option, in the table's order.

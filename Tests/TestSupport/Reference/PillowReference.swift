@@ -128,6 +128,17 @@ extension PillowReference {
 }
 
 extension PillowReference {
+    /// `mark` drawn over `base` by Pillow's `alpha_composite` at (`x`, `y`) with its alpha times
+    /// `opacity` (with `tiled`, repeated from there over all of `base`): straight RGBA bytes.
+    public static func composited(base: String, mark: String, opacity: Double, x: Int, y: Int, tiled: Bool) throws -> [UInt8] {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("composite-\(UUID().uuidString).raw").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try runScript("pillow_composite.py", [base, mark, "\(opacity)", "\(x)", "\(y)", tiled ? "1" : "0", out])
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+    }
+}
+
+extension PillowReference {
     /// Runs `shrink_reference.py` with `arguments` (see the script for its commands).
     public static func shrink(_ arguments: [String]) throws {
         try runScript("shrink_reference.py", arguments)

@@ -30,7 +30,7 @@ import YYImage
     /// `body` with a service whose local root holds quadrants.png, photo.jpg (640 × 480),
     /// gradient.png (64 × 64), block.png, notes.txt, anim.gif (3 frames of 60 × 40) and
     /// "my photo.png" (the quadrants), configured by `configure`.
-    private func withService(
+    func withService(
         _ configure: (inout ImageServiceConfiguration) -> Void = { _ in }, _ body: (ServiceHarness) async throws -> Void
     ) async throws {
         let root = TemporaryDirectory("serve-options")
@@ -55,14 +55,14 @@ import YYImage
     }
 
     /// The first frame of the answer to `/insecure/options/plain/local:///source`.
-    private func render(_ service: ServiceHarness, _ options: String, _ source: String) async throws -> Bitmap {
+    func render(_ service: ServiceHarness, _ options: String, _ source: String) async throws -> Bitmap {
         let reply = try await service.get("/insecure/\(options)/plain/local:///\(source)")
         try #require(reply.status == 200, "\(options): \(reply.status) \(reply.errorMessage ?? "")")
         return try reply.image().frame(at: 0)
     }
 
     /// Whether `pixel` lies within `tolerance` levels of `colour` on every channel.
-    private func near(_ pixel: RGBA, _ colour: RGBA, tolerance: Int = 2) -> Bool {
+    func near(_ pixel: RGBA, _ colour: RGBA, tolerance: Int = 2) -> Bool {
         abs(Int(pixel.r) - Int(colour.r)) <= tolerance && abs(Int(pixel.g) - Int(colour.g)) <= tolerance
             && abs(Int(pixel.b) - Int(colour.b)) <= tolerance && abs(Int(pixel.a) - Int(colour.a)) <= tolerance
     }

@@ -119,7 +119,6 @@ import YYImage
     }
 
     @Test(arguments: [
-        ("wm:0.5:ce", "unsupported option 'wm'"),
         ("pad:10", "unsupported option 'pad'"),
         ("rs:stretch:10:10", "option rs: 'stretch' is not fit, fill, fill-down, force or auto"),
         ("w:-1", "option w: '-1' is not an integer in 0...16777216"),

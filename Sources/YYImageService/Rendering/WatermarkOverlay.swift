@@ -1,0 +1,99 @@
+import Foundation
+import YYImage
+
+/// The service's watermark image made ready for one result, as imgproxy makes it: decoded
+/// upright in sRGB (its first frame), scaled to fit the result's sides times the option's scale,
+/// then either placed at its position with the offsets, or, tiled, spaced by the offsets and
+/// repeated from a copy centred on the result. Made once per request and drawn over every frame.
+struct WatermarkOverlay: Sendable {
+    /// The watermark as drawn: scaled, with the tiling space around it.
+    let image: Bitmap
+    /// Where its top-left corner (the first tile's, when tiled) sits on the result.
+    let origin: (x: Int, y: Int)
+    let tiled: Bool
+    /// The option's opacity times the service's base opacity.
+    let opacity: Double
+
+    /// The overlay of `data` for a result of `resultSize`; absolute offsets are times `dpr`.
+    /// The watermark, before and after scaling, may have at most `maxPixels` pixels.
+    init(
+        data: Data, options: ProcessingOptions.Watermark, dpr: Double, baseOpacity: Double, resultSize: (width: Int, height: Int),
+        maxPixels: Int, checkpoint: () throws(ImageError) -> Void
+    ) throws(ImageError) {
+        var decoderOptions = ImageDecoder.Options()
+        decoderOptions.maxPixelCount = maxPixels
+        decoderOptions.convertsToSRGB = true
+        let decoded = try ImageDecoder(data: data, options: decoderOptions).frame(at: 0, shrinkOnLoad: nil, checkpoint: checkpoint)
+        let (width, height) = resultSize
+        var steps: [ProcessingStep] = []
+        if options.scale > 0 {
+            let box = (width: max(1, Self.rounded(Double(width) * options.scale)), height: max(1, Self.rounded(Double(height) * options.scale)))
+            let pixels = box.width.multipliedReportingOverflow(by: box.height)
+            guard !pixels.overflow, pixels.partialValue <= maxPixels else {
+                throw .invalidParameter(name: "watermark", "a \(box.width)x\(box.height) watermark is over the limit of \(maxPixels) pixels")
+            }
+            steps.append(.resize(Resize(width: box.width, height: box.height, fit: .inside, enlarge: true)))
+        }
+        let offset = (x: Self.pixels(options.offset.x, of: width, dpr: dpr), y: Self.pixels(options.offset.y, of: height, dpr: dpr))
+        if options.tiled {
+            // The offsets are the space between copies, half on each side of every copy (more
+            // than the result's side would show one copy at most).
+            let space = (x: min(max(0, offset.x), width), y: min(max(0, offset.y), height))
+            if space.x + space.y > 0 {
+                steps.append(
+                    .extend(
+                        top: space.y / 2, left: space.x / 2, bottom: space.y - space.y / 2, right: space.x - space.x / 2,
+                        background: RGBA(0, 0, 0, 0)))
+            }
+        }
+        let image = try ProcessingChain(steps).apply(to: decoded, decodedFrom: nil, checkpoint: checkpoint)
+        if options.tiled {
+            // An odd number of copies across and down covers the result, the middle one centred.
+            func start(_ extent: Int, _ tile: Int) -> Int {
+                var copies = (extent + tile - 1) / tile
+                if copies.isMultiple(of: 2) { copies += 1 }
+                return -(copies * tile - extent) / 2
+            }
+            origin = (start(width, image.width), start(height, image.height))
+        } else {
+            origin = Self.position(of: (image.width, image.height), in: resultSize, at: options.position, offset: offset)
+        }
+        self.image = image
+        tiled = options.tiled
+        opacity = min(1, options.opacity * baseOpacity)
+    }
+
+    /// `frame` with the watermark drawn over it.
+    func drawn(over frame: Bitmap) -> Bitmap {
+        frame.composited(with: image, atX: origin.x, y: origin.y, opacity: opacity, tiled: tiled)
+    }
+
+    /// imgproxy's watermark placement: a compass point aligns the watermark to that edge and the
+    /// offset moves it inward (right and down when centred on that axis); the centre rounds
+    /// half a pixel to even. It may stick out, but keeps at least one pixel on the result.
+    static func position(
+        of mark: (width: Int, height: Int), in extent: (width: Int, height: Int), at gravity: Gravity, offset: (x: Int, y: Int)
+    ) -> (x: Int, y: Int) {
+        let alignment = gravity.alignment() ?? (0.5, 0.5)
+        func place(_ inner: Int, _ outer: Int, _ align: Double, _ offset: Int) -> Int {
+            let position: Int
+            switch align {
+            case 0: position = offset
+            case 1: position = outer - inner - offset
+            default: position = rounded(Double(outer - inner + 1) / 2) + offset
+            }
+            return min(max(position, 1 - inner), outer - 1)
+        }
+        return (place(mark.width, extent.width, alignment.x, offset.x), place(mark.height, extent.height, alignment.y, offset.y))
+    }
+
+    /// An offset in pixels: at 1 or more either way times `dpr`, else that fraction of `side`.
+    private static func pixels(_ value: Double, of side: Int, dpr: Double) -> Int {
+        rounded(abs(value) >= 1 ? value * dpr : value * Double(side))
+    }
+
+    /// Halves to even, as imgproxy rounds.
+    private static func rounded(_ value: Double) -> Int {
+        Int(value.rounded(.toNearestOrEven))
+    }
+}
