@@ -52,6 +52,9 @@ public final class ImageDecoder: Sendable {
         /// Whether frames are turned upright according to the file's EXIF orientation (default
         /// true: what displays and processing want; false keeps the stored pixels).
         public var appliesOrientation = true
+        /// Whether a HEIC file's first embedded thumbnail is decoded in place of its primary image,
+        /// when it has one (default false). Other formats ignore it.
+        public var usesEmbeddedThumbnail = false
 
         /// The defaults.
         public init() {}
@@ -110,7 +113,8 @@ public final class ImageDecoder: Sendable {
             }
             guard let type = state.type else { return false }
             let limits = DecodeLimits(maxPixelCount: options.maxPixelCount)
-            guard let container = try Self.parse(type, state.bytes, final: final, limits: limits) else { return false }
+            guard let container = try Self.parse(type, state.bytes, final: final, limits: limits, thumbnail: options.usesEmbeddedThumbnail)
+            else { return false }
             // Each parser checks what it allocates; the canvas is checked here once for all.
             try limits.check(width: container.canvasWidth, height: container.canvasHeight)
             state.container = container
@@ -125,7 +129,9 @@ public final class ImageDecoder: Sendable {
         }
     }
 
-    private static func parse(_ type: ImageType, _ bytes: [UInt8], final: Bool, limits: DecodeLimits) throws(ImageError) -> (any ImageContainer)? {
+    private static func parse(
+        _ type: ImageType, _ bytes: [UInt8], final: Bool, limits: DecodeLimits, thumbnail: Bool
+    ) throws(ImageError) -> (any ImageContainer)? {
         switch type {
         case .png: try PNGContainer(bytes: bytes, isFinal: final, limits: limits)
         case .gif: try GIFContainer(bytes: bytes, isFinal: final, limits: limits)
@@ -150,7 +156,7 @@ public final class ImageDecoder: Sendable {
         case .avif: throw .unsupportedType(type)
         #endif
         #if LibHEIF
-        case .heic: try HEICContainer(bytes: bytes, isFinal: final, limits: limits)
+        case .heic: try HEICContainer(bytes: bytes, isFinal: final, limits: limits, usesThumbnail: thumbnail)
         #else
         case .heic: throw .unsupportedType(type)
         #endif
@@ -201,6 +207,12 @@ public final class ImageDecoder: Sendable {
     public var exifForUprightPixels: Data? {
         guard let exif = state.withLock({ $0.container?.exif }) else { return nil }
         return Data(options.appliesOrientation ? EXIF.resettingOrientation(inTIFF: exif) : exif)
+    }
+    /// EXIF with only the copyright notice and artist of ``exif`` (what imgproxy keeps when it
+    /// strips metadata), `nil` when it has neither.
+    public var copyrightEXIF: Data? {
+        guard let exif = state.withLock({ $0.container?.exif }) else { return nil }
+        return EXIF.copyrightOnly(inTIFF: exif).map { Data($0) }
     }
     /// The XMP packet (JPEG APP1, PNG iTXt, WebP XMP), `nil` when there is none.
     public var xmp: Data? { state.withLock { $0.container?.xmp.map { Data($0) } } }

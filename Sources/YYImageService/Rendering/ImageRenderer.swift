@@ -79,7 +79,8 @@ struct ImageRenderer: Sendable {
         decoderOptions.maxPixelCount = limits.sourcePixels
         decoderOptions.convertsToSRGB = true
         decoderOptions.appliesOrientation = options.autoRotate
-        let decoder = try ImageDecoder(data: data, options: decoderOptions)
+        decoderOptions.usesEmbeddedThumbnail = options.enforceThumbnail
+        var decoder = try ImageDecoder(data: data, options: decoderOptions)
         let sourceType = decoder.type ?? .png
         try check(decoder)
         // `skip_processing`: a listed format goes out as it came (after the limits above) when no
@@ -89,6 +90,12 @@ struct ImageRenderer: Sendable {
         }
         let type = OutputFormat.resolve(choice, sourceType: sourceType, isAnimated: decoder.frameCount > 1)
         let animated = decoder.frameCount > 1 && OutputFormat.keepsAnimation(type)
+        // `strip_color_profile:0`: a format that carries a profile keeps the source's colour and
+        // profile; the others (which would be read as sRGB) still get sRGB.
+        if !options.stripColorProfile, OutputFormat.embedsColorProfile(type) {
+            decoderOptions.convertsToSRGB = false
+            decoder = try ImageDecoder(data: data, options: decoderOptions)
+        }
         // The plan from the source's size when frames have the canvas's size (not ICO's
         // entries) and no step needs the pixels first; then a still may shrink on load, at a
         // power-of-two scale that keeps `shrinkOnLoadGap` times the result (Benchmarks/README.md:
@@ -108,7 +115,10 @@ struct ImageRenderer: Sendable {
         if !options.stripMetadata {
             encoder.exif = decoder.exifForUprightPixels
             encoder.xmp = decoder.xmp
+        } else if options.keepCopyright {
+            encoder.exif = decoder.copyrightEXIF
         }
+        encoder.colorProfile = decoder.decodedColorProfile
         output.decoding += clock.now - started
         var overlay: WatermarkOverlay?
         for index in 0..<(animated ? decoder.frameCount : 1) {

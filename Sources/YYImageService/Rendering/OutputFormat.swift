@@ -55,6 +55,11 @@ struct OutputFormat: Sendable, Hashable {
         }
     }
 
+    /// Whether our encoder embeds an ICC profile in `type` (JPEG, PNG and WebP stills).
+    static func embedsColorProfile(_ type: ImageType) -> Bool {
+        [.jpeg, .png, .webp].contains(type)
+    }
+
     /// Whether `type` keeps every frame of an animation.
     static func keepsAnimation(_ type: ImageType) -> Bool {
         [.gif, .webp, .png, .avif].contains(type)

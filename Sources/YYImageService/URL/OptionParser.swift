@@ -70,8 +70,7 @@ struct OptionParser: Sendable {
         case "min-height", "mh":
             o.minHeight = try reader.onlySide()
         case "enlarge", "el":
-            try reader.count(1...1)
-            o.enlarge = try reader.bool(0)
+            o.enlarge = try reader.onlyBool()
         case "extend", "ex":
             try reader.count(1...4)
             try applyExtend(reader, from: 0, to: &o)
@@ -117,8 +116,7 @@ struct OptionParser: Sendable {
             o.flipHorizontal = try reader.optionalBool(0) ?? false
             o.flipVertical = try reader.optionalBool(1) ?? false
         case "auto_rotate", "ar":
-            try reader.count(1...1)
-            o.autoRotate = try reader.bool(0)
+            o.autoRotate = try reader.onlyBool()
         case "background", "bg":
             o.background = try reader.color()
         case "blur", "bl":
@@ -155,8 +153,16 @@ struct OptionParser: Sendable {
             try reader.count(1...1)
             o.format = args[0].isEmpty ? nil : try reader.format(0)
         case "strip_metadata", "sm":
-            try reader.count(1...1)
-            o.stripMetadata = try reader.bool(0)
+            o.stripMetadata = try reader.onlyBool()
+        case "keep_copyright", "kcr":
+            o.keepCopyright = try reader.onlyBool()
+        case "strip_color_profile", "scp":
+            o.stripColorProfile = try reader.onlyBool()
+        case "enforce_thumbnail", "eth":
+            o.enforceThumbnail = try reader.onlyBool()
+        case "preserve_hdr", "ph":
+            // Read and checked; every result is 8-bit, so there is no high bit depth to keep.
+            _ = try reader.onlyBool()
         case "cachebuster", "cb":
             try reader.count(1...1)
             o.cacheBuster = args[0]
@@ -170,8 +176,7 @@ struct OptionParser: Sendable {
                 o.skipProcessing.insert(type)
             }
         case "raw":
-            try reader.count(1...1)
-            o.raw = try reader.bool(0)
+            o.raw = try reader.onlyBool()
         case "max_src_resolution", "msr", "max_src_file_size", "msfs", "max_animation_frames", "maf",
             "max_animation_frame_resolution", "mafr", "max_result_dimension", "mrd":
             try applySecurityOption(name, reader, to: &o.security)
@@ -184,8 +189,7 @@ struct OptionParser: Sendable {
             try reader.count(1...2)
             o.filename = try reader.filename(0, encoded: try reader.optionalBool(1) ?? false)
         case "return_attachment", "att":
-            try reader.count(1...1)
-            o.returnAttachment = try reader.bool(0)
+            o.returnAttachment = try reader.onlyBool()
         case "preset", "pr":
             guard !args.isEmpty else { throw .badRequest("option preset: give a preset name") }
             guard presetDepth < 4 else { throw .badRequest("option preset: presets nest more than 4 deep") }
@@ -314,6 +318,12 @@ private struct ArgumentReader {
     }
 
     func optionalBool(_ index: Int) throws(ServiceError) -> Bool? { has(index) ? try bool(index) : nil }
+
+    /// The boolean that is the option's one argument.
+    func onlyBool() throws(ServiceError) -> Bool {
+        try count(1...1)
+        return try bool(0)
+    }
 
     /// A gravity from `index` on: a type (`no so ea we noea nowe soea sowe ce sm fp`; `sm` only
     /// where `smart`, as imgproxy's extend gravities have no smart type), then the x and y

@@ -127,6 +127,13 @@ struct ProcessingOptions: Sendable, Hashable {
     var format: ImageType?
     /// Whether EXIF and XMP are left out (the default); colour is always converted to sRGB.
     var stripMetadata = true
+    /// Whether, stripping metadata, the EXIF copyright notice and artist stay (imgproxy's default).
+    var keepCopyright = true
+    /// Whether colour is converted to sRGB and the source's ICC profile dropped (the default);
+    /// off, JPEG, PNG and WebP results keep the source's colour and embed its profile.
+    var stripColorProfile = true
+    /// Whether a HEIC or AVIF source's embedded thumbnail is used in place of the main image.
+    var enforceThumbnail = false
     /// A string that only changes the cache key.
     var cacheBuster = ""
     /// The most bytes the result may have (lower quality is tried until it fits); 0 for no limit.
@@ -204,6 +211,9 @@ struct ProcessingOptions: Sendable, Hashable {
         ]
         for (name, limit) in limits { if let limit { parts.append("\(name)=\(limit)") } }
         if !skipProcessing.isEmpty { parts.append("skp=\(skipProcessing.map(\.rawValue).sorted().joined(separator: ":"))") }
+        if !keepCopyright { parts.append("kcr=false") }
+        if !stripColorProfile { parts.append("scp=false") }
+        if enforceThumbnail { parts.append("eth=true") }
         if let watermark {
             let w = watermark
             parts.append("wm=\(w.opacity):\(w.tiled ? "re" : Self.key(w.position)):\(w.offset.x):\(w.offset.y):\(w.scale):\(w.image)")

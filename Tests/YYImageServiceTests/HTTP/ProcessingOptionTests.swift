@@ -29,11 +29,13 @@ import YYImage
 
     /// `body` with a service whose local root holds quadrants.png, photo.jpg (640 × 480),
     /// gradient.png (64 × 64), block.png, notes.txt, anim.gif (3 frames of 60 × 40) and
-    /// "my photo.png" (the quadrants), configured by `configure`.
+    /// "my photo.png" (the quadrants), and `files` by name, configured by `configure`.
     func withService(
-        _ configure: (inout ImageServiceConfiguration) -> Void = { _ in }, _ body: (ServiceHarness) async throws -> Void
+        files: [String: Data] = [:], _ configure: (inout ImageServiceConfiguration) -> Void = { _ in },
+        _ body: (ServiceHarness) async throws -> Void
     ) async throws {
         let root = TemporaryDirectory("serve-options")
+        for (name, data) in files { try data.write(to: URL(fileURLWithPath: root.appending(name))) }
         let quadrants = try ImageEncoder.encode(Self.quadrants(), as: .png)
         try quadrants.write(to: URL(fileURLWithPath: root.appending("quadrants.png")))
         try quadrants.write(to: URL(fileURLWithPath: root.appending("my photo.png")))

@@ -182,7 +182,7 @@ import YYImage
         try await withService({ $0.limits.sourceBytes = 1 << 20 }) { service, origin in
             let cases: [(String, Int, String)] = [
                 (plain("rs:wrong", origin.url("/photo.jpg").absoluteString), 400, "option rs: 'wrong' is not fit, fill, fill-down, force or auto"),
-                (plain("wm:1", origin.url("/photo.jpg").absoluteString), 400, "unsupported option 'wm'"),
+                (plain("frobnicate:1", origin.url("/photo.jpg").absoluteString), 400, "unsupported option 'frobnicate'"),
                 ("/insecure/rs:fit:1:1", 400, "the URL has no source"),
                 (plain("w:10", origin.url("/missing").absoluteString), 404, "the source was not found (origin answered 404)"),
                 (plain("w:10", "ftp://example.com/a.jpg"), 400, "the source must be an http(s):// or local:// URL"),

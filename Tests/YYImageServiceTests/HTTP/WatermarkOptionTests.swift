@@ -116,11 +116,8 @@ extension ProcessingOptionTests {
     }
 
     @Test func watermarkURLIsFetchedLikeASource() async throws {
-        try await withService({
-            let png = try? ImageEncoder.encode(Self.mark, as: .png)
-            try? png?.write(to: URL(fileURLWithPath: $0.localRoot! + "/mark.png"))
-            $0.watermark = .url("local:///mark.png")
-        }) { service in
+        try await withService(files: ["mark.png": try ImageEncoder.encode(Self.mark, as: .png)], { $0.watermark = .url("local:///mark.png") }) {
+            service in
             let result7 = try await render(service, "wm:1:soea:4:2/f:png", "gradient.png")
             #expect(isMarked(result7, x: 52, y: 58, width: 8, height: 4))
         }

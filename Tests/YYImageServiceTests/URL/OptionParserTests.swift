@@ -8,7 +8,7 @@ import YYImage
 @Suite struct OptionParserTests {
     private let parser = OptionParser(
         presets: ["thumb": ["rs:fill:100:100", "q:60"], "sharp": ["sh:1"], "nested": ["pr:thumb", "bl:2"], "loop": ["pr:loop"]],
-        maxResultSide: 8192)
+        maxResultSide: 8192, watermarkIdentity: "logo")
 
     private func parse(_ segments: String...) throws -> ProcessingOptions {
         try parser.parse(segments)
@@ -75,6 +75,14 @@ import YYImage
         Case(full: "expires:4102444800", short: "exp:0") { $0.cacheKey == ProcessingOptions().cacheKey },
         Case(full: "skip_processing:png:JPG", short: "skp:jpeg:png") { $0.skipProcessing == [.png, .jpeg] },
         Case(full: "raw:true", short: "raw:1") { $0.raw && $0.cacheKey == ProcessingOptions().cacheKey },
+        Case(full: "keep_copyright:0", short: "kcr:f") { !$0.keepCopyright },
+        Case(full: "strip_color_profile:false", short: "scp:0") { !$0.stripColorProfile },
+        Case(full: "enforce_thumbnail:1", short: "eth:t") { $0.enforceThumbnail },
+        Case(full: "preserve_hdr:1", short: "ph:t") { $0.cacheKey == ProcessingOptions().cacheKey },
+        Case(full: "watermark:0.5:soea:10:5:0.2", short: "wm:0.5:soea:10:5:0.2") {
+            $0.watermark == .init(opacity: 0.5, image: "logo", position: .southEast, offset: .init(x: 10, y: 5), scale: 0.2)
+        },
+        Case(full: "watermark:1:re", short: "wm:1:re") { $0.watermark?.tiled == true },
         Case(full: "preset:thumb", short: "pr:thumb") { $0.resizingType == .fill && $0.width == 100 && $0.quality == 60 },
     ]
 

@@ -2,7 +2,7 @@
 internal import CHEIF
 internal import Foundation
 
-/// A HEIC (or other HEIF) file's primary image, read with libheif.
+/// A HEIC (or other HEIF) file's primary image, or its first embedded thumbnail, read with libheif.
 ///
 /// libheif applies the clean aperture, rotation and mirroring itself, so the pixels come out
 /// upright and the orientation reported is `.up` (an EXIF orientation inside a HEIF file is
@@ -19,13 +19,14 @@ struct HEICContainer: ImageContainer {
     private let session: Session
     private let hasAlpha: Bool
 
-    /// A libheif context and the primary image's handle, freed together; calls are serialised.
+    /// A libheif context and the handle of the image decoded (the primary image or its first
+    /// thumbnail), freed together; calls are serialised.
     final class Session: @unchecked Sendable {
         let context: OpaquePointer
         let handle: OpaquePointer
         let lock = NSLock()
 
-        init(_ bytes: [UInt8], limits: DecodeLimits) throws(ImageError) {
+        init(_ bytes: [UInt8], limits: DecodeLimits, usesThumbnail: Bool) throws(ImageError) {
             guard let context = heif_context_alloc() else { throw .codec(.heic, "libheif could not start") }
             heif_context_set_maximum_image_size_limit(context, Int32(clamping: limits.maxPixelCount))
             let read = bytes.withUnsafeBytes { heif_context_read_from_memory(context, $0.baseAddress, $0.count, nil) }
@@ -38,7 +39,19 @@ struct HEICContainer: ImageContainer {
                 throw error
             }
             self.context = context
-            self.handle = handle
+            self.handle = usesThumbnail ? Self.thumbnail(of: handle) ?? handle : handle
+            if self.handle != handle { heif_image_handle_release(handle) }
+        }
+
+        /// The handle of the first thumbnail of `primary`, `nil` when there is none.
+        private static func thumbnail(of primary: OpaquePointer) -> OpaquePointer? {
+            var id = heif_item_id()
+            guard heif_image_handle_get_number_of_thumbnails(primary) > 0,
+                heif_image_handle_get_list_of_thumbnail_IDs(primary, &id, 1) == 1
+            else { return nil }
+            var thumbnail: OpaquePointer?
+            guard heif_image_handle_get_thumbnail(primary, id, &thumbnail).code == heif_error_Ok else { return nil }
+            return thumbnail
         }
 
         deinit {
@@ -58,10 +71,10 @@ struct HEICContainer: ImageContainer {
     }
 
     /// Parses the file once the data is final.
-    init?(bytes: [UInt8], isFinal: Bool, limits: DecodeLimits) throws(ImageError) {
+    init?(bytes: [UInt8], isFinal: Bool, limits: DecodeLimits, usesThumbnail: Bool = false) throws(ImageError) {
         guard isFinal else { return nil }
         guard bytes.count >= 16 else { throw .truncated(.heic) }
-        let session = try Session(bytes, limits: limits)
+        let session = try Session(bytes, limits: limits, usesThumbnail: usesThumbnail)
         let width = Int(heif_image_handle_get_width(session.handle)), height = Int(heif_image_handle_get_height(session.handle))
         guard width > 0, height > 0 else { throw .malformed(.heic, "an image of \(width)x\(height) pixels") }
         try limits.check(width: width, height: height)

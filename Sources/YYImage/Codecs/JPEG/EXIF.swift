@@ -47,4 +47,48 @@ enum EXIF {
         }
         return out
     }
+
+    /// A new TIFF structure with only IFD0's copyright (0x8298) and artist (0x013B) tags of
+    /// `tiff`, the copyright notice imgproxy keeps when it strips metadata; `nil` when `tiff`
+    /// has neither (or cannot be read).
+    static func copyrightOnly(inTIFF tiff: [UInt8]) -> [UInt8]? {
+        guard tiff.count >= 8, tiff[0] == tiff[1], tiff[0] == 0x49 || tiff[0] == 0x4D else { return nil }
+        let littleEndian = tiff[0] == 0x49
+        func u16(_ offset: Int) -> UInt16? { littleEndian ? tiff.u16LE(offset) : tiff.u16BE(offset) }
+        func u32(_ offset: Int) -> UInt32? { littleEndian ? tiff.u32LE(offset) : tiff.u32BE(offset) }
+        guard u16(2) == 42, let ifd = u32(4).map(Int.init), let count = u16(ifd) else { return nil }
+        // ASCII values by tag: up to 4 bytes inline, longer ones at an offset.
+        var kept: [(tag: UInt16, value: [UInt8])] = []
+        for entry in 0..<Int(count) {
+            let offset = ifd + 2 + entry * 12
+            guard let tag = u16(offset), let type = u16(offset + 2), let length = u32(offset + 4).map(Int.init) else { break }
+            guard tag == 0x013B || tag == 0x8298, type == 2, length > 0, length <= 65_535 else { continue }
+            let start = length <= 4 ? offset + 8 : (u32(offset + 8).map(Int.init) ?? tiff.count)
+            guard start <= tiff.count - length else { continue }
+            kept.append((tag, Array(tiff[start..<(start + length)])))
+        }
+        guard !kept.isEmpty else { return nil }
+        kept.sort { $0.tag < $1.tag }
+        // Little-endian: header, IFD0 (count, 12-byte entries, no next IFD), then the values.
+        var out: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0]
+        func append16(_ value: Int) { out += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
+        func append32(_ value: Int) { append16(value & 0xFFFF); append16(value >> 16 & 0xFFFF) }
+        append16(kept.count)
+        var dataOffset = 8 + 2 + kept.count * 12 + 4
+        for (tag, value) in kept {
+            append16(Int(tag)); append16(2); append32(value.count)
+            if value.count <= 4 {
+                out += value + [UInt8](repeating: 0, count: 4 - value.count)
+            } else {
+                append32(dataOffset)
+                dataOffset += value.count + value.count % 2
+            }
+        }
+        append32(0)
+        for (_, value) in kept where value.count > 4 {
+            out += value
+            if value.count % 2 == 1 { out.append(0) }
+        }
+        return out
+    }
 }

@@ -44,6 +44,24 @@ struct HEICCodecTests {
         #expect(failuresOnManyThreads(24, expecting: expected) { try ImageDecoder(data: data).frame(at: 0) } == [])
     }
 
+    @Test func theFirstEmbeddedThumbnailIsDecodedWhenAsked() throws {
+        let png = folder.appending("thumbnailed.png")
+        try FormatReference.writePNG(FormatReference.picture(width: 300, height: 200, alpha: false), to: png)
+        let path = folder.appending("thumbnailed.heic")
+        try FormatReference.run("heif-enc", ["-q", "60", "-t", "60", png, "-o", path])
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        var options = ImageDecoder.Options()
+        options.usesEmbeddedThumbnail = true
+        let thumbnail = try ImageDecoder(data: data, options: options)
+        let frame = try thumbnail.frame(at: 0)
+        #expect(thumbnail.canvasWidth == 60 && thumbnail.canvasHeight == 40 && frame.width == 60)
+        #expect(try ImageDecoder(data: data).frame(at: 0).width == 300)
+        // Without a thumbnail, the primary image.
+        let plain = folder.appending("plain.heic")
+        try FormatReference.run("heif-enc", ["-q", "60", png, "-o", plain])
+        #expect(try ImageDecoder(data: Data(contentsOf: URL(fileURLWithPath: plain)), options: options).canvasWidth == 300)
+    }
+
     @Test func heicIsNeverEncoded() {
         #expect(!ImageType.heic.isEncodable)
         #expect(throws: ImageError.unsupportedType(.heic)) {
