@@ -58,9 +58,31 @@ public struct ImageServiceConfiguration: Sendable {
     public var allowsSecurityOptions = false
     /// The image the `watermark` option draws; `nil` (the default): the option changes nothing,
     /// as in imgproxy.
-    public var watermark: WatermarkImage?
+    public var watermark: ConfiguredImage?
     /// The watermark's base opacity, 0...1 (default 1), which the option's opacity multiplies.
     public var watermarkOpacity = 1.0
+    /// The image served, processed with the request's options, when a source cannot be fetched
+    /// or is no image (imgproxy's fallback image); `nil` (the default): the error is served.
+    public var fallbackImage: ConfiguredImage?
+    /// The status of a fallback image's response (default 200).
+    public var fallbackImageStatus = 200
+    /// `Cache-Control: max-age` of a fallback image's response; `nil` (the default): the result
+    /// time to live.
+    public var fallbackImageTimeToLive: Duration?
+    /// Whether the options section is only preset names (`/sig/thumb:sharp/plain/…`, imgproxy's
+    /// `IMGPROXY_ONLY_PRESETS`; default false).
+    public var onlyPresets = false
+    /// The option names (as written in URLs: list both `w` and `width` to allow both) a URL may
+    /// use; empty (the default) allows every one. Options inside presets are always allowed.
+    public var allowedProcessingOptions: [String] = []
+    /// A secret every request but `/health` must send as `Authorization: Bearer <secret>`
+    /// (imgproxy's `IMGPROXY_SECRET`); `nil` (the default) asks for none.
+    public var secret: String?
+    /// The origin CORS headers allow (`*` or one origin); `nil` (the default) sends none.
+    public var allowOrigin: String?
+    /// A prefix put before every source that does not start with it (imgproxy's
+    /// `IMGPROXY_BASE_URL`); empty (the default) changes nothing.
+    public var baseURL = ""
     /// AVIF's encoder speed, 0 (slowest, smallest) to 10 (default 8, imgproxy's).
     public var avifSpeed = 8
     /// How many times the result's size a shrink-on-load keeps, at least 1: a JPEG or WebP source

@@ -16,6 +16,9 @@ public struct ServiceError: HTTPResponseError, Sendable, Equatable, CustomString
     public let message: String
     /// What the log gets beside the message (an internal error's text); never sent to a client.
     let detail: String?
+    /// Whether the source could not be had (not fetched, or no image): what a fallback image
+    /// answers for.
+    private(set) var isSourceFailure = false
 
     /// An error with `status` and `message`.
     public init(status: HTTPResponse.Status, message: String) {
@@ -29,7 +32,18 @@ public struct ServiceError: HTTPResponseError, Sendable, Equatable, CustomString
     }
 
     /// This error with `detail` for the log.
-    func logging(_ detail: String) -> ServiceError { ServiceError(status: status, message: message, detail: detail) }
+    func logging(_ detail: String) -> ServiceError {
+        var error = ServiceError(status: status, message: message, detail: detail)
+        error.isSourceFailure = isSourceFailure
+        return error
+    }
+
+    /// This error, marked as the source's failure.
+    var ofSource: ServiceError {
+        var error = self
+        error.isSourceFailure = true
+        return error
+    }
 
     /// Errors are equal when a client sees the same: status and message.
     public static func == (lhs: ServiceError, rhs: ServiceError) -> Bool {
@@ -40,6 +54,10 @@ public struct ServiceError: HTTPResponseError, Sendable, Equatable, CustomString
     static func badRequest(_ message: String) -> ServiceError { ServiceError(status: .badRequest, message: message) }
     /// 403: the signature does not match.
     static let forbidden = ServiceError(status: .forbidden, message: "invalid signature")
+    /// 403: the request's `Authorization` does not carry the service's secret.
+    static let invalidSecret = ServiceError(status: .forbidden, message: "invalid secret")
+    /// 403: an option the service does not allow in URLs.
+    static func forbiddenOption(_ name: String) -> ServiceError { ServiceError(status: .forbidden, message: "forbidden processing option \(name)") }
     /// 404: a source that is not allowed or not there.
     static func notFound(_ message: String) -> ServiceError { ServiceError(status: .notFound, message: message) }
     /// 405: anything but GET.

@@ -216,7 +216,7 @@ struct ImageRenderer: Sendable {
     /// What the codec said goes to the log.
     static func serviceError(for error: ImageError) -> ServiceError {
         switch error {
-        case .unknownFormat: .unprocessable("the source is not an image this service reads")
+        case .unknownFormat: ServiceError.unprocessable("the source is not an image this service reads").ofSource
         case .tooManyPixels(let width, let height, let limit):
             .unprocessable("the source has \(width)x\(height) pixels, over the limit of \(limit)")
         case .invalidParameter(let name, let detail): .unprocessable("\(name): \(detail)")

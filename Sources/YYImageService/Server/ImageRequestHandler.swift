@@ -54,15 +54,24 @@ struct ImageRequestHandler: Sendable {
         // 5. The result from a cache level, or computed (once, however many ask at once) within
         //    the processing timeout.
         let deadline = ContinuousClock.now + configuration.limits.processingTimeout
-        let lookup = try await results.result(forKey: key) { () async throws(ServiceError) -> ImageRenderer.Output in
-            try await compute(source: url.source, options: options, choice: choice, deadline: deadline)
+        let lookup: ResultCache.Lookup
+        var fallback = false
+        do {
+            lookup = try await results.result(forKey: key) { () async throws(ServiceError) -> ImageRenderer.Output in
+                try await compute(source: .url(url.source), options: options, choice: choice, deadline: deadline)
+            }
+        } catch  where error.isSourceFailure && configuration.fallbackImage != nil {
+            // 5'. A source that cannot be had: the fallback image, with the same options.
+            lookup = try await fallbackResult(options: options, choice: choice, deadline: deadline, failure: error)
+            fallback = true
         }
         metrics.record(lookup.level)
         // 6. The image, or 304 when the client has it.
         let disposition = ContentDisposition.value(
             source: url.source, filename: options.filename, type: lookup.result.type, attachment: options.returnAttachment)
         return imageResponse(
-            lookup.result, disposition: disposition, variesWithAccept: choice.dependsOnAccept, ifNoneMatch: request.ifNoneMatch)
+            lookup.result, disposition: disposition, variesWithAccept: choice.dependsOnAccept, ifNoneMatch: request.ifNoneMatch,
+            isFallback: fallback)
     }
 
     /// `GET /info/%signature/%options/%source`: the source's type, size, frames and durations,
@@ -94,18 +103,33 @@ struct ImageRequestHandler: Sendable {
         if stopping.withLock({ $0 }) { throw .unavailable("the service is shutting down") }
     }
 
-    /// The URL taken apart, its signature checked, its options read.
+    /// The URL taken apart, its signature checked, its options read, the base URL put before
+    /// its source.
     private func parse(_ path: String) throws(ServiceError) -> (ProcessingURL, ProcessingOptions) {
         let (given, signedPath) = try ProcessingURL.signature(of: path)
         if let signature = configuration.signature, !signature.isValid(given, for: signedPath) {
             throw .forbidden
         }
-        let url = try ProcessingURL(signature: given, signedPath: signedPath)
+        var url = try ProcessingURL(signature: given, signedPath: signedPath, presetsOnly: configuration.onlyPresets)
+        if !url.source.hasPrefix(configuration.baseURL) { url.source = configuration.baseURL + url.source }
         return (url, try parser.parse(url.optionSegments))
     }
 
+    /// The fallback image rendered with the request's options (kept in the result caches under
+    /// a key of its own), the source's `failure` logged.
+    private func fallbackResult(
+        options: ProcessingOptions, choice: OutputFormat.Choice, deadline: ContinuousClock.Instant, failure: ServiceError
+    ) async throws(ServiceError) -> ResultCache.Lookup {
+        guard let image = configuration.fallbackImage else { throw failure }
+        configuration.logger.info("serving the fallback image", metadata: ["status": "\(failure.status.code)", "error": "\(failure.message)"])
+        let key = ResultCache.key(source: "fallback:" + image.identity, options: options, choice: choice)
+        return try await results.result(forKey: key) { () async throws(ServiceError) -> ImageRenderer.Output in
+            try await compute(source: image, options: options, choice: choice, deadline: deadline)
+        }
+    }
+
     /// A result computed before `deadline`: a worker, the source, the render.
-    private func compute(source: String, options: ProcessingOptions, choice: OutputFormat.Choice, deadline: ContinuousClock.Instant)
+    private func compute(source: ConfiguredImage, options: ProcessingOptions, choice: OutputFormat.Choice, deadline: ContinuousClock.Instant)
         async throws(ServiceError) -> ImageRenderer.Output
     {
         try await withinDeadline(deadline) { () async throws(ServiceError) -> ImageRenderer.Output in
@@ -114,12 +138,17 @@ struct ImageRequestHandler: Sendable {
             defer { admission.leave() }
             // b. The source's bytes.
             let downloading = ContinuousClock.now
-            let data = try await fetcher.data(for: source)
+            let data: Data
+            do throws(ServiceError) {
+                data = try await bytes(of: source)
+            } catch {
+                throw error.ofSource
+            }
             metrics.record(.download, .now - downloading)
             if let limit = options.security.sourceBytes, data.count > limit {
                 throw .unprocessable("the source has \(data.count) bytes, over the limit of \(limit)")
             }
-            let watermark = options.watermark == nil ? nil : try await watermarkImage()
+            let watermark = try await watermarkBytes(for: options)
             // c. The render, on a render thread; it checks the deadline and this task's
             //    cancellation between steps and frames.
             let renderer = self.renderer
@@ -145,13 +174,18 @@ struct ImageRequestHandler: Sendable {
         }
     }
 
-    /// The watermark image's bytes: held, or fetched (and cached) like a source.
-    private func watermarkImage() async throws(ServiceError) -> Data? {
-        switch configuration.watermark {
-        case .data(let data)?: data
-        case .url(let url)?: try await fetcher.data(for: url)
-        case nil: nil
+    /// The bytes of a source or of a configured image: held, or fetched (and cached) as a source.
+    private func bytes(of image: ConfiguredImage) async throws(ServiceError) -> Data {
+        switch image {
+        case .data(let data): data
+        case .url(let url): try await fetcher.data(for: url)
         }
+    }
+
+    /// The watermark image's bytes, when the options draw it.
+    private func watermarkBytes(for options: ProcessingOptions) async throws(ServiceError) -> Data? {
+        guard options.watermark != nil, let image = configuration.watermark else { return nil }
+        return try await bytes(of: image)
     }
 
     /// The source's bytes as they are, typed by what they start with. Unlike imgproxy's, which
@@ -209,16 +243,25 @@ struct ImageRequestHandler: Sendable {
         }
     }
 
-    /// 200 with the image, or 304 when the client has it.
-    private func imageResponse(_ result: StoredResult, disposition: String, variesWithAccept: Bool, ifNoneMatch: String?) -> Response {
+    /// 200 with the image, or 304 when the client has it; a fallback image with its own status
+    /// and time to live, and a `Fallback-Image: 1` header that says what it is.
+    private func imageResponse(
+        _ result: StoredResult, disposition: String, variesWithAccept: Bool, ifNoneMatch: String?, isFallback: Bool
+    ) -> Response {
         var headers: HTTPFields = [.cacheControl: cacheControl, .eTag: result.etag]
         if variesWithAccept { headers[.vary] = "Accept" }
+        if isFallback {
+            let timeToLive = configuration.fallbackImageTimeToLive ?? configuration.resultTimeToLive
+            headers[.cacheControl] = "public, max-age=\(timeToLive.components.seconds)"
+            headers[.fallbackImage] = "1"
+        }
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: result.etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = OutputFormat.mediaType(result.type)
         headers[.contentDisposition] = disposition
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: result.image)))
+        let status = isFallback ? HTTPResponse.Status(code: configuration.fallbackImageStatus) : .ok
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: result.image)))
     }
 
     /// Whether an `If-None-Match` list names `etag` (or is `*`); weak tags match too.
@@ -228,4 +271,9 @@ struct ImageRequestHandler: Sendable {
             return tag == "*" || tag == etag || tag == "W/" + etag
         }
     }
+}
+
+extension HTTPField.Name {
+    /// Says that the image is the service's fallback, not the source's (imgproxy#487).
+    static let fallbackImage = Self("Fallback-Image")!
 }

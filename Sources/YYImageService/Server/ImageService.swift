@@ -68,7 +68,7 @@ public final class ImageService: Service {
             configuration: configuration,
             parser: OptionParser(
                 presets: configuration.presets, maxResultSide: limits.resultSide, allowsSecurityOptions: configuration.allowsSecurityOptions,
-                watermarkIdentity: configuration.watermark?.identity),
+                watermarkIdentity: configuration.watermark?.identity, allowedOptions: Set(configuration.allowedProcessingOptions)),
             fetcher: fetcher,
             renderer: ImageRenderer(
                 limits: .init(

@@ -15,6 +15,9 @@ struct OptionParser: Sendable {
     /// the result's key; `nil`: no watermark image, and `watermark` is checked but changes
     /// nothing, as in imgproxy.
     var watermarkIdentity: String?
+    /// The option names a URL may use, as written; empty allows every one (options inside
+    /// presets are always allowed).
+    var allowedOptions: Set<String> = []
     /// The time `expires` is checked against.
     var now: @Sendable () -> Date = { Date() }
 
@@ -30,6 +33,7 @@ struct OptionParser: Sendable {
     private func apply(_ segments: [String], to options: inout ProcessingOptions, presetDepth: Int) throws(ServiceError) {
         for segment in segments where !segment.isEmpty {
             let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            if presetDepth == 0, !allowedOptions.isEmpty, !allowedOptions.contains(parts[0]) { throw .forbiddenOption(parts[0]) }
             try apply(name: parts[0], arguments: Array(parts.dropFirst()), to: &options, presetDepth: presetDepth)
         }
     }

@@ -6,7 +6,8 @@ import YYImage
 /// - `/%signature/%options/plain/%percent-encoded-url[@%extension]`
 /// - `/%signature/%options/%base64url-encoded-url[.%extension]` (the base64 may be split by `/`)
 ///
-/// Options are the segments before the source that hold a `:`.
+/// Options are the segments before the source that hold a `:`; in presets-only mode, the one
+/// segment after the signature is a `:`-separated list of preset names.
 struct ProcessingURL: Sendable, Equatable {
     /// The first segment.
     var signature: String
@@ -33,21 +34,26 @@ struct ProcessingURL: Sendable, Equatable {
     }
 
     /// `path` (the request's path, still percent-encoded) taken apart.
-    init(path: String) throws(ServiceError) {
+    init(path: String, presetsOnly: Bool = false) throws(ServiceError) {
         let (signature, signedPath) = try Self.signature(of: path)
-        try self.init(signature: signature, signedPath: signedPath)
+        try self.init(signature: signature, signedPath: signedPath, presetsOnly: presetsOnly)
     }
 
     /// A path already split by ``signature(of:)`` taken apart.
-    init(signature: String, signedPath: String) throws(ServiceError) {
+    init(signature: String, signedPath: String, presetsOnly: Bool = false) throws(ServiceError) {
         self.signature = signature
         self.signedPath = signedPath
         var segments = signedPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
         guard !segments.isEmpty else { throw .badRequest("the URL has no signature and source") }
         var options: [String] = []
-        while let first = segments.first, first != "plain", first.contains(":") {
-            options.append(first)
-            segments.removeFirst()
+        if presetsOnly {
+            // The preset names, read as one `preset` option.
+            options.append("preset:" + segments.removeFirst())
+        } else {
+            while let first = segments.first, first != "plain", first.contains(":") {
+                options.append(first)
+                segments.removeFirst()
+            }
         }
         optionSegments = options
         guard let first = segments.first, !first.isEmpty else { throw .badRequest("the URL has no source") }

@@ -160,6 +160,41 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("watermark-opacity"), help: "The watermark's base opacity, 0...1, which the option's multiplies.")
     var watermarkOpacity = 1.0
 
+    @Option(
+        name: .customLong("fallback-image-path"),
+        help: ArgumentHelp("The image served, with the request's options, when a source cannot be had; read at start.", valueName: "FILE"))
+    var fallbackImagePath: String?
+
+    @Option(name: .customLong("fallback-image-url"), help: ArgumentHelp("The fallback image, fetched like a source.", valueName: "URL"))
+    var fallbackImageURL: String?
+
+    @Option(name: .customLong("fallback-image-data"), help: ArgumentHelp("The fallback image, in base64.", valueName: "BASE64"))
+    var fallbackImageData: String?
+
+    @Option(name: .customLong("fallback-image-http-code"), help: "The status of a fallback image's response (default 200).")
+    var fallbackImageHTTPCode = 200
+
+    @Option(name: .customLong("fallback-image-ttl"), help: "Seconds a fallback image may be cached (default: --ttl).")
+    var fallbackImageTTL: Double?
+
+    @Flag(name: .customLong("only-presets"), help: "Read the options section as preset names only (NAME:NAME).")
+    var onlyPresets = false
+
+    @Option(
+        name: .customLong("allowed-processing-option"),
+        help: ArgumentHelp(
+            "An option name URLs may use, as written (repeatable; none: all). Presets' own options are always allowed.", valueName: "NAME"))
+    var allowedProcessingOption: [String] = []
+
+    @Option(help: ArgumentHelp("A secret every request but /health must send as Authorization: Bearer SECRET.", valueName: "SECRET"))
+    var secret: String?
+
+    @Option(name: .customLong("allow-origin"), help: ArgumentHelp("The origin CORS headers allow (* or one origin).", valueName: "ORIGIN"))
+    var allowOrigin: String?
+
+    @Option(name: .customLong("base-url"), help: ArgumentHelp("A prefix put before every source that does not start with it.", valueName: "URL"))
+    var baseURL = ""
+
     @Option(name: .customLong("avif-speed"), help: "AVIF encoder speed, 0 (small, slow) to 10 (fast).")
     var avifSpeed = 8
 
@@ -204,9 +239,16 @@ struct ServeCommand: AsyncParsableCommand {
         if !["text", "json"].contains(logFormat) { throw ValidationError("--log-format must be text or json") }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
         if !(0...10).contains(avifSpeed) { throw ValidationError("--avif-speed must be 0...10") }
-        if [watermarkPath, watermarkURL, watermarkData].compactMap({ $0 }).count > 1 {
-            throw ValidationError("give one of --watermark-path, --watermark-url and --watermark-data")
+        for kind in ["watermark", "fallback-image"] {
+            let given =
+                kind == "watermark" ? [watermarkPath, watermarkURL, watermarkData] : [fallbackImagePath, fallbackImageURL, fallbackImageData]
+            if given.compactMap({ $0 }).count > 1 { throw ValidationError("give one of --\(kind)-path, --\(kind)-url and --\(kind)-data") }
         }
+        if !(200...599).contains(fallbackImageHTTPCode) { throw ValidationError("--fallback-image-http-code must be 200...599") }
+        if let fallbackImageTTL, !(fallbackImageTTL.isFinite && fallbackImageTTL > 0) {
+            throw ValidationError("--fallback-image-ttl must be a positive number of seconds")
+        }
+        if secret?.isEmpty == true { throw ValidationError("--secret must not be empty") }
         if !(watermarkOpacity.isFinite && (0...1).contains(watermarkOpacity)) { throw ValidationError("--watermark-opacity must be 0...1") }
         if !(shrinkOnLoadGap.isFinite && (1...8).contains(shrinkOnLoadGap)) { throw ValidationError("--shrink-on-load-gap must be 1...8") }
     }
@@ -261,8 +303,16 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.allowsSecurityOptions = allowSecurityOptions
         configuration.negotiatesWebP = !noWebP
         configuration.avifSpeed = avifSpeed
-        configuration.watermark = try watermark()
+        configuration.watermark = try image("--watermark", path: watermarkPath, url: watermarkURL, base64: watermarkData)
         configuration.watermarkOpacity = watermarkOpacity
+        configuration.fallbackImage = try image("--fallback-image", path: fallbackImagePath, url: fallbackImageURL, base64: fallbackImageData)
+        configuration.fallbackImageStatus = fallbackImageHTTPCode
+        configuration.fallbackImageTimeToLive = fallbackImageTTL.map { .commandLineSeconds($0, atMost: 100 * 365 * 86_400) }
+        configuration.onlyPresets = onlyPresets
+        configuration.allowedProcessingOptions = allowedProcessingOption
+        configuration.secret = secret
+        configuration.allowOrigin = allowOrigin
+        configuration.baseURL = baseURL
         configuration.shrinkOnLoadGap = shrinkOnLoadGap
         configuration.limits.sourceBytes = maxSourceBytes
         configuration.limits.sourcePixels = maxSourcePixels
@@ -279,17 +329,18 @@ struct ServeCommand: AsyncParsableCommand {
         return configuration
     }
 
-    /// The watermark image the flags name: a file read now, base64 decoded now, or a URL.
-    private func watermark() throws(ToolFailure) -> WatermarkImage? {
-        if let watermarkURL { return .url(watermarkURL) }
-        if let watermarkData {
-            guard let data = Data(base64Encoded: watermarkData), !data.isEmpty else { throw .usage("--watermark-data is not base64") }
+    /// The image a `flag`-path, -url or -data option names: a file read now, base64 decoded now,
+    /// or a URL.
+    private func image(_ flag: String, path: String?, url: String?, base64: String?) throws(ToolFailure) -> ConfiguredImage? {
+        if let url { return .url(url) }
+        if let base64 {
+            guard let data = Data(base64Encoded: base64), !data.isEmpty else { throw .usage("\(flag)-data is not base64") }
             return .data(data)
         }
-        guard let watermarkPath else { return nil }
-        // The watermark passes the source byte limit, as a fetched one would.
-        let data = try StandardStreams.read(watermarkPath, atMost: maxSourceBytes)
-        guard data.count <= maxSourceBytes else { throw .failure("--watermark-path: over the source limit of \(maxSourceBytes) bytes") }
+        guard let path else { return nil }
+        // The file passes the source byte limit, as a fetched image would.
+        let data = try StandardStreams.read(path, atMost: maxSourceBytes)
+        guard data.count <= maxSourceBytes else { throw .failure("\(flag)-path: over the source limit of \(maxSourceBytes) bytes") }
         return .data(data)
     }
 

@@ -22,7 +22,10 @@ enum ServeEnvironment {
         ("processing-timeout", .value), ("shutdown-timeout", .value),
         ("idle-timeout", .value), ("max-connections", .value), ("ttl", .value), ("no-avif", .flag), ("no-webp", .flag),
         ("watermark-path", .value), ("watermark-url", .value), ("watermark-data", .value),
-        ("watermark-opacity", .value), ("avif-speed", .value), ("shrink-on-load-gap", .value), ("log-format", .value), ("log-level", .value),
+        ("watermark-opacity", .value), ("fallback-image-path", .value), ("fallback-image-url", .value), ("fallback-image-data", .value),
+        ("fallback-image-http-code", .value), ("fallback-image-ttl", .value), ("only-presets", .flag),
+        ("allowed-processing-option", .repeatable), ("secret", .value), ("allow-origin", .value), ("base-url", .value),
+        ("avif-speed", .value), ("shrink-on-load-gap", .value), ("log-format", .value), ("log-level", .value),
     ]
 
     /// `YY_SERVE_<NAME>` for every option, in the table's order.

@@ -1,8 +1,8 @@
 public import Foundation
 
-/// Where the service's watermark image comes from (imgproxy's `IMGPROXY_WATERMARK_DATA`,
-/// `_PATH` and `_URL`); the `watermark` option draws it.
-public enum WatermarkImage: Sendable, Hashable {
+/// An image the operator gives the service besides its sources: the watermark (imgproxy's
+/// `IMGPROXY_WATERMARK_DATA`, `_PATH`, `_URL`) or the fallback image (`IMGPROXY_FALLBACK_IMAGE_*`).
+public enum ConfiguredImage: Sendable, Hashable {
     /// The image's bytes, held by the service (a file read at start, or decoded base64).
     case data(Data)
     /// A source URL (`http(s)://` or `local:///`), fetched like a source: through the address

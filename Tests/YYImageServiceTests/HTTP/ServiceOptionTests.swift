@@ -1,0 +1,106 @@
+import Foundation
+import TestSupport
+import Testing
+import YYImage
+
+@testable import YYImageService
+
+/// The service options imgproxy's users set: the fallback image, presets only, allowed options,
+/// the bearer secret, CORS and the base URL.
+extension ProcessingOptionTests {
+    @Test func aSourceThatCannotBeHadGetsTheFallbackImageWithItsStatusAndHeader() async throws {
+        let fallback = try ImageEncoder.encode(Self.block(), as: .png)
+        try await withService({
+            $0.fallbackImage = .data(fallback)
+            $0.fallbackImageStatus = 404
+            $0.fallbackImageTimeToLive = .seconds(60)
+        }) { service in
+            // Missing, and not an image: the fallback, processed with the request's options.
+            for source in ["missing.png", "notes.txt"] {
+                let reply = try await service.get("/insecure/rs:force:20:10/f:png/plain/local:///\(source)")
+                #expect(reply.status == 404 && reply.header("Fallback-Image") == "1", "\(source)")
+                #expect(reply.header("Cache-Control") == "public, max-age=60")
+                let image = try reply.image().frame(at: 0)
+                #expect(image.width == 20 && image.height == 10 && near(image[19, 0], Self.white))
+            }
+            let good = try await service.get("/insecure/f:png/plain/local:///quadrants.png")
+            #expect(good.status == 200 && good.header("Fallback-Image") == nil)
+        }
+        // Without one, the error.
+        try await withService { service in
+            let missing = try await service.get("/insecure/f:png/plain/local:///missing.png")
+            #expect(missing.status == 404 && missing.header("Fallback-Image") == nil && missing.errorMessage != nil)
+        }
+    }
+
+    @Test func presetsOnlyReadsTheOptionsSectionAsPresetNames() async throws {
+        try await withService({
+            $0.onlyPresets = true
+            $0.presets = ["small": ["rs:force:10:10"], "png": ["f:png"]]
+        }) { service in
+            let small = try await render(service, "small:png", "quadrants.png")
+            #expect(small.width == 10 && small.height == 10)
+            // An ad-hoc option is read as preset names, which do not exist.
+            let adHoc = try await service.get("/insecure/rs:force:5:5/plain/local:///quadrants.png")
+            #expect(adHoc.status == 400)
+        }
+    }
+
+    @Test func onlyTheAllowedOptionsMayBeWrittenButPresetsKeepTheirOwn() async throws {
+        try await withService({
+            $0.allowedProcessingOptions = ["w", "pr"]
+            $0.presets = ["soft": ["bl:1"]]
+        }) { service in
+            for options in ["w:10", "w:10/pr:soft"] {
+                let reply = try await service.get("/insecure/\(options)/plain/local:///quadrants.png@png")
+                #expect(reply.status == 200, "\(options)")
+            }
+            let refused = try await service.get("/insecure/w:10/bl:2/plain/local:///quadrants.png@png")
+            #expect(refused.status == 403 && refused.errorMessage == "forbidden processing option bl")
+            // As written: `width` is another name, not allowed unless listed.
+            let otherName = try await service.get("/insecure/width:10/plain/local:///quadrants.png@png")
+            #expect(otherName.status == 403)
+        }
+    }
+
+    @Test func theSecretIsRequiredAsABearerTokenButNotForHealth() async throws {
+        try await withService({ $0.secret = "s3cret" }) { service in
+            let path = "/insecure/f:png/plain/local:///quadrants.png"
+            for (authorization, expected) in [(nil, 403), ("Bearer wrong", 403), ("s3cret", 403), ("Bearer s3cret", 200)] {
+                let reply = try await service.get(path, headers: authorization.map { [("Authorization", $0)] } ?? [])
+                #expect(reply.status == expected, "\(authorization ?? "no header")")
+            }
+            let health = try await service.get("/health")
+            #expect(health.status == 200)
+        }
+    }
+
+    @Test func corsHeadersNameTheAllowedOriginOnImagesErrorsAndPreflights() async throws {
+        try await withService({ $0.allowOrigin = "https://app.example" }) { service in
+            let origin = [("Origin", "https://app.example")]
+            let image = try await service.get("/insecure/f:png/plain/local:///quadrants.png", headers: origin)
+            #expect(image.status == 200 && image.header("Access-Control-Allow-Origin") == "https://app.example")
+            let missing = try await service.get("/insecure/f:png/plain/local:///missing.png", headers: origin)
+            #expect(missing.status == 404 && missing.header("Access-Control-Allow-Origin") == "https://app.example")
+            let preflight = try await service.request("/insecure/f:png/plain/local:///quadrants.png", method: .options, headers: origin)
+            #expect(preflight.status == 204 && preflight.header("Access-Control-Allow-Methods")?.contains("GET") == true)
+            // A request from no page gets none.
+            let plain = try await service.get("/insecure/f:png/plain/local:///quadrants.png")
+            #expect(plain.header("Access-Control-Allow-Origin") == nil)
+        }
+        // Without the option, a preflight is a 405 like any other method.
+        try await withService { service in
+            let preflight = try await service.request("/health", method: .options, headers: [("Origin", "https://app.example")])
+            #expect(preflight.status == 405 && preflight.header("Access-Control-Allow-Origin") == nil)
+        }
+    }
+
+    @Test func theBaseURLGoesBeforeASourceThatDoesNotStartWithIt() async throws {
+        try await withService({ $0.baseURL = "local:///" }) { service in
+            for path in ["/insecure/f:png/plain/quadrants.png", "/insecure/f:png/plain/local:///quadrants.png"] {
+                let reply = try await service.get(path)
+                #expect(reply.status == 200, "\(path)")
+            }
+        }
+    }
+}
