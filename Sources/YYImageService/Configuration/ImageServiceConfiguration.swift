@@ -1,6 +1,7 @@
 import Foundation
 public import Logging
 public import YYCache
+public import YYImage
 
 /// Everything ``ImageService`` is made with. Every field has a default: a service made with
 /// `ImageServiceConfiguration()` listens on 127.0.0.1:8080, accepts unsigned URLs, fetches
@@ -52,6 +53,16 @@ public struct ImageServiceConfiguration: Sendable {
     public var negotiatesAVIF = true
     /// Whether WebP may be chosen from `Accept` when the URL names no format (default true).
     public var negotiatesWebP = true
+    /// Whether `Sec-CH-DPR`/`DPR` and `Sec-CH-Width`/`Width` set `dpr` and `width` when the URL
+    /// does not (default false, as imgproxy's `IMGPROXY_ENABLE_CLIENT_HINTS`); answers then say
+    /// `Vary` and `Accept-CH` for them.
+    public var enablesClientHints = false
+    /// Whether JPEG XL may be chosen from `Accept` when the URL names no format (default false,
+    /// as imgproxy's `IMGPROXY_AUTO_JXL`).
+    public var negotiatesJPEGXL = false
+    /// The order negotiation tries the formats in (default JPEG XL, AVIF, WebP); each is tried
+    /// only when its switch is on and the client's `Accept` names it.
+    public var preferredFormats: [ImageType] = [.jpegXL, .avif, .webp]
     /// Whether URLs may lower the source and result limits with imgproxy's security options
     /// (`max_src_resolution`, `max_src_file_size`, `max_animation_frames`,
     /// `max_animation_frame_resolution`, `max_result_dimension`; default false: they are a 403).
@@ -134,4 +145,10 @@ public struct ImageServiceConfiguration: Sendable {
 
     /// The defaults.
     public init() {}
+
+    /// The formats negotiation may pick, in the order it tries them.
+    var negotiatedFormats: [ImageType] {
+        let allowed: [ImageType: Bool] = [.jpegXL: negotiatesJPEGXL, .avif: negotiatesAVIF, .webp: negotiatesWebP]
+        return preferredFormats.filter { allowed[$0] == true }
+    }
 }

@@ -10,6 +10,7 @@ extension ImageService {
     /// handler as they were sent.
     func makeRouter() -> Router<BasicRequestContext> {
         let handler = self.handler
+        let readsHints = configuration.enablesClientHints
         let router = Router()
         // Outermost, so that a preflight is answered before the GET-only check and every answer,
         // an error's too, carries the origin.
@@ -41,7 +42,9 @@ extension ImageService {
         }
         router.get("**") { request, _ in
             try await handler.execute(
-                .init(path: request.uri.path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch]))
+                .init(
+                    path: request.uri.path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
+                    hints: readsHints ? ClientHints(request.headers) : nil))
         }
         return router
     }

@@ -1,15 +1,17 @@
 import Foundation
 import YYImage
 
-/// Which format a result is written in: the one the URL names, else one the client's `Accept`
-/// says it takes (AVIF, then WebP, each switchable), else the source's own.
+/// Which format a result is written in: the one the URL names, else the first of the formats the
+/// service negotiates (JPEG XL, AVIF, WebP, each switchable, in a configurable order) that the
+/// client's `Accept` names, else the source's own.
 struct OutputFormat: Sendable, Hashable {
     /// What decides the format, known before the source is: part of the result's cache key.
     enum Choice: Sendable, Hashable {
         /// Named by `format`/`f`/`ext` or the URL's extension.
         case named(ImageType)
-        /// From `Accept`: whether AVIF and WebP may be chosen; otherwise the source's format.
-        case negotiated(avif: Bool, webp: Bool)
+        /// From `Accept`: the formats it names that negotiation may pick, in the service's order
+        /// of preference; none: the source's format.
+        case negotiated([ImageType])
 
         /// Whether the answer depends on `Accept` (so responses carry `Vary: Accept`).
         var dependsOnAccept: Bool {
@@ -19,8 +21,14 @@ struct OutputFormat: Sendable, Hashable {
 
         var cacheKey: String {
             switch self {
-            case .named(let type): "f=\(type.rawValue)"
-            case .negotiated(let avif, let webp): "accept=\(avif ? "avif" : "-"),\(webp ? "webp" : "-")"
+            case .named(let type):
+                return "f=\(type.rawValue)"
+            case .negotiated(let formats):
+                // AVIF and WebP in the default order keep the spelling keys had before the order was configurable.
+                if formats.allSatisfy({ $0 == .avif || $0 == .webp }), formats.first != .webp || formats.count == 1 {
+                    return "accept=\(formats.contains(.avif) ? "avif" : "-"),\(formats.contains(.webp) ? "webp" : "-")"
+                }
+                return "accept=" + formats.map(\.rawValue).joined(separator: ",")
             }
         }
     }
@@ -29,26 +37,24 @@ struct OutputFormat: Sendable, Hashable {
     /// show (JPEG 2000, ICNS).
     static let servable: [ImageType] = [.jpeg, .png, .webp, .avif, .gif, .jpegXL, .tiff, .bmp, .ico].filter(\.isEncodable)
 
-    /// The choice for a request: `named` when given, else what `accept` allows of the formats
-    /// the configuration lets negotiation pick.
-    static func choice(named: ImageType?, accept: String?, negotiatesAVIF: Bool, negotiatesWebP: Bool) -> Choice {
+    /// The choice for a request: `named` when given, else the formats of `preferred` (in its
+    /// order) that `accept` names and this build writes.
+    static func choice(named: ImageType?, accept: String?, preferred: [ImageType]) -> Choice {
         if let named { return .named(named) }
         let accepted = AcceptHeader(accept ?? "")
-        return .negotiated(
-            avif: negotiatesAVIF && ImageType.avif.isEncodable && accepted.accepts("image/avif"),
-            webp: negotiatesWebP && accepted.accepts("image/webp"))
+        return .negotiated(preferred.filter { $0.isEncodable && accepted.accepts(mediaType($0)) })
     }
 
-    /// The format of the result for `choice` and a source of `sourceType`. AVIF is not chosen for an
-    /// animation (encoding one takes many times longer than WebP); a source format the service
-    /// does not write becomes PNG when it may hold alpha, else JPEG.
+    /// The format of the result for `choice` and a source of `sourceType`. AVIF and JPEG XL are
+    /// not chosen for an animation (AVIF sequences take many times longer to encode than WebP;
+    /// our JPEG XL writes stills); a source format the service does not write becomes PNG when it
+    /// may hold alpha, else JPEG.
     static func resolve(_ choice: Choice, sourceType: ImageType, isAnimated: Bool) -> ImageType {
         switch choice {
         case .named(let type):
             return type
-        case .negotiated(let avif, let webp):
-            if avif && !isAnimated { return .avif }
-            if webp { return .webp }
+        case .negotiated(let formats):
+            if let format = formats.first(where: { !isAnimated || $0 == .webp }) { return format }
             if servable.contains(sourceType) && !(sourceType == .avif && isAnimated) { return sourceType }
             if isAnimated { return .gif }
             return sourceType == .heic ? .jpeg : .png

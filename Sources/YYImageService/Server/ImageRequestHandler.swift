@@ -31,6 +31,8 @@ struct ImageRequestHandler: Sendable {
         var path: String
         var accept: String?
         var ifNoneMatch: String?
+        /// What the client hints say, when the service reads them.
+        var hints: ClientHints?
     }
 
     /// `GET /%signature/%options/%source`: the processed image.
@@ -38,7 +40,7 @@ struct ImageRequestHandler: Sendable {
         // 1. A service that is shutting down takes no new work.
         try refuseWhenStopping()
         // 2. The URL taken apart, its signature checked, its options read.
-        let (url, options) = try parse(request.path)
+        let (url, options) = try parse(request.path, hints: request.hints ?? ClientHints())
         // `raw`: the source as fetched (through the same address guard and byte limit), neither
         // decoded nor cached.
         if options.raw { return try await rawResponse(url.source, options: options) }
@@ -46,9 +48,7 @@ struct ImageRequestHandler: Sendable {
         //    from Accept. It is part of the result's key, so it is chosen before the source is seen.
         var named = options.format
         if named == nil { named = try url.extensionFormat() }
-        let choice = OutputFormat.choice(
-            named: named, accept: request.accept,
-            negotiatesAVIF: configuration.negotiatesAVIF, negotiatesWebP: configuration.negotiatesWebP)
+        let choice = OutputFormat.choice(named: named, accept: request.accept, preferred: configuration.negotiatedFormats)
         // 4. The result's key: the source, the normalised options and the format choice.
         let key = ResultCache.key(source: url.source, options: options, choice: choice)
         // 5. The result from a cache level, or computed (once, however many ask at once) within
@@ -69,9 +69,10 @@ struct ImageRequestHandler: Sendable {
         // 6. The image, or 304 when the client has it.
         let disposition = ContentDisposition.value(
             source: url.source, filename: options.filename, type: lookup.result.type, attachment: options.returnAttachment)
+        var varies = choice.dependsOnAccept ? ["Accept"] : []
+        if request.hints != nil { varies.append(ClientHints.headerNames) }
         return imageResponse(
-            lookup.result, disposition: disposition, variesWithAccept: choice.dependsOnAccept, ifNoneMatch: request.ifNoneMatch,
-            isFallback: fallback)
+            lookup.result, disposition: disposition, varies: varies, ifNoneMatch: request.ifNoneMatch, isFallback: fallback)
     }
 
     /// `GET /info/%signature/%options/%source`: the source's type, size, frames and durations,
@@ -105,14 +106,14 @@ struct ImageRequestHandler: Sendable {
 
     /// The URL taken apart, its signature checked, its options read, the base URL put before
     /// its source.
-    private func parse(_ path: String) throws(ServiceError) -> (ProcessingURL, ProcessingOptions) {
+    private func parse(_ path: String, hints: ClientHints = ClientHints()) throws(ServiceError) -> (ProcessingURL, ProcessingOptions) {
         let (given, signedPath) = try ProcessingURL.signature(of: path)
         if let signature = configuration.signature, !signature.isValid(given, for: signedPath) {
             throw .forbidden
         }
         var url = try ProcessingURL(signature: given, signedPath: signedPath, presetsOnly: configuration.onlyPresets)
         if !url.source.hasPrefix(configuration.baseURL) { url.source = configuration.baseURL + url.source }
-        return (url, try parser.parse(url.optionSegments))
+        return (url, try parser.parse(url.optionSegments, hints: hints))
     }
 
     /// The fallback image rendered with the request's options (kept in the result caches under
@@ -243,13 +244,16 @@ struct ImageRequestHandler: Sendable {
         }
     }
 
-    /// 200 with the image, or 304 when the client has it; a fallback image with its own status
+    /// 200 with the image, or 304 when the client has it, with `Vary` naming the request headers
+    /// the answer depends on; a fallback image with its own status
     /// and time to live, and a `Fallback-Image: 1` header that says what it is.
     private func imageResponse(
-        _ result: StoredResult, disposition: String, variesWithAccept: Bool, ifNoneMatch: String?, isFallback: Bool
+        _ result: StoredResult, disposition: String, varies: [String], ifNoneMatch: String?, isFallback: Bool
     ) -> Response {
         var headers: HTTPFields = [.cacheControl: cacheControl, .eTag: result.etag]
-        if variesWithAccept { headers[.vary] = "Accept" }
+        if !varies.isEmpty { headers[.vary] = varies.joined(separator: ", ") }
+        // With client hints read, the browser is asked to send them.
+        if configuration.enablesClientHints { headers[.acceptCH] = ClientHints.headerNames }
         if isFallback {
             let timeToLive = configuration.fallbackImageTimeToLive ?? configuration.resultTimeToLive
             headers[.cacheControl] = "public, max-age=\(timeToLive.components.seconds)"
@@ -276,4 +280,6 @@ struct ImageRequestHandler: Sendable {
 extension HTTPField.Name {
     /// Says that the image is the service's fallback, not the source's (imgproxy#487).
     static let fallbackImage = Self("Fallback-Image")!
+    /// The client hints a response asks the browser to send.
+    static let acceptCH = Self("Accept-CH")!
 }

@@ -21,9 +21,9 @@ struct OptionParser: Sendable {
     /// The time `expires` is checked against.
     var now: @Sendable () -> Date = { Date() }
 
-    /// `segments` applied in order over the `default` preset.
-    func parse(_ segments: [String]) throws(ServiceError) -> ProcessingOptions {
-        var options = ProcessingOptions()
+    /// `segments` applied in order over the `default` preset, over the client's `hints`.
+    func parse(_ segments: [String], hints: ClientHints = ClientHints()) throws(ServiceError) -> ProcessingOptions {
+        var options = hints.applied(to: ProcessingOptions())
         if let defaults = presets["default"] { try apply(defaults, to: &options, presetDepth: 1) }
         try apply(segments, to: &options, presetDepth: 0)
         try checkBox(options)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import YYCache
+import YYImage
 import YYImageService
 
 /// `yy serve`: the image service (imgproxy's URL API) on this machine.
@@ -195,6 +196,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("base-url"), help: ArgumentHelp("A prefix put before every source that does not start with it.", valueName: "URL"))
     var baseURL = ""
 
+    @Flag(name: .customLong("enable-jxl"), help: "Choose JPEG XL from Accept too.")
+    var enableJXL = false
+
+    @Option(
+        name: .customLong("preferred-formats"),
+        help: ArgumentHelp("The order Accept negotiation tries formats in (default jxl,avif,webp).", valueName: "LIST"))
+    var preferredFormats = "jxl,avif,webp"
+
+    @Flag(name: .customLong("enable-client-hints"), help: "Take dpr and width from Sec-CH-DPR/DPR and Sec-CH-Width/Width when the URL has none.")
+    var enableClientHints = false
+
     @Option(name: .customLong("avif-speed"), help: "AVIF encoder speed, 0 (small, slow) to 10 (fast).")
     var avifSpeed = 8
 
@@ -249,6 +261,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--fallback-image-ttl must be a positive number of seconds")
         }
         if secret?.isEmpty == true { throw ValidationError("--secret must not be empty") }
+        if preferredFormatList == nil { throw ValidationError("--preferred-formats lists jxl, avif and webp, comma-separated") }
         if !(watermarkOpacity.isFinite && (0...1).contains(watermarkOpacity)) { throw ValidationError("--watermark-opacity must be 0...1") }
         if !(shrinkOnLoadGap.isFinite && (1...8).contains(shrinkOnLoadGap)) { throw ValidationError("--shrink-on-load-gap must be 1...8") }
     }
@@ -302,6 +315,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.negotiatesAVIF = !noAVIF
         configuration.allowsSecurityOptions = allowSecurityOptions
         configuration.negotiatesWebP = !noWebP
+        configuration.negotiatesJPEGXL = enableJXL
+        configuration.preferredFormats = preferredFormatList ?? configuration.preferredFormats
+        configuration.enablesClientHints = enableClientHints
         configuration.avifSpeed = avifSpeed
         configuration.watermark = try image("--watermark", path: watermarkPath, url: watermarkURL, base64: watermarkData)
         configuration.watermarkOpacity = watermarkOpacity
@@ -327,6 +343,13 @@ struct ServeCommand: AsyncParsableCommand {
         if let maxConnections { configuration.maximumConnections = maxConnections }
         configuration.logger = logger
         return configuration
+    }
+
+    /// `--preferred-formats` read: each of jxl, avif and webp at most once; `nil` when it lists another.
+    private var preferredFormatList: [ImageType]? {
+        let names = preferredFormats.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let formats = names.compactMap { ["jxl": ImageType.jpegXL, "avif": .avif, "webp": .webp][$0] }
+        return formats.count == names.count && Set(formats).count == formats.count ? formats : nil
     }
 
     /// The image a `flag`-path, -url or -data option names: a file read now, base64 decoded now,

@@ -25,7 +25,8 @@ enum ServeEnvironment {
         ("watermark-opacity", .value), ("fallback-image-path", .value), ("fallback-image-url", .value), ("fallback-image-data", .value),
         ("fallback-image-http-code", .value), ("fallback-image-ttl", .value), ("only-presets", .flag),
         ("allowed-processing-option", .repeatable), ("secret", .value), ("allow-origin", .value), ("base-url", .value),
-        ("avif-speed", .value), ("shrink-on-load-gap", .value), ("log-format", .value), ("log-level", .value),
+        ("enable-jxl", .flag), ("preferred-formats", .value), ("enable-client-hints", .flag), ("avif-speed", .value), ("shrink-on-load-gap", .value),
+        ("log-format", .value), ("log-level", .value),
     ]
 
     /// `YY_SERVE_<NAME>` for every option, in the table's order.

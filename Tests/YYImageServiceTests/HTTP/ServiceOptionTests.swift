@@ -104,3 +104,44 @@ extension ProcessingOptionTests {
         }
     }
 }
+
+extension ProcessingOptionTests {
+    @Test func clientHintsFillInDPRAndWidthWhenTheURLHasNoneAndTheAnswerVariesWithThem() async throws {
+        try await withService({ $0.enablesClientHints = true }) { service in
+            let hints = [("Sec-CH-DPR", "2"), ("Sec-CH-Width", "40")]
+            // 40 device pixels at DPR 2: a 20-pixel CSS width, drawn 40 wide.
+            let hinted = try await service.get("/insecure/f:png/plain/local:///quadrants.png", headers: hints)
+            #expect(try hinted.image().frame(at: 0).width == 40)
+            #expect(hinted.header("Vary")?.contains("Sec-CH-DPR") == true && hinted.header("Accept-CH")?.contains("Sec-CH-Width") == true)
+            // The legacy names work too; the URL's own width wins over the hint.
+            let legacy = try await service.get("/insecure/f:png/plain/local:///quadrants.png", headers: [("DPR", "1"), ("Width", "16")])
+            #expect(try legacy.image().frame(at: 0).width == 16)
+            let named = try await service.get("/insecure/w:10/f:png/plain/local:///quadrants.png", headers: hints)
+            #expect(try named.image().frame(at: 0).width == 20)
+        }
+        // Off (the default), hints change nothing.
+        try await withService { service in
+            let reply = try await service.get("/insecure/f:png/plain/local:///quadrants.png", headers: [("Sec-CH-Width", "40")])
+            #expect(try reply.image().frame(at: 0).width == 64 && reply.header("Accept-CH") == nil)
+        }
+    }
+
+    @Test(.enabled(if: ImageType.jpegXL.isEncodable && ImageType.avif.isEncodable))
+    func jpegXLIsNegotiatedWhenEnabledAndTheOrderIsConfigurable() async throws {
+        let accept = [("Accept", "image/jxl,image/avif,image/webp,*/*")]
+        func format(_ configure: @escaping (inout ImageServiceConfiguration) -> Void) async throws -> String? {
+            var type: String?
+            try await withService(configure) { service in
+                type = try await service.get("/insecure/plain/local:///quadrants.png", headers: accept).header("Content-Type")
+            }
+            return type
+        }
+        #expect(try await format { _ in } == "image/avif")
+        #expect(try await format { $0.negotiatesJPEGXL = true } == "image/jxl")
+        #expect(try await format { $0.preferredFormats = [.webp, .avif] } == "image/webp")
+        #expect(
+            try await format {
+                $0.negotiatesJPEGXL = true; $0.preferredFormats = [.avif, .jpegXL]
+            } == "image/avif")
+    }
+}

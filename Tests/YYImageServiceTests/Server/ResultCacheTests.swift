@@ -84,7 +84,7 @@ struct ResultCacheTests {
 
     @Test func aResultKeyIsTheVersionedHashOfSourceOptionsAndFormatChoice() throws {
         let options = try OptionParser(presets: [:], maxResultSide: 8192).parse(["rs:fit:512:512"])
-        let key = ResultCache.key(source: "local:///x.jpg", options: options, choice: .negotiated(avif: true, webp: false))
+        let key = ResultCache.key(source: "local:///x.jpg", options: options, choice: .negotiated([.avif]))
         let name = "local:///x.jpg\n" + options.cacheKey + "\naccept=avif,-"
         #expect(key == "result:v3:" + SHA256Digest.of(Array(name.utf8)).map { String(format: "%02x", $0) }.joined())
         #expect(key != ResultCache.key(source: "local:///x.jpg", options: options, choice: .named(.avif)))
