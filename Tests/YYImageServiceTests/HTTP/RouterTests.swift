@@ -312,6 +312,9 @@ import YYImage
         let service = try await ServiceHarness.inProcess {
             $0.workers = 1
             $0.queueLimit = 1
+            // The held request must outlive a stalled machine: its deadline is no part of this test.
+            $0.limits.processingTimeout = .seconds(600)
+            $0.limits.downloadTimeout = .seconds(600)
         }
         // One request at work (its origin held), one waiting: the third finds the queue full.
         async let working = service.get(plain("w:10", origin.url("/1.jpg").absoluteString))
