@@ -34,7 +34,7 @@ struct WatermarkOverlay: Sendable {
             }
             steps.append(.resize(Resize(width: box.width, height: box.height, fit: .inside, enlarge: true)))
         }
-        let offset = (x: Self.pixels(options.offset.x, of: width, dpr: dpr), y: Self.pixels(options.offset.y, of: height, dpr: dpr))
+        let offset = options.offset.pixels(in: resultSize, scale: dpr)
         if options.tiled {
             // The offsets are the space between copies, half on each side of every copy (more
             // than the result's side would show one copy at most).
@@ -85,11 +85,6 @@ struct WatermarkOverlay: Sendable {
             return min(max(position, 1 - inner), outer - 1)
         }
         return (place(mark.width, extent.width, alignment.x, offset.x), place(mark.height, extent.height, alignment.y, offset.y))
-    }
-
-    /// An offset in pixels: at 1 or more either way times `dpr`, else that fraction of `side`.
-    private static func pixels(_ value: Double, of side: Int, dpr: Double) -> Int {
-        rounded(abs(value) >= 1 ? value * dpr : value * Double(side))
     }
 
     /// Halves to even, as imgproxy rounds.

@@ -21,6 +21,8 @@ struct ImageRequestHandler: Sendable {
     /// The requests at work, for a shutdown that runs out of time to cancel.
     let inFlight = InFlightWork()
     let metrics: ServiceMetrics
+    /// The fallback image's name in result keys (its URL, or a digest of its bytes made once).
+    let fallbackIdentity: String?
     /// Set once a graceful shutdown begins: requests that reach the service after it (on a
     /// connection kept alive) get a 503 while those in flight finish.
     let stopping = Locked(false)
@@ -121,9 +123,9 @@ struct ImageRequestHandler: Sendable {
     private func fallbackResult(
         options: ProcessingOptions, choice: OutputFormat.Choice, deadline: ContinuousClock.Instant, failure: ServiceError
     ) async throws(ServiceError) -> ResultCache.Lookup {
-        guard let image = configuration.fallbackImage else { throw failure }
+        guard let image = configuration.fallbackImage, let fallbackIdentity else { throw failure }
         configuration.logger.info("serving the fallback image", metadata: ["status": "\(failure.status.code)", "error": "\(failure.message)"])
-        let key = ResultCache.key(source: "fallback:" + image.identity, options: options, choice: choice)
+        let key = ResultCache.key(source: "fallback:" + fallbackIdentity, options: options, choice: choice)
         return try await results.result(forKey: key) { () async throws(ServiceError) -> ImageRenderer.Output in
             try await compute(source: image, options: options, choice: choice, deadline: deadline)
         }

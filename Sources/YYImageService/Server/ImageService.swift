@@ -82,7 +82,8 @@ public final class ImageService: Service {
             renderQueues: try DispatchQueuePool(
                 name: "yykit.serve.render", queueCount: min(workers, DispatchQueuePool.queueCountRange.upperBound)),
             deadlines: DeadlineWatch(),
-            metrics: metrics)
+            metrics: metrics,
+            fallbackIdentity: configuration.fallbackImage?.identity)
     }
 
     /// Requests waiting for a worker now.
