@@ -22,6 +22,16 @@ public enum ProcessingStep: Sendable, Hashable, Codable {
     case pixelate(size: Int)
     /// Grey from Rec. 709 luma.
     case grayscale
+    /// Brightness, contrast and saturation.
+    case adjust(ColorAdjustment)
+    /// Shades of one colour, mixed with the original by `intensity`.
+    case monochrome(color: RGBA, intensity: Double)
+    /// Luma mapped from `dark` to `light`, mixed with the original by `intensity`.
+    case duotone(dark: RGBA, light: RGBA, intensity: Double)
+    /// A colour laid over everything (with `keepsAlpha`, over the colours only).
+    case colorize(color: RGBA, opacity: Double, keepsAlpha: Bool)
+    /// A linear gradient from transparent to a colour laid over everything.
+    case gradient(GradientOverlay)
     /// Composite over an opaque colour.
     case flatten(background: RGBA)
     /// Round the corners with a radius in pixels.
@@ -57,6 +67,11 @@ public enum ProcessingStep: Sendable, Hashable, Codable {
         case .sharpen(let sigma): return try bitmap.sharpened(sigma: sigma, checkpoint: checkpoint)
         case .pixelate(let size): return try bitmap.pixelated(blockSize: size)
         case .grayscale: return bitmap.grayscaled()
+        case .adjust(let adjustment): return try bitmap.adjusted(adjustment)
+        case .monochrome(let color, let intensity): return try bitmap.monochrome(color: color, intensity: intensity)
+        case .duotone(let dark, let light, let intensity): return try bitmap.duotone(dark: dark, light: light, intensity: intensity)
+        case .colorize(let color, let opacity, let keepsAlpha): return try bitmap.colorized(with: color, opacity: opacity, keepsAlpha: keepsAlpha)
+        case .gradient(let gradient): return try bitmap.overlaid(with: gradient)
         case .flatten(let background): return bitmap.flattened(onto: background)
         case .roundCorners(let radius): return try bitmap.roundingCorners(radius: radius)
         case .circle: return try bitmap.circleMasked()
@@ -77,6 +92,11 @@ public enum ProcessingStep: Sendable, Hashable, Codable {
         case .sharpen(let sigma): "sharpen(\(sigma))"
         case .pixelate(let size): "pixelate(\(size))"
         case .grayscale: "grayscale"
+        case .adjust(let a): "adjust(\(a.brightness),\(a.contrast),\(a.saturation))"
+        case .monochrome(let color, let intensity): "monochrome(\(color.hex),\(intensity))"
+        case .duotone(let dark, let light, let intensity): "duotone(\(dark.hex),\(light.hex),\(intensity))"
+        case .colorize(let color, let opacity, let keepsAlpha): "colorize(\(color.hex),\(opacity),\(keepsAlpha))"
+        case .gradient(let g): "gradient(\(g.color.hex),\(g.opacity),\(g.angle),\(g.start),\(g.stop))"
         case .flatten(let bg): "flatten(\(bg.hex))"
         case .roundCorners(let radius): "round(\(radius))"
         case .circle: "circle"

@@ -2,8 +2,8 @@ import YYImage
 
 /// The processing steps for one request and one source, in imgproxy's order: trim (done by the
 /// renderer before), crop, resize (by the resizing type, with `dpr`, `zoom` and the minimum
-/// sides), rotate, flip, blur, sharpen, pixelate, extend, extend to the aspect ratio, padding,
-/// background.
+/// sides), rotate, flip, adjust, monochrome, duotone, blur, sharpen, pixelate, extend, extend
+/// to the aspect ratio, padding, colorize, gradient, background.
 ///
 /// Made once per request: before decoding, from the source's size, when no step needs the
 /// pixels to be planned (then the decoder may shrink on load, see ``shrinkOnLoad(reducingGap:)``);
@@ -51,14 +51,16 @@ struct RenderPlan: Sendable {
         // then cropped to the box at the gravity.
         let box = Self.box(o)
         var resultCrop: (width: Int, height: Int)?
+        var resize: Resize?
         if Self.cropsAfterTurning(o) {
             let scaled = Self.scaledResize(o, box: box, source: size)
-            if let resize = scaled.resize {
-                size = try resize.outputSize(sourceWidth: size.width, sourceHeight: size.height)
-                steps.append(.resize(resize))
-            }
+            resize = scaled.resize
             resultCrop = scaled.kept
-        } else if let resize = Self.resize(o, box: box, source: size) {
+        } else {
+            resize = Self.resize(o, box: box, source: size)
+        }
+        if var resize {
+            resize.options.kernel = o.resizingAlgorithm
             size = try resize.outputSize(sourceWidth: size.width, sourceHeight: size.height)
             steps.append(.resize(resize))
         }
@@ -77,12 +79,18 @@ struct RenderPlan: Sendable {
             steps.append(.crop(PixelRect(x: origin.x, y: origin.y, width: kept.width, height: kept.height)))
             size = kept
         }
-        // Filters, before any padding, so that the padding keeps its colour.
+        // Colour, then filters, before any padding, so that the padding keeps its colour.
+        if !o.adjustment.isIdentity { steps.append(.adjust(o.adjustment)) }
+        if o.monochromeIntensity > 0 { steps.append(.monochrome(color: o.monochromeColor, intensity: o.monochromeIntensity)) }
+        if o.duotoneIntensity > 0 { steps.append(.duotone(dark: o.duotoneDark, light: o.duotoneLight, intensity: o.duotoneIntensity)) }
         if o.blurSigma > 0 { steps.append(.blur(sigma: o.blurSigma)) }
         if o.sharpenSigma > 0 { steps.append(.sharpen(sigma: o.sharpenSigma)) }
         if o.pixelateSize > 1 { steps.append(.pixelate(size: o.pixelateSize)) }
         // Extending to the box, to its aspect ratio, then the padding.
-        let padding = o.background ?? RGBA(0, 0, 0, 0)
+        let background = o.background.map { RGBA($0.r, $0.g, $0.b, UInt8((o.backgroundAlpha * 255).rounded())) }
+        // A translucent background is laid under everything once, by the flatten at the end:
+        // the padding stays clear until then.
+        let padding = background.flatMap { $0.a == 255 ? $0 : nil } ?? RGBA(0, 0, 0, 0)
         let target = Self.target(o)
         if o.extend, target.width > 0 || target.height > 0 {
             let extended = (width: max(target.width, size.width), height: max(target.height, size.height))
@@ -102,11 +110,13 @@ struct RenderPlan: Sendable {
                 size = (size.width + left + right, size.height + top + bottom)
             }
         }
-        if let background = o.background {
-            steps.append(.flatten(background: background))
-        } else if !outputType.storesAlpha {
-            steps.append(.flatten(background: RGBA(255, 255, 255)))
+        // Overlays over the whole result, padding included.
+        if o.colorizeOpacity > 0 {
+            steps.append(.colorize(color: o.colorizeColor, opacity: o.colorizeOpacity, keepsAlpha: o.colorizeKeepsAlpha))
         }
+        if o.gradient.opacity > 0 { steps.append(.gradient(o.gradient)) }
+        if let background { steps.append(.flatten(background: background)) }
+        if background?.a != 255, !outputType.storesAlpha { steps.append(.flatten(background: RGBA(255, 255, 255))) }
         chain = ProcessingChain(steps)
         self.sourceSize = sourceSize
         outputSize = size

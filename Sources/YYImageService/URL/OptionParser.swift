@@ -131,6 +131,47 @@ struct OptionParser: Sendable {
             o.sharpenSigma = try reader.sigma(0)
         case "pixelate", "pix":
             o.pixelateSize = try reader.onlySide()
+        case "resizing_algorithm", "ra":
+            try reader.count(1...1)
+            o.resizingAlgorithm = try reader.required(0, ResizingAlgorithmArgument.self)
+        case "background_alpha", "bga":
+            try reader.count(1...1)
+            o.backgroundAlpha = try reader.double(0, in: 0...1)
+        case "adjust", "a":
+            try reader.count(1...3)
+            if reader.has(0) { o.adjustment.brightness = try reader.integer(0, in: -255...255) }
+            if reader.has(1) { o.adjustment.contrast = try reader.factor(1) }
+            if reader.has(2) { o.adjustment.saturation = try reader.factor(2) }
+        case "brightness", "br":
+            try reader.count(1...1)
+            o.adjustment.brightness = try reader.integer(0, in: -255...255)
+        case "contrast", "co":
+            try reader.count(1...1)
+            o.adjustment.contrast = try reader.factor(0)
+        case "saturation", "sa":
+            try reader.count(1...1)
+            o.adjustment.saturation = try reader.factor(0)
+        case "monochrome", "mc":
+            try reader.count(1...2)
+            o.monochromeIntensity = try reader.double(0, in: 0...1)
+            if reader.has(1) { o.monochromeColor = try reader.hexColor(1) }
+        case "duotone", "dt":
+            try reader.count(1...3)
+            o.duotoneIntensity = try reader.double(0, in: 0...1)
+            if reader.has(1) { o.duotoneDark = try reader.hexColor(1) }
+            if reader.has(2) { o.duotoneLight = try reader.hexColor(2) }
+        case "colorize", "col":
+            try reader.count(1...3)
+            o.colorizeOpacity = try reader.double(0, in: 0...1)
+            if reader.has(1) { o.colorizeColor = try reader.hexColor(1) }
+            if let keepsAlpha = try reader.optionalBool(2) { o.colorizeKeepsAlpha = keepsAlpha }
+        case "gradient", "gr":
+            try reader.count(1...5)
+            o.gradient.opacity = try reader.double(0, in: 0...1)
+            if reader.has(1) { o.gradient.color = try reader.hexColor(1) }
+            if reader.has(2) { o.gradient.angle = try reader.required(2, GradientDirectionArgument.self) }
+            if reader.has(3) { o.gradient.start = try reader.double(3, in: 0...1) }
+            if reader.has(4) { o.gradient.stop = try reader.double(4, in: 0...1) }
         case "watermark", "wm":
             try reader.count(1...5)
             let opacity = try reader.double(0, in: 0...1)
@@ -244,6 +285,24 @@ struct OptionParser: Sendable {
 private enum ResizingTypeArgument: ArgumentValue {
     static func parse(_ text: String) -> ProcessingOptions.ResizingType? { ProcessingOptions.ResizingType(rawValue: text) }
     static let expected = "fit, fill, fill-down, force or auto"
+}
+
+/// imgproxy's resizing algorithms, as our kernels (its `cubic` is libvips' Catmull-Rom).
+private enum ResizingAlgorithmArgument: ArgumentValue {
+    static func parse(_ text: String) -> ResamplingKernel? {
+        ["nearest": .nearest, "linear": .linear, "cubic": .catmullRom, "lanczos2": .lanczos2, "lanczos3": .lanczos3][text]
+    }
+    static let expected = "nearest, linear, cubic, lanczos2 or lanczos3"
+}
+
+/// A gradient's direction: degrees clockwise from down, or `down`, `left`, `up`, `right`.
+private enum GradientDirectionArgument: ArgumentValue {
+    static func parse(_ text: String) -> Double? {
+        if let angle = ["down": 0.0, "left": 90, "up": 180, "right": 270][text] { return angle }
+        guard let degrees = Double(text), degrees.isFinite, abs(degrees) <= 360_000 else { return nil }
+        return degrees.truncatingRemainder(dividingBy: 360)
+    }
+    static let expected = "a direction (down, up, left, right or degrees clockwise from down)"
 }
 
 /// A value an argument can be read as.
@@ -382,6 +441,9 @@ private struct ArgumentReader {
         guard let colour = RGBA(hex: arguments[index]) else { throw invalid(index, "a hex colour (RGB, RRGGBB or RRGGBBAA)") }
         return colour
     }
+
+    /// A contrast or saturation factor: 1 unchanged, 0 flat.
+    func factor(_ index: Int) throws(ServiceError) -> Double { try double(index, in: 0...ColorAdjustment.maxFactor) }
 
     /// A number above 0, at most `limit`.
     func positive(_ index: Int, upTo limit: Double) throws(ServiceError) -> Double {

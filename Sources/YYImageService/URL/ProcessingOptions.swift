@@ -119,6 +119,26 @@ struct ProcessingOptions: Sendable, Hashable {
     var sharpenSigma = 0.0
     /// The side of pixelation's blocks; 0 or 1 for none.
     var pixelateSize = 0
+    /// The background's alpha (`bga`), 0...1.
+    var backgroundAlpha = 1.0
+    /// Brightness, contrast and saturation (`adjust`, `br`, `co`, `sa`).
+    var adjustment = ColorAdjustment()
+    /// `monochrome`: in the shades of the colour, by the intensity (0: off).
+    var monochromeIntensity = 0.0
+    var monochromeColor = RGBA(0xb3, 0xb3, 0xb3)
+    /// `duotone`: luma from the dark to the light colour, by the intensity (0: off).
+    var duotoneIntensity = 0.0
+    var duotoneDark = RGBA(0, 0, 0)
+    var duotoneLight = RGBA(255, 255, 255)
+    /// `colorize`: a colour laid over the result, at an opacity (0: off), over the colours only
+    /// when it keeps the alpha.
+    var colorizeOpacity = 0.0
+    var colorizeColor = RGBA(0, 0, 0)
+    var colorizeKeepsAlpha = false
+    /// `gradient`: from transparent to a colour over the result (opacity 0: off).
+    var gradient = GradientOverlay(color: RGBA(0, 0, 0), opacity: 0)
+    /// The resampling kernel (`resizing_algorithm`); Lanczos-3 by default.
+    var resizingAlgorithm = ResamplingKernel.lanczos3
     /// 1...100; 0 for the format's default.
     var quality = 0
     /// Per-format qualities (`fq`), ahead of ``quality``.
@@ -218,6 +238,16 @@ struct ProcessingOptions: Sendable, Hashable {
             let w = watermark
             parts.append("wm=\(w.opacity):\(w.tiled ? "re" : Self.key(w.position)):\(w.offset.x):\(w.offset.y):\(w.scale):\(w.image)")
         }
+        if backgroundAlpha != 1 { parts.append("bga=\(backgroundAlpha)") }
+        if !adjustment.isIdentity { parts.append("a=\(adjustment.brightness):\(adjustment.contrast):\(adjustment.saturation)") }
+        if monochromeIntensity > 0 { parts.append("mc=\(monochromeIntensity):\(monochromeColor.hex)") }
+        if duotoneIntensity > 0 { parts.append("dt=\(duotoneIntensity):\(duotoneDark.hex):\(duotoneLight.hex)") }
+        if colorizeOpacity > 0 { parts.append("col=\(colorizeOpacity):\(colorizeColor.hex):\(colorizeKeepsAlpha)") }
+        if gradient.opacity > 0 {
+            let g = gradient
+            parts.append("gr=\(g.opacity):\(g.color.hex):\(g.angle):\(g.start):\(g.stop)")
+        }
+        if resizingAlgorithm != .lanczos3 { parts.append("ra=\(resizingAlgorithm.rawValue)") }
         let offsets = [("go", gravityOffset), ("co", crop?.offset ?? Offset()), ("eo", extendOffset), ("aro", extendAspectRatioOffset)]
         for (name, offset) in offsets where !offset.isZero { parts.append("\(name)=\(offset.x):\(offset.y)") }
         return parts.joined(separator: "/")

@@ -139,6 +139,17 @@ extension PillowReference {
 }
 
 extension PillowReference {
+    /// The picture at `path` (as RGB) through Pillow's `ImageEnhance.<kind>` (`Contrast` or
+    /// `Color`) with `factor`: its RGB bytes, and the mean grey level `Contrast` pivots on.
+    public static func enhanced(_ path: String, kind: String, factor: Double) throws -> (rgb: [UInt8], meanGrey: Int) {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("enhance-\(UUID().uuidString).raw").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let printed = try runScript("pillow_enhance.py", [path, kind, "\(factor)", out])
+        return ([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))), Int(printed.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1)
+    }
+}
+
+extension PillowReference {
     /// Runs `shrink_reference.py` with `arguments` (see the script for its commands).
     public static func shrink(_ arguments: [String]) throws {
         try runScript("shrink_reference.py", arguments)
@@ -148,12 +159,15 @@ extension PillowReference {
 extension PillowReference {
     /// Runs the script `name` of this folder with `arguments` under the reference Python; throws
     /// its standard error when it fails.
-    fileprivate static func runScript(_ name: String, _ arguments: [String]) throws {
+    /// Returns what it printed.
+    @discardableResult
+    fileprivate static func runScript(_ name: String, _ arguments: [String]) throws -> String {
         guard let python else { throw CocoaError(.fileNoSuchFile) }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(name).path
         let output = try ChildProcess.run(python, [script] + arguments)
         guard output.status == 0 else {
             throw NSError(domain: "PillowReference", code: Int(output.status), userInfo: [NSLocalizedDescriptionKey: output.standardError])
         }
+        return output.text
     }
 }

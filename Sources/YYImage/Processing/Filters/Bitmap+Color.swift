@@ -4,29 +4,34 @@ extension Bitmap {
     public func grayscaled() -> Bitmap {
         var out = converted(to: .straight)
         out.mapPixels { r, g, b, _ in
-            // 0.2126, 0.7152, 0.0722 in 16-bit fixed point (summing to 65536).
-            let red: UInt32 = 13933 * UInt32(r), green: UInt32 = 46871 * UInt32(g), blue: UInt32 = 4732 * UInt32(b)
-            let luma = UInt8((red + green + blue + 32768) >> 16)
+            let luma = Self.luma709(r, g, b)
             r = luma; g = luma; b = luma
         }
         return out.converted(to: alphaMode)
     }
 
-    /// Composited over an opaque `background` (its alpha is ignored): every pixel opaque, its
-    /// colour what the translucent pixel shows over that background.
+    /// Composited over `background` (Porter-Duff "over"): with an opaque background every pixel
+    /// becomes opaque, its colour what the translucent pixel shows over that background; a
+    /// translucent background leaves the result translucent where both are.
     public func flattened(onto background: RGBA) -> Bitmap {
         // The scan is far cheaper than the blend, and most photos have nothing to blend.
         if isOpaque { return self }
         var out = converted(to: .straight)
-        let (br, bg, bb) = (UInt32(background.r), UInt32(background.g), UInt32(background.b))
+        let (br, bg, bb, ba) = (UInt32(background.r), UInt32(background.g), UInt32(background.b), UInt32(background.a))
         out.mapPixels { r, g, b, a in
             guard a != 255 else { return }
-            let alpha = UInt32(a), rest = 255 - alpha
-            r = UInt8((UInt32(r) * alpha + br * rest + 127) / 255)
-            g = UInt8((UInt32(g) * alpha + bg * rest + 127) / 255)
-            b = UInt8((UInt32(b) * alpha + bb * rest + 127) / 255)
-            a = 255
+            // Weights scaled by 255 * 255 to stay in integers; their sum is 255 * out.alpha.
+            let pixelWeight = UInt32(a) * 255, backgroundWeight = ba * (255 - UInt32(a))
+            let total = pixelWeight + backgroundWeight
+            guard total > 0 else { return }
+            func mix(_ pixel: UInt8, _ back: UInt32) -> UInt8 {
+                UInt8((UInt32(pixel) * pixelWeight + back * backgroundWeight + total / 2) / total)
+            }
+            r = mix(r, br); g = mix(g, bg); b = mix(b, bb)
+            a = UInt8((total + 127) / 255)
         }
+        // Opaque pixels read the same in either alpha mode.
+        guard ba == 255 else { return out.converted(to: alphaMode) }
         out.alphaMode = alphaMode
         return out
     }
