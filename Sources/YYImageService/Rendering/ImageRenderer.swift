@@ -88,8 +88,11 @@ struct ImageRenderer: Sendable {
         if options.skipProcessing.contains(sourceType), choice == .named(sourceType) || choice.dependsOnAccept {
             return Output(data: data, type: sourceType)
         }
-        let type = OutputFormat.resolve(choice, sourceType: sourceType, isAnimated: decoder.frameCount > 1)
-        let animated = decoder.frameCount > 1 && OutputFormat.keepsAnimation(type)
+        let isAnimation = decoder.frameCount > 1 && !options.disableAnimation
+        let type = OutputFormat.resolve(choice, sourceType: sourceType, isAnimated: isAnimation)
+        let animated = isAnimation && OutputFormat.keepsAnimation(type)
+        // A still result is made from the pages `page` and `pages` pick.
+        let pages = animated ? 0..<1 : try selectedPages(options, decoder)
         // `strip_color_profile:0`: a format that carries a profile keeps the source's colour and
         // profile; the others (which would be read as sRGB) still get sRGB.
         if !options.stripColorProfile, OutputFormat.embedsColorProfile(type) {
@@ -101,7 +104,8 @@ struct ImageRenderer: Sendable {
         // power-of-two scale that keeps `shrinkOnLoadGap` times the result (Benchmarks/README.md:
         // the rule measured against thumbor's).
         let canvas = (width: decoder.orientedWidth, height: decoder.orientedHeight)
-        var plan = decoder.compositesFrames ? try RenderPlan(beforeDecoding: options, sourceSize: canvas, outputType: type) : nil
+        var plan =
+            decoder.compositesFrames && pages == 0..<1 ? try RenderPlan(beforeDecoding: options, sourceSize: canvas, outputType: type) : nil
         let framesKept = animated ? decoder.frameCount : 1
         if let plan { try limits.budget.check(decoded: canvas, result: plan.outputSize, frames: framesKept, type: type) }
         let shrinkOnLoad = animated ? nil : plan?.shrinkOnLoad(reducingGap: shrinkOnLoadGap)
@@ -124,7 +128,10 @@ struct ImageRenderer: Sendable {
         for index in 0..<(animated ? decoder.frameCount : 1) {
             try checkpoint()
             started = clock.now
-            var frame = try decoder.frame(at: index, shrinkOnLoad: shrinkOnLoad, checkpoint: checkpoint)
+            var frame =
+                pages == 0..<1
+                ? try decoder.frame(at: index, shrinkOnLoad: shrinkOnLoad, checkpoint: checkpoint)
+                : try stacked(pages, of: decoder, checkpoint: checkpoint)
             if let threshold = options.trimThreshold, !animated {
                 frame = frame.trimmed(
                     threshold: threshold, background: options.trimColor, equalHorizontal: options.trimEqualHorizontal,
@@ -161,6 +168,55 @@ struct ImageRenderer: Sendable {
         output.data = try encode(encoder, maxBytes: options.maxBytes, checkpoint: checkpoint)
         output.encoding = clock.now - started
         return output
+    }
+
+    /// The pages `page` and `pages` pick: a TIFF's directories or an ICNS file's sizes, else an
+    /// animation's frames (a page past the last is a 422).
+    private func selectedPages(_ options: ProcessingOptions, _ decoder: ImageDecoder) throws(ImageError) -> Range<Int> {
+        let count = decoder.pageCount > 1 ? decoder.pageCount : decoder.frameCount
+        guard options.page < count else {
+            throw .invalidParameter(name: "page", "page \(options.page) of a source with \(count) (pages count from 0)")
+        }
+        return options.page..<min(count, options.page + options.pages)
+    }
+
+    /// `pages` of the source decoded and stacked top to bottom, left-aligned, on transparency;
+    /// their pixels summed may not pass the source limit.
+    private func stacked(_ pages: Range<Int>, of decoder: ImageDecoder, checkpoint: () throws(ImageError) -> Void) throws(ImageError)
+        -> Bitmap
+    {
+        var bitmaps: [Bitmap] = []
+        var pixels = 0
+        for index in pages {
+            try checkpoint()
+            let page =
+                decoder.pageCount > 1
+                ? try decoder.page(at: index) : try decoder.frame(at: index, shrinkOnLoad: nil, checkpoint: checkpoint)
+            pixels += page.width * page.height
+            guard pixels <= limits.sourcePixels else {
+                throw .invalidParameter(name: "pixels", "\(pixels) pixels in the pages, over the limit of \(limits.sourcePixels)")
+            }
+            bitmaps.append(page.converted(to: .straight))
+        }
+        guard bitmaps.count > 1 else { return bitmaps[0] }
+        // Narrow pages are padded to the widest: the stack's area is what memory holds.
+        let width = bitmaps.map(\.width).max() ?? 0, height = bitmaps.reduce(0) { $0 + $1.height }
+        guard width * height <= limits.sourcePixels else {
+            throw .invalidParameter(name: "pixels", "\(width)x\(height) pages stacked, over the limit of \(limits.sourcePixels) pixels")
+        }
+        var rows: [UInt8] = []
+        rows.reserveCapacity(width * height * 4)
+        for bitmap in bitmaps {
+            let packed = bitmap.packedPixels, rowBytes = bitmap.width * 4
+            for row in 0..<bitmap.height {
+                rows += packed[row * rowBytes..<(row + 1) * rowBytes]
+                rows += repeatElement(0, count: (width - bitmap.width) * 4)
+            }
+        }
+        guard let stack = Bitmap(width: width, height: height, pixels: rows) else {
+            throw .invalidParameter(name: "pages", "\(width)x\(height) cannot be stacked")
+        }
+        return stack
     }
 
     /// Refuses more frames, or more pixels summed over the frames, than the limits allow. Each

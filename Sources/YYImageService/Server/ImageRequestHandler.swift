@@ -60,7 +60,7 @@ struct ImageRequestHandler: Sendable {
         var fallback = false
         do {
             lookup = try await results.result(forKey: key) { () async throws(ServiceError) -> ImageRenderer.Output in
-                try await compute(source: .url(url.source), options: options, choice: choice, deadline: deadline)
+                try await compute(source: .url(url.source), options: options, choice: choice, deadline: deadline, verifying: options.hashsum)
             }
         } catch  where error.isSourceFailure && configuration.fallbackImage != nil {
             // 5'. A source that cannot be had: the fallback image, with the same options.
@@ -131,10 +131,12 @@ struct ImageRequestHandler: Sendable {
         }
     }
 
-    /// A result computed before `deadline`: a worker, the source, the render.
-    private func compute(source: ConfiguredImage, options: ProcessingOptions, choice: OutputFormat.Choice, deadline: ContinuousClock.Instant)
-        async throws(ServiceError) -> ImageRenderer.Output
-    {
+    /// A result computed before `deadline`: a worker, the source (checked against `hashsum`),
+    /// the render.
+    private func compute(
+        source: ConfiguredImage, options: ProcessingOptions, choice: OutputFormat.Choice, deadline: ContinuousClock.Instant,
+        verifying hashsum: Hashsum? = nil
+    ) async throws(ServiceError) -> ImageRenderer.Output {
         try await withinDeadline(deadline) { () async throws(ServiceError) -> ImageRenderer.Output in
             // a. A worker (429 when every worker is busy and the queue is full).
             try await admit()
@@ -150,6 +152,9 @@ struct ImageRequestHandler: Sendable {
             metrics.record(.download, .now - downloading)
             if let limit = options.security.sourceBytes, data.count > limit {
                 throw .unprocessable("the source has \(data.count) bytes, over the limit of \(limit)")
+            }
+            if let hashsum, !hashsum.matches(data) {
+                throw .unprocessable("the source's \(hashsum.algorithm.rawValue) hashsum does not match")
             }
             let watermark = try await watermarkBytes(for: options)
             // c. The render, on a render thread; it checks the deadline and this task's

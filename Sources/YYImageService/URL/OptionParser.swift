@@ -172,6 +172,17 @@ struct OptionParser: Sendable {
             if reader.has(2) { o.gradient.angle = try reader.required(2, GradientDirectionArgument.self) }
             if reader.has(3) { o.gradient.start = try reader.double(3, in: 0...1) }
             if reader.has(4) { o.gradient.stop = try reader.double(4, in: 0...1) }
+        case "disable_animation", "da":
+            o.disableAnimation = try reader.onlyBool()
+        case "page", "pg":
+            try reader.count(1...1)
+            o.page = try reader.integer(0, in: 0...Self.maxPage)
+        case "pages", "pgs":
+            try reader.count(1...1)
+            o.pages = try reader.integer(0, in: 1...Self.maxPage + 1)
+        case "hashsum", "hs":
+            try reader.count(1...2)
+            o.hashsum = try reader.hashsum()
         case "watermark", "wm":
             try reader.count(1...5)
             let opacity = try reader.double(0, in: 0...1)
@@ -246,6 +257,9 @@ struct OptionParser: Sendable {
             throw .badRequest("unsupported option '\(name)'")
         }
     }
+
+    /// The largest page number: a TIFF has at most 65,535 directories.
+    static let maxPage = 65_534
 
     /// A security option: megapixels for the resolutions, bytes, frames or pixels for the rest.
     private func applySecurityOption(_ name: String, _ reader: ArgumentReader, to limits: inout ProcessingOptions.SecurityLimits) throws(ServiceError)
@@ -440,6 +454,18 @@ private struct ArgumentReader {
     func hexColor(_ index: Int) throws(ServiceError) -> RGBA {
         guard let colour = RGBA(hex: arguments[index]) else { throw invalid(index, "a hex colour (RGB, RRGGBB or RRGGBBAA)") }
         return colour
+    }
+
+    /// `none` (no check), or an algorithm and the hex digest the source must have.
+    func hashsum() throws(ServiceError) -> Hashsum? {
+        if arguments[0] == "none" { return nil }
+        guard let algorithm = Hashsum.Algorithm(rawValue: arguments[0]) else {
+            throw invalid(0, "a hashsum type (none, md5, sha1, sha256, sha512)")
+        }
+        guard arguments.count == 2, let digest = [UInt8](hex: arguments[1].lowercased()), digest.count == algorithm.length else {
+            throw .badRequest("option \(option): give the \(algorithm.rawValue) digest in hex (\(algorithm.length * 2) digits)")
+        }
+        return Hashsum(algorithm: algorithm, expected: digest)
     }
 
     /// A contrast or saturation factor: 1 unchanged, 0 flat.

@@ -139,6 +139,15 @@ struct ProcessingOptions: Sendable, Hashable {
     var gradient = GradientOverlay(color: RGBA(0, 0, 0), opacity: 0)
     /// The resampling kernel (`resizing_algorithm`); Lanczos-3 by default.
     var resizingAlgorithm = ResamplingKernel.lanczos3
+    /// Whether an animation is read as a still (`disable_animation`): then `page` and `pages`
+    /// pick its frames.
+    var disableAnimation = false
+    /// The first page (a TIFF's directories, an ICNS file's sizes, else an animation's frames)
+    /// of a still result, from 0, and how many, stacked top to bottom.
+    var page = 0
+    var pages = 1
+    /// The digest the source must have (`hashsum`).
+    var hashsum: Hashsum?
     /// 1...100; 0 for the format's default.
     var quality = 0
     /// Per-format qualities (`fq`), ahead of ``quality``.
@@ -248,6 +257,11 @@ struct ProcessingOptions: Sendable, Hashable {
             parts.append("gr=\(g.opacity):\(g.color.hex):\(g.angle):\(g.start):\(g.stop)")
         }
         if resizingAlgorithm != .lanczos3 { parts.append("ra=\(resizingAlgorithm.rawValue)") }
+        if disableAnimation { parts.append("da=true") }
+        if page != 0 || pages != 1 { parts.append("pg=\(page):\(pages)") }
+        // A cached result was made from a source that passed the check: another digest must
+        // not find it.
+        if let hashsum { parts.append("hs=\(hashsum.algorithm.rawValue):\(hashsum.expected.hexEncoded)") }
         let offsets = [("go", gravityOffset), ("co", crop?.offset ?? Offset()), ("eo", extendOffset), ("aro", extendAspectRatioOffset)]
         for (name, offset) in offsets where !offset.isZero { parts.append("\(name)=\(offset.x):\(offset.y)") }
         return parts.joined(separator: "/")
