@@ -62,8 +62,9 @@ struct ImageRequestHandler: Sendable {
             lookup = try await results.result(forKey: key) { () async throws(ServiceError) -> ImageRenderer.Output in
                 try await compute(source: .url(url.source), options: options, choice: choice, deadline: deadline, verifying: options.hashsum)
             }
-        } catch  where error.isSourceFailure && configuration.fallbackImage != nil {
-            // 5'. A source that cannot be had: the fallback image, with the same options.
+        } catch  where error.isSourceFailure && (options.fallbackImageURL != nil || configuration.fallbackImage != nil) {
+            // 5'. A source that cannot be had: the fallback image (the URL's, else the
+            //     service's), with the same options.
             lookup = try await fallbackResult(options: options, choice: choice, deadline: deadline, failure: error)
             fallback = true
         }
@@ -123,9 +124,16 @@ struct ImageRequestHandler: Sendable {
     private func fallbackResult(
         options: ProcessingOptions, choice: OutputFormat.Choice, deadline: ContinuousClock.Instant, failure: ServiceError
     ) async throws(ServiceError) -> ResultCache.Lookup {
-        guard let image = configuration.fallbackImage, let fallbackIdentity else { throw failure }
+        let image: ConfiguredImage, identity: String
+        if let url = options.fallbackImageURL {
+            (image, identity) = (.url(url), url)
+        } else if let configured = configuration.fallbackImage, let fallbackIdentity {
+            (image, identity) = (configured, fallbackIdentity)
+        } else {
+            throw failure
+        }
         configuration.logger.info("serving the fallback image", metadata: ["status": "\(failure.status.code)", "error": "\(failure.message)"])
-        let key = ResultCache.key(source: "fallback:" + fallbackIdentity, options: options, choice: choice)
+        let key = ResultCache.key(source: "fallback:" + identity, options: options, choice: choice)
         return try await results.result(forKey: key) { () async throws(ServiceError) -> ImageRenderer.Output in
             try await compute(source: image, options: options, choice: choice, deadline: deadline)
         }
@@ -192,7 +200,9 @@ struct ImageRequestHandler: Sendable {
 
     /// The watermark image's bytes, when the options draw it.
     private func watermarkBytes(for options: ProcessingOptions) async throws(ServiceError) -> Data? {
-        guard options.watermark != nil, let image = configuration.watermark else { return nil }
+        guard options.watermark != nil else { return nil }
+        if let url = options.watermarkURL { return try await bytes(of: .url(url)) }
+        guard let image = configuration.watermark else { return nil }
         return try await bytes(of: image)
     }
 

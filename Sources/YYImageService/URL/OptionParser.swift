@@ -27,6 +27,13 @@ struct OptionParser: Sendable {
         if let defaults = presets["default"] { try apply(defaults, to: &options, presetDepth: 1) }
         try apply(segments, to: &options, presetDepth: 0)
         try checkBox(options)
+        // The watermark's image: the URL's (`wmu`), else the service's; without one, `wm` is
+        // checked and changes nothing, as in imgproxy.
+        if let image = options.watermarkURL ?? watermarkIdentity {
+            options.watermark?.image = image
+        } else {
+            options.watermark = nil
+        }
         return options
     }
 
@@ -186,7 +193,7 @@ struct OptionParser: Sendable {
         case "watermark", "wm":
             try reader.count(1...5)
             let opacity = try reader.double(0, in: 0...1)
-            var watermark = ProcessingOptions.Watermark(opacity: opacity, image: watermarkIdentity ?? "")
+            var watermark = ProcessingOptions.Watermark(opacity: opacity, image: "")
             if reader.has(1) { (watermark.position, watermark.tiled) = try reader.watermarkPosition(1) }
             let limit = Double(ProcessingLimits.sides.upperBound)
             if reader.has(2) { watermark.offset.x = try reader.double(2, in: -limit...limit) }
@@ -194,7 +201,13 @@ struct OptionParser: Sendable {
             // 0 keeps the watermark's size. imgproxy sets no upper bound; past 8 times the result
             // a watermark shows only its middle.
             if reader.has(4) { watermark.scale = try reader.double(4, in: 0...8) }
-            o.watermark = opacity > 0 && watermarkIdentity != nil ? watermark : nil
+            o.watermark = opacity > 0 ? watermark : nil
+        case "watermark_url", "wmu":
+            try reader.count(1...1)
+            o.watermarkURL = reader.has(0) ? try reader.encodedURL(0) : nil
+        case "fallback_image_url", "fiu":
+            try reader.count(1...1)
+            o.fallbackImageURL = reader.has(0) ? try reader.encodedURL(0) : nil
         case "quality", "q":
             try reader.count(1...1)
             o.quality = try reader.integer(0, in: 0...100)
@@ -454,6 +467,14 @@ private struct ArgumentReader {
     func hexColor(_ index: Int) throws(ServiceError) -> RGBA {
         guard let colour = RGBA(hex: arguments[index]) else { throw invalid(index, "a hex colour (RGB, RRGGBB or RRGGBBAA)") }
         return colour
+    }
+
+    /// A URL in URL-safe base64 (padding optional): an `http(s)://` or `local:///` address.
+    func encodedURL(_ index: Int) throws(ServiceError) -> String {
+        guard let bytes = [UInt8](base64URL: arguments[index]), let url = String(bytes: bytes, encoding: .utf8),
+            url.hasPrefix("http://") || url.hasPrefix("https://") || url.hasPrefix("local:///")
+        else { throw invalid(index, "an http(s):// or local:/// URL in URL-safe base64") }
+        return url
     }
 
     /// `none` (no check), or an algorithm and the hex digest the source must have.

@@ -148,6 +148,11 @@ struct ProcessingOptions: Sendable, Hashable {
     var pages = 1
     /// The digest the source must have (`hashsum`).
     var hashsum: Hashsum?
+    /// The watermark image's URL (`watermark_url`), in place of the service's.
+    var watermarkURL: String?
+    /// The fallback image's URL (`fallback_image_url`), in place of the service's; it changes
+    /// only a failure's answer, which is kept under a key of its own.
+    var fallbackImageURL: String?
     /// 1...100; 0 for the format's default.
     var quality = 0
     /// Per-format qualities (`fq`), ahead of ``quality``.
@@ -210,8 +215,9 @@ struct ProcessingOptions: Sendable, Hashable {
     }
 
     /// Every field in a fixed order: equal options give equal keys, and every field that changes
-    /// the result changes the key (``filename`` and ``returnAttachment`` change only a header,
-    /// written with each response, and a ``raw`` response is never cached, so they stay out).
+    /// the result changes the key. ``filename`` and ``returnAttachment`` change only a header,
+    /// written with each response, ``fallbackImageURL`` only what a failing source gets, and a
+    /// ``raw`` response is never cached, so they stay out.
     var cacheKey: String {
         var parts = ["rt=\(resizingType.rawValue)", "w=\(width)", "h=\(height)", "dpr=\(dpr)", "el=\(enlarge)"]
         parts.append("ex=\(extend):\(Self.key(extendGravity))")

@@ -33,6 +33,25 @@ extension ProcessingOptionTests {
         }
     }
 
+    @Test func theFallbackImageURLOptionServesItsOwnImageForAFailingSource() async throws {
+        let url = Array("local:///block.png".utf8).base64URLEncoded
+        let configured = try ImageEncoder.encode(Self.quadrants(), as: .png)
+        try await withService({ $0.fallbackImage = .data(configured) }) { service in
+            let reply = try await service.get("/insecure/fiu:\(url)/rs:force:20:10/f:png/plain/local:///missing.png")
+            #expect(reply.status == 200 && reply.header("Fallback-Image") == "1")
+            // The URL's image (the block: white at the right), not the service's (green there).
+            let image = try reply.image().frame(at: 0)
+            #expect(image.width == 20 && near(image[19, 0], Self.white))
+            let good = try await service.get("/insecure/fiu:\(url)/f:png/plain/local:///quadrants.png")
+            #expect(good.status == 200 && good.header("Fallback-Image") == nil)
+        }
+        // Without a configured one, too.
+        try await withService { service in
+            let reply = try await service.get("/insecure/fiu:\(url)/f:png/plain/local:///notes.txt")
+            #expect(reply.status == 200 && reply.header("Fallback-Image") == "1")
+        }
+    }
+
     @Test func presetsOnlyReadsTheOptionsSectionAsPresetNames() async throws {
         try await withService({
             $0.onlyPresets = true

@@ -131,6 +131,26 @@ extension ProcessingOptionTests {
         }
     }
 
+    @Test func watermarkURLOptionFetchesItsOwnImageLikeASource() async throws {
+        let url = Array("local:///mark.png".utf8).base64URLEncoded
+        // No watermark configured: the URL's is used, in any order of the two options.
+        try await withService(files: ["mark.png": try ImageEncoder.encode(Self.mark, as: .png)]) { service in
+            let after = try await render(service, "wm:1:nowe/wmu:\(url)/f:png", "gradient.png")
+            #expect(isMarked(after, x: 0, y: 0, width: 8, height: 4))
+            let before = try await render(service, "wmu:\(url)/wm:1:soea/f:png", "gradient.png")
+            #expect(isMarked(before, x: 56, y: 60, width: 8, height: 4))
+            for bad in ["wmu:!!", "wmu:\(Array("file:///etc/passwd".utf8).base64URLEncoded)"] {
+                #expect(try await service.get("/insecure/wm:1/\(bad)/plain/local:///gradient.png").status == 400, "\(bad)")
+            }
+        }
+        // The allow-list refuses it like a source.
+        try await withService({ $0.allowedSources = ["local:///"] }) { service in
+            let elsewhere = Array("https://elsewhere.example/mark.png".utf8).base64URLEncoded
+            let refused = try await service.get("/insecure/wm:1/wmu:\(elsewhere)/f:png/plain/local:///gradient.png")
+            #expect(refused.status == 404)
+        }
+    }
+
     @Test func withoutAWatermarkImageTheOptionIsCheckedButChangesNothing() async throws {
         try await withService { service in
             let plain = try await service.get("/insecure/f:png/plain/local:///gradient.png")
