@@ -152,7 +152,7 @@ struct ImageRenderer: Sendable {
             if let watermark, let mark = options.watermark {
                 if overlay == nil {
                     overlay = try WatermarkOverlay(
-                        data: watermark, options: mark, dpr: options.dpr, baseOpacity: watermarkOpacity,
+                        data: watermark, options: mark, style: options.watermarkStyle, dpr: options.dpr, baseOpacity: watermarkOpacity,
                         resultSize: (frame.width, frame.height), maxPixels: limits.sourcePixels, checkpoint: checkpoint)
                 }
                 if let overlay { frame = overlay.drawn(over: frame) }

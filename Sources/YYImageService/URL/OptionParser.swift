@@ -202,6 +202,16 @@ struct OptionParser: Sendable {
             // a watermark shows only its middle.
             if reader.has(4) { watermark.scale = try reader.double(4, in: 0...8) }
             o.watermark = opacity > 0 ? watermark : nil
+        case "watermark_size", "wms":
+            try reader.count(1...2)
+            o.watermarkStyle.width = try reader.side(0)
+            o.watermarkStyle.height = reader.has(1) ? try reader.side(1) : 0
+        case "watermark_rotate", "wm_rot", "wmr":
+            try reader.count(1...1)
+            o.watermarkStyle.rotation = try reader.double(0, in: -360_000...360_000).truncatingRemainder(dividingBy: 360)
+        case "watermark_shadow", "wmsh":
+            try reader.count(1...1)
+            o.watermarkStyle.shadowSigma = try reader.sigma(0)
         case "watermark_url", "wmu":
             try reader.count(1...1)
             o.watermarkURL = reader.has(0) ? try reader.encodedURL(0) : nil

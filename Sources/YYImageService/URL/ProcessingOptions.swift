@@ -148,6 +148,19 @@ struct ProcessingOptions: Sendable, Hashable {
     var pages = 1
     /// The digest the source must have (`hashsum`).
     var hashsum: Hashsum?
+    /// imgproxy Pro's watermark options, which apply to whichever `watermark` is drawn.
+    struct WatermarkStyle: Sendable, Hashable {
+        /// The box the watermark fits in, enlarging if need be (`watermark_size`; 0 follows the
+        /// aspect ratio, both 0 keep its size); used only when the watermark's scale is 0.
+        var width = 0
+        var height = 0
+        /// A clockwise turn in degrees, after the watermark's own EXIF orientation.
+        var rotation = 0.0
+        /// The sigma of a black shadow under it (0: none).
+        var shadowSigma = 0.0
+    }
+
+    var watermarkStyle = WatermarkStyle()
     /// The watermark image's URL (`watermark_url`), in place of the service's.
     var watermarkURL: String?
     /// The fallback image's URL (`fallback_image_url`), in place of the service's; it changes
@@ -252,6 +265,10 @@ struct ProcessingOptions: Sendable, Hashable {
         if let watermark {
             let w = watermark
             parts.append("wm=\(w.opacity):\(w.tiled ? "re" : Self.key(w.position)):\(w.offset.x):\(w.offset.y):\(w.scale):\(w.image)")
+            let style = watermarkStyle
+            if style != WatermarkStyle() {
+                parts.append("wms=\(style.width):\(style.height):\(style.rotation):\(style.shadowSigma)")
+            }
         }
         if backgroundAlpha != 1 { parts.append("bga=\(backgroundAlpha)") }
         if !adjustment.isIdentity { parts.append("a=\(adjustment.brightness):\(adjustment.contrast):\(adjustment.saturation)") }

@@ -151,6 +151,26 @@ extension ProcessingOptionTests {
         }
     }
 
+    @Test func watermarkSizeRotationAndShadowShapeTheMark() async throws {
+        try await withWatermark { service in
+            // 8 × 4 fitted in 16 × 0 (height from the aspect ratio), enlarging.
+            try await expectMarks(service, [("wm:1:nowe/wms:16:0", 0, 0, 16, 8), ("wm:1:nowe/wms:0:2", 0, 0, 4, 2)])
+            // The scale wins over the size.
+            try await expectMarks(service, [("wm:1:nowe:0:0:0.25/wms:40:40", 0, 0, 16, 8)])
+            // A quarter turn stands it up.
+            try await expectMarks(service, [("wm:1:nowe/wmr:90", 0, 0, 4, 8), ("wm:1:nowe/wm_rot:-270", 0, 0, 4, 8)])
+            // A shadow darkens the picture around the mark (the mark itself is unchanged).
+            let plain = try await render(service, "wm:1:ce/f:png", "gradient.png")
+            let shadowed = try await render(service, "wm:1:ce/wmsh:2/f:png", "gradient.png")
+            #expect(shadowed[30, 30] == plain[30, 30])
+            let (without, with) = (plain[30, 28], shadowed[30, 28])
+            #expect(Int(with.r) + Int(with.g) + Int(with.b) + 30 < Int(without.r) + Int(without.g) + Int(without.b))
+            for bad in ["wms:-1", "wms:1:2:3", "wmr:x", "wmsh:-2"] {
+                #expect(try await service.get("/insecure/wm:1/\(bad)/plain/local:///gradient.png").status == 400, "\(bad)")
+            }
+        }
+    }
+
     @Test func withoutAWatermarkImageTheOptionIsCheckedButChangesNothing() async throws {
         try await withService { service in
             let plain = try await service.get("/insecure/f:png/plain/local:///gradient.png")
