@@ -35,7 +35,10 @@ struct RenderPlan: Sendable {
         var steps: [ProcessingStep] = []
         var size = sourceSize
         if let crop = o.crop, let frame {
-            let width = Self.cropSide(crop.width, of: size.width), height = Self.cropSide(crop.height, of: size.height)
+            var (width, height) = (Self.cropSide(crop.width, of: size.width), Self.cropSide(crop.height, of: size.height))
+            if o.cropAspectRatio > 0 {
+                (width, height) = Self.corrected((width, height), to: o.cropAspectRatio, enlarging: o.cropAspectRatioEnlarges, within: size)
+            }
             // The crop's own gravity and offset, else the request's; offsets in source pixels.
             let (gravity, offset) = crop.gravity.map { ($0, crop.offset) } ?? (o.gravity, o.gravityOffset)
             let origin =
@@ -169,6 +172,18 @@ struct RenderPlan: Sendable {
     }
 
     /// A crop side: 0 the whole side, below 1 a fraction of it, else pixels (at most the side).
+    /// imgproxy's `crop_aspect_ratio`: the crop's longer side (relative to `ratio`) shortened,
+    /// or with `enlarging` the shorter one lengthened, then both scaled down together until the
+    /// crop fits in `extent`.
+    static func corrected(
+        _ crop: (width: Int, height: Int), to ratio: Double, enlarging: Bool, within extent: (width: Int, height: Int)
+    ) -> (width: Int, height: Int) {
+        var (width, height) = (Double(crop.width), Double(crop.height))
+        if (width / height > ratio) != enlarging { width = height * ratio } else { height = width / ratio }
+        let fit = min(1, Double(extent.width) / width, Double(extent.height) / height)
+        return (min(extent.width, max(1, Int((width * fit).rounded()))), min(extent.height, max(1, Int((height * fit).rounded()))))
+    }
+
     static func cropSide(_ value: Double, of side: Int) -> Int {
         if value == 0 { return side }
         if value < 1 { return max(1, Int((value * Double(side)).rounded())) }

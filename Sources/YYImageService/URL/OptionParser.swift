@@ -108,6 +108,10 @@ struct OptionParser: Sendable {
             o.crop =
                 width == 0 && height == 0
                 ? nil : ProcessingOptions.Crop(width: width, height: height, gravity: placement?.0, offset: placement?.1 ?? .init())
+        case "crop_aspect_ratio", "crop_ar", "car":
+            try reader.count(1...2)
+            o.cropAspectRatio = try reader.double(0, in: 0...Double(ProcessingLimits.sides.upperBound))
+            if let enlarges = try reader.optionalBool(1) { o.cropAspectRatioEnlarges = enlarges }
         case "trim", "t":
             try reader.count(1...4)
             let thresholds = ProcessingLimits.trimThresholds

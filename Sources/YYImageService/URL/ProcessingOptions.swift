@@ -100,6 +100,10 @@ struct ProcessingOptions: Sendable, Hashable {
     var gravity = Gravity.center
     var gravityOffset = Offset()
     var crop: Crop?
+    /// The aspect ratio the crop is corrected to (`crop_aspect_ratio`; 0: none), by enlarging
+    /// rather than reducing it when asked.
+    var cropAspectRatio = 0.0
+    var cropAspectRatioEnlarges = false
     /// Trims borders of the corner's colour within this difference (0...255).
     var trimThreshold: Int?
     /// The colour trim removes (`nil`: the top-left pixel's), and whether opposite sides lose the same.
@@ -280,6 +284,7 @@ struct ProcessingOptions: Sendable, Hashable {
             parts.append("gr=\(g.opacity):\(g.color.hex):\(g.angle):\(g.start):\(g.stop)")
         }
         if resizingAlgorithm != .lanczos3 { parts.append("ra=\(resizingAlgorithm.rawValue)") }
+        if cropAspectRatio > 0 { parts.append("car=\(cropAspectRatio):\(cropAspectRatioEnlarges)") }
         if disableAnimation { parts.append("da=true") }
         if page != 0 || pages != 1 { parts.append("pg=\(page):\(pages)") }
         // A cached result was made from a source that passed the check: another digest must

@@ -68,3 +68,22 @@ extension ProcessingOptionTests {
         #expect(Hashsum.digest(.sha1, of: Data("abc".utf8)).hexEncoded == "a9993e364706816aba3e25717850c26c9cd0d89d")
     }
 }
+
+/// imgproxy Pro's `crop_aspect_ratio`, free here.
+extension ProcessingOptionTests {
+    @Test func cropAspectRatioReducesOrEnlargesTheCropThenFitsItInTheSource() async throws {
+        try await withService { service in
+            for (options, width, height) in [
+                ("c:20:20/car:2", 20, 10), ("c:20:20/car:2:1", 40, 20), ("car:0.5/c:20:20", 10, 20), ("c:30:30/car:4:t", 64, 16),
+                ("c:20:20/car:0", 20, 20),
+            ] {
+                let result = try await render(service, options + "/f:png", "quadrants.png")
+                #expect(result.width == width && result.height == height, "\(options): \(result.width)x\(result.height)")
+            }
+            // The crop stays where its gravity puts it: top-left red.
+            let corner = try await render(service, "c:20:20:nowe/car:2:1/f:png", "quadrants.png")
+            #expect(corner[0, 0] == Self.red && corner.width == 40)
+            #expect(try await service.get("/insecure/car:-1/plain/local:///quadrants.png").status == 400)
+        }
+    }
+}
