@@ -17,7 +17,7 @@ extension ImageService {
         if let origin = configuration.allowOrigin {
             router.add(
                 middleware: CORSMiddleware(
-                    allowOrigin: origin == "*" ? .all : .custom(origin), allowHeaders: [.accept, .authorization, .ifNoneMatch],
+                    allowOrigin: origin == "*" ? .all : .custom(origin), allowHeaders: [.accept, .authorization, .ifNoneMatch, .ifModifiedSince],
                     allowMethods: [.get, .head, .options]))
         }
         router.add(middleware: RequestLogMiddleware(logger: configuration.logger))
@@ -44,6 +44,7 @@ extension ImageService {
             try await handler.execute(
                 .init(
                     path: request.uri.path, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
+                    ifModifiedSince: request.headers[.ifModifiedSince],
                     hints: readsHints ? ClientHints(request.headers) : nil))
         }
         return router

@@ -15,9 +15,15 @@ enum FileBeneathRoot {
         case tooLarge
     }
 
+    /// A file's bytes and when it last changed.
+    struct Contents: Sendable {
+        var data: Data
+        var modified: Date
+    }
+
     /// The bytes of `components` (no `.`, `..` or empty ones) under `root`, at most
-    /// `maximumBytes` of them.
-    static func read(_ components: [String], under root: String, maximumBytes: Int) throws(Failure) -> Data {
+    /// `maximumBytes` of them, with the file's modification time.
+    static func read(_ components: [String], under root: String, maximumBytes: Int) throws(Failure) -> Contents {
         precondition(!components.isEmpty && !components.contains { $0.isEmpty || $0 == "." || $0 == ".." || $0.contains("/") })
         // The root itself may be a link (an operator's choice); nothing below it may.
         var folder = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -37,7 +43,12 @@ enum FileBeneathRoot {
         var status = stat()
         guard fstat(file, &status) == 0, status.st_mode & mode_t(S_IFMT) == mode_t(S_IFREG) else { throw .notFound }
         guard Int(status.st_size) <= maximumBytes else { throw .tooLarge }
-        return try readAll(file, maximumBytes: maximumBytes)
+        #if canImport(Darwin)
+        let modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtimespec.tv_sec))
+        #else
+        let modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec))
+        #endif
+        return Contents(data: try readAll(file, maximumBytes: maximumBytes), modified: modified)
     }
 
     /// Everything `file` holds, refused once past `maximumBytes` (it may grow after fstat).

@@ -13,34 +13,52 @@ struct SourceFetcher: Sendable {
     let localRoot: String?
     let pipeline: ImagePipeline
     /// Originals recently fetched, by source.
-    let recent: MemoryCache<String, Data>
+    let recent: MemoryCache<String, Fetched>
     let maximumBytes: Int
 
     /// How long an original stays in memory: short, so that HTTP freshness (kept by the disk
     /// and shared levels) and changed local files are seen soon.
     static let recentLifetime: Duration = .seconds(60)
 
+    /// A source's bytes and when they last changed, where the origin says.
+    struct Fetched: Sendable {
+        var data: Data
+        /// The file's modification time, or the origin's `Last-Modified`.
+        var lastModified: Date?
+
+        init(data: Data, lastModified: Date? = nil) {
+            self.data = data
+            self.lastModified = lastModified
+        }
+    }
+
     /// The bytes of `source`.
     func data(for source: String) async throws(ServiceError) -> Data {
+        try await fetch(source).data
+    }
+
+    /// The bytes of `source`, with when they last changed.
+    func fetch(_ source: String) async throws(ServiceError) -> Fetched {
         guard allowList.allows(source) else {
             throw .notFound("the source is not allowed")
         }
-        if let data = recent.value(forKey: source) { return data }
-        let data: Data
+        if let fetched = recent.value(forKey: source) { return fetched }
+        let fetched: Fetched
         if source.hasPrefix("local://") {
-            data = try localData(String(source.dropFirst("local://".count)))
+            fetched = try localData(String(source.dropFirst("local://".count)))
         } else if source.hasPrefix("http://") || source.hasPrefix("https://"), let url = URL(string: source), url.host != nil {
-            data = try await remoteData(url)
+            fetched = try await remoteData(url)
         } else {
             throw .badRequest("the source must be an http(s):// or local:// URL")
         }
-        recent.setValue(data, forKey: source, cost: data.count, expiresAfter: Self.recentLifetime)
-        return data
+        recent.setValue(fetched, forKey: source, cost: fetched.data.count, expiresAfter: Self.recentLifetime)
+        return fetched
     }
 
-    private func remoteData(_ url: URL) async throws(ServiceError) -> Data {
+    private func remoteData(_ url: URL) async throws(ServiceError) -> Fetched {
         do throws(ImagePipelineError) {
-            return try await pipeline.data(for: ImageRequest(url: url)).data
+            let response = try await pipeline.data(for: ImageRequest(url: url))
+            return Fetched(data: response.data, lastModified: response.headers["Last-Modified"].flatMap(HTTPDate.parse))
         } catch {
             throw Self.serviceError(for: error)
         }
@@ -48,14 +66,15 @@ struct SourceFetcher: Sendable {
 
     /// A regular file under the root: no `..`, and no symbolic link below the root followed
     /// (``FileBeneathRoot``).
-    private func localData(_ path: String) throws(ServiceError) -> Data {
+    private func localData(_ path: String) throws(ServiceError) -> Fetched {
         guard let localRoot else { throw .notFound("local sources are not enabled") }
         let components = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard !components.isEmpty, !components.contains(where: { $0 == ".." || $0 == "." }), !path.utf8.contains(0) else {
             throw .notFound("the local source is not a file under the root")
         }
         do throws(FileBeneathRoot.Failure) {
-            return try FileBeneathRoot.read(components, under: localRoot, maximumBytes: maximumBytes)
+            let file = try FileBeneathRoot.read(components, under: localRoot, maximumBytes: maximumBytes)
+            return Fetched(data: file.data, lastModified: file.modified)
         } catch .tooLarge {
             throw .unprocessable("the source is larger than \(maximumBytes) bytes")
         } catch {

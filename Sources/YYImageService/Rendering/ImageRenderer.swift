@@ -37,6 +37,8 @@ struct ImageRenderer: Sendable {
         var decoding: Duration = .zero
         var processing: Duration = .zero
         var encoding: Duration = .zero
+        /// When the source last changed, where its origin says (set by the request handler).
+        var lastModified: Date?
     }
 
     var limits: Limits

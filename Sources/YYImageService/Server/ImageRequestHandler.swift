@@ -33,6 +33,7 @@ struct ImageRequestHandler: Sendable {
         var path: String
         var accept: String?
         var ifNoneMatch: String?
+        var ifModifiedSince: String?
         /// What the client hints say, when the service reads them.
         var hints: ClientHints?
     }
@@ -74,8 +75,7 @@ struct ImageRequestHandler: Sendable {
             source: url.source, filename: options.filename, type: lookup.result.type, attachment: options.returnAttachment)
         var varies = choice.dependsOnAccept ? ["Accept"] : []
         if request.hints != nil { varies.append(ClientHints.headerNames) }
-        return imageResponse(
-            lookup.result, disposition: disposition, varies: varies, ifNoneMatch: request.ifNoneMatch, isFallback: fallback)
+        return imageResponse(lookup.result, for: request, disposition: disposition, varies: varies, isFallback: fallback)
     }
 
     /// `GET /info/%signature/%options/%source`: the source's type, size, frames and durations,
@@ -151,12 +151,13 @@ struct ImageRequestHandler: Sendable {
             defer { admission.leave() }
             // b. The source's bytes.
             let downloading = ContinuousClock.now
-            let data: Data
+            let fetched: SourceFetcher.Fetched
             do throws(ServiceError) {
-                data = try await bytes(of: source)
+                fetched = try await self.fetched(source)
             } catch {
                 throw error.ofSource
             }
+            let data = fetched.data
             metrics.record(.download, .now - downloading)
             if let limit = options.security.sourceBytes, data.count > limit {
                 throw .unprocessable("the source has \(data.count) bytes, over the limit of \(limit)")
@@ -184,26 +185,27 @@ struct ImageRequestHandler: Sendable {
             } onCancel: {
                 cancellation.cancel()
             }
-            let output = try rendered.get()
+            var output = try rendered.get()
+            output.lastModified = fetched.lastModified
             metrics.record(output)
             return output
         }
     }
 
     /// The bytes of a source or of a configured image: held, or fetched (and cached) as a source.
-    private func bytes(of image: ConfiguredImage) async throws(ServiceError) -> Data {
+    private func fetched(_ image: ConfiguredImage) async throws(ServiceError) -> SourceFetcher.Fetched {
         switch image {
-        case .data(let data): data
-        case .url(let url): try await fetcher.data(for: url)
+        case .data(let data): SourceFetcher.Fetched(data: data)
+        case .url(let url): try await fetcher.fetch(url)
         }
     }
 
     /// The watermark image's bytes, when the options draw it.
     private func watermarkBytes(for options: ProcessingOptions) async throws(ServiceError) -> Data? {
         guard options.watermark != nil else { return nil }
-        if let url = options.watermarkURL { return try await bytes(of: .url(url)) }
+        if let url = options.watermarkURL { return try await fetcher.data(for: url) }
         guard let image = configuration.watermark else { return nil }
-        return try await bytes(of: image)
+        return try await fetched(image).data
     }
 
     /// The source's bytes as they are, typed by what they start with. Unlike imgproxy's, which
@@ -265,9 +267,10 @@ struct ImageRequestHandler: Sendable {
     /// the answer depends on; a fallback image with its own status
     /// and time to live, and a `Fallback-Image: 1` header that says what it is.
     private func imageResponse(
-        _ result: StoredResult, disposition: String, varies: [String], ifNoneMatch: String?, isFallback: Bool
+        _ result: StoredResult, for request: ImageRequest, disposition: String, varies: [String], isFallback: Bool
     ) -> Response {
         var headers: HTTPFields = [.cacheControl: cacheControl, .eTag: result.etag]
+        if let lastModified = result.lastModified { headers[.lastModified] = HTTPDate.format(lastModified) }
         if !varies.isEmpty { headers[.vary] = varies.joined(separator: ", ") }
         // With client hints read, the browser is asked to send them.
         if configuration.enablesClientHints { headers[.acceptCH] = ClientHints.headerNames }
@@ -276,7 +279,7 @@ struct ImageRequestHandler: Sendable {
             headers[.cacheControl] = "public, max-age=\(timeToLive.components.seconds)"
             headers[.fallbackImage] = "1"
         }
-        if let ifNoneMatch, Self.matches(ifNoneMatch, etag: result.etag) {
+        if Self.isNotModified(result, ifNoneMatch: request.ifNoneMatch, ifModifiedSince: request.ifModifiedSince) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = OutputFormat.mediaType(result.type)
@@ -286,6 +289,14 @@ struct ImageRequestHandler: Sendable {
     }
 
     /// Whether an `If-None-Match` list names `etag` (or is `*`); weak tags match too.
+    /// Whether the client's copy is current (RFC 9110 §13.2.2): `If-None-Match` names the
+    /// result's tag, or, without it, `If-Modified-Since` is no earlier than the source's time.
+    static func isNotModified(_ result: StoredResult, ifNoneMatch: String?, ifModifiedSince: String?) -> Bool {
+        if let ifNoneMatch { return matches(ifNoneMatch, etag: result.etag) }
+        guard let since = ifModifiedSince.flatMap(HTTPDate.parse), let lastModified = result.lastModified else { return false }
+        return lastModified <= since
+    }
+
     static func matches(_ ifNoneMatch: String, etag: String) -> Bool {
         ifNoneMatch.split(separator: ",").contains { candidate in
             let tag = candidate.trimmingCharacters(in: .whitespaces)

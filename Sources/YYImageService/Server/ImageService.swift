@@ -51,7 +51,7 @@ public final class ImageService: Service {
         pipelineConfiguration.totalConnections = 64
         pipelineConfiguration.decoderOptions.maxPixelCount = limits.sourcePixels
         pipelineConfiguration.logger = configuration.logger
-        let recent = MemoryCache<String, Data>(name: "yykit.serve.originals")
+        let recent = MemoryCache<String, SourceFetcher.Fetched>(name: "yykit.serve.originals")
         recent.costLimit = configuration.originalMemoryLimit
         let fetcher = SourceFetcher(
             allowList: allowList, localRoot: configuration.localRoot,

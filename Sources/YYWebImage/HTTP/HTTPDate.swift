@@ -1,9 +1,9 @@
-import Foundation
+package import Foundation
 
 /// HTTP dates (RFC 9110 §5.6.7): the IMF-fixdate everyone sends, and the two obsolete forms a
 /// recipient must accept. Split by hand (`DateFormatter` is not `Sendable`), put together by a
 /// Gregorian calendar in GMT.
-enum HTTPDate {
+package enum HTTPDate {
     private static let calendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: 0)!
@@ -13,7 +13,7 @@ enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
     /// The date, or `nil` for text in none of the three forms.
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         // Split on spaces, commas, dashes and colons: every form becomes its numbers and names.
         let parts = text.split { $0 == " " || $0 == "," || $0 == "-" || $0 == ":" }.map(String.init)
         let fields: (day: Int?, month: String, year: Int?, time: ArraySlice<String>)
@@ -42,6 +42,15 @@ enum HTTPDate {
         // The calendar rolls 31 November over to 1 December: such a date is no date.
         guard let date = calendar.date(from: components), calendar.component(.day, from: date) == day else { return nil }
         return date
+    }
+
+    /// `date` as an IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"), to the second below.
+    package static func format(_ date: Date) -> String {
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
+        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        func two(_ value: Int?) -> String { value.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
+        let month = months[(c.month ?? 1) - 1].capitalized
+        return "\(weekdays[(c.weekday ?? 1) - 1]), \(two(c.day)) \(month) \(c.year ?? 1970) \(two(c.hour)):\(two(c.minute)):\(two(c.second)) GMT"
     }
 
     /// The value of a field of ASCII digits only, with one of the allowed counts of digits (one or

@@ -23,6 +23,15 @@ struct StoredResponse: Codable, Sendable, Equatable {
         return headers
     }
 
+    /// The validators as the response sent them (`ETag`, `Last-Modified`): what a cached copy
+    /// reports as its headers.
+    var validators: HTTPHeaderFields {
+        var headers = HTTPHeaderFields()
+        if let etag { headers.append(name: "ETag", value: etag) }
+        if let lastModified { headers.append(name: "Last-Modified", value: lastModified) }
+        return headers
+    }
+
     /// The record for a response received at `now`, or `nil` when it must not be stored
     /// (`no-store`).
     ///

@@ -8,6 +8,7 @@ public struct ImageDataResponse: Sendable {
     public var source: ImageResponse.Source
     /// Status of the last HTTP response (`nil` from the caches without revalidation).
     public var statusCode: Int?
-    /// Headers of the last HTTP response (empty from the caches without revalidation).
+    /// Headers of the last HTTP response; from the caches without revalidation, the stored
+    /// validators (`ETag`, `Last-Modified`) only.
     public var headers: HTTPHeaderFields
 }

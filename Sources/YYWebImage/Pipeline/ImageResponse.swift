@@ -11,7 +11,8 @@ public struct ImageResponse: Sendable {
     public var source: Source
     /// Status of the last HTTP response (`nil` from the caches without revalidation).
     public var statusCode: Int?
-    /// Headers of the last HTTP response (empty from the caches without revalidation).
+    /// Headers of the last HTTP response; from the disk and shared caches without revalidation,
+    /// the stored validators (`ETag`, `Last-Modified`) only; none from the memory cache.
     public var headers: HTTPHeaderFields
 
     /// The stage an image came from.

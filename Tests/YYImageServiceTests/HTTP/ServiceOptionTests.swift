@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import YYImage
+import YYWebImage
 
 @testable import YYImageService
 
@@ -50,6 +51,29 @@ extension ProcessingOptionTests {
             let reply = try await service.get("/insecure/fiu:\(url)/f:png/plain/local:///notes.txt")
             #expect(reply.status == 200 && reply.header("Fallback-Image") == "1")
         }
+    }
+
+    @Test func aLocalSourcesModificationTimeIsTheResultsLastModified() async throws {
+        try await withService { service in
+            let first = try await service.get("/insecure/w:10/plain/local:///quadrants.png")
+            let header = try #require(first.header("Last-Modified"))
+            let date = try #require(HTTPDate.parse(header))
+            #expect(abs(date.timeIntervalSinceNow) < 600)
+            let cached = try await service.get("/insecure/w:10/plain/local:///quadrants.png", headers: [("If-Modified-Since", header)])
+            #expect(cached.status == 304 && cached.header("Last-Modified") == header)
+            let stale = try await service.get(
+                "/insecure/w:10/plain/local:///quadrants.png", headers: [("If-Modified-Since", HTTPDate.format(date - 1))])
+            #expect(stale.status == 200)
+        }
+    }
+
+    @Test func aStoredResultKeepsItsSourcesTimeAndReadsOldEntriesWithout() throws {
+        let time = Date(timeIntervalSince1970: 1_790_000_000)
+        let result = StoredResult(image: Data([1, 2, 3]), type: .webp, lastModified: time.addingTimeInterval(0.7))
+        #expect(StoredResult(stored: result.stored) == result)
+        #expect(StoredResult(stored: result.stored)?.lastModified == time)
+        let old = StoredResult(image: Data([1, 2, 3]), type: .webp)
+        #expect(StoredResult(stored: old.stored)?.lastModified == nil && StoredResult(stored: old.stored)?.type == .webp)
     }
 
     @Test func presetsOnlyReadsTheOptionsSectionAsPresetNames() async throws {

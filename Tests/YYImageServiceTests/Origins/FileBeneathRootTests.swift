@@ -11,7 +11,11 @@ import YYDispatch
         let root = TemporaryDirectory("beneath")
         try FileManager.default.createDirectory(atPath: root.appending("a/b"), withIntermediateDirectories: true)
         try Data("inside".utf8).write(to: URL(fileURLWithPath: root.appending("a/b/c.jpg")))
-        #expect(try FileBeneathRoot.read(["a", "b", "c.jpg"], under: root.path, maximumBytes: 100) == Data("inside".utf8))
+        let file = try FileBeneathRoot.read(["a", "b", "c.jpg"], under: root.path, maximumBytes: 100)
+        #expect(file.data == Data("inside".utf8))
+        // The modification time is the file's, to the second.
+        let modified = try FileManager.default.attributesOfItem(atPath: root.appending("a/b/c.jpg"))[.modificationDate] as? Date
+        #expect(abs(file.modified.timeIntervalSince(try #require(modified))) < 1)
         #expect(throws: FileBeneathRoot.Failure.tooLarge) { try FileBeneathRoot.read(["a", "b", "c.jpg"], under: root.path, maximumBytes: 5) }
     }
 
@@ -62,7 +66,7 @@ import YYDispatch
             swapper.start()
             var counts = (outside: 0, inside: 0, refused: 0)
             for _ in 0..<20_000 {
-                switch try? FileBeneathRoot.read(["swap.jpg"], under: root.path, maximumBytes: 100) {
+                switch try? FileBeneathRoot.read(["swap.jpg"], under: root.path, maximumBytes: 100).data {
                 case secret?: counts.outside += 1
                 case inside?: counts.inside += 1
                 default: counts.refused += 1

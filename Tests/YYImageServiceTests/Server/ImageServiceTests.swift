@@ -31,6 +31,29 @@ import YYImage
         await service.stop()
     }
 
+    @Test func theOriginsLastModifiedIsTheResultsAndAnswersIfModifiedSince() async throws {
+        let modified = "Tue, 03 Nov 2026 10:20:30 GMT"
+        let origin = try await LoopbackHTTPServer.start { _ in
+            .response(headers: [("Content-Type", "image/jpeg"), ("Last-Modified", modified), ("Cache-Control", "max-age=600")], body: Self.jpeg)
+        }
+        defer { origin.stop() }
+        let service = try await ServiceHarness.start()
+        let path = plain("w:10", origin.url("/photo.jpg").absoluteString)
+        let first = try await service.get(path)
+        #expect(first.status == 200 && first.header("Last-Modified") == modified)
+        // From the result cache, and with the original then read from the disk cache, the same.
+        let again = try await service.get(plain("w:11", origin.url("/photo.jpg").absoluteString))
+        #expect(again.header("Last-Modified") == modified)
+        let current = try await service.get(path, headers: [("If-Modified-Since", modified)])
+        #expect(current.status == 304 && current.body.isEmpty)
+        let older = try await service.get(path, headers: [("If-Modified-Since", "Mon, 02 Nov 2026 10:20:30 GMT")])
+        #expect(older.status == 200)
+        // If-None-Match decides when both are sent.
+        let tagged = try await service.get(path, headers: [("If-None-Match", "\"other\""), ("If-Modified-Since", modified)])
+        #expect(tagged.status == 200)
+        await service.stop()
+    }
+
     @Test func loopbackSourcesAreRefusedUnlessAllowedAndNoConnectionIsMade() async throws {
         let origin = try await Self.origin()
         defer { origin.stop() }

@@ -31,7 +31,8 @@ struct OriginalDataStage: Sendable {
             let cachedDecoder = try await decoder(checking: &cached, levels: levels, job: job)
             if let cached, !request.options.contains(.refresh), !cached.record.needsRevalidation(at: configuration.now()) {
                 counters.withLock { if cached.source == .disk { $0.diskHits += 1 } }
-                return OriginalData(data: cached.data, source: cached.source, statusCode: nil, headers: [:], decoder: cachedDecoder)
+                return OriginalData(
+                    data: cached.data, source: cached.source, statusCode: nil, headers: cached.record.validators, decoder: cachedDecoder)
             }
             let response = try await network.download(request.url, validators: cached?.record.validatorHeaders ?? [:], context: context)
             if response.statusCode == 304 {
