@@ -42,7 +42,7 @@ struct ResultCache: Sendable {
         do {
             stored = try await cache.value(forKey: key, expiresAfter: timeToLive, fillLockTimeToLive: fillLockTimeToLive) {
                 let output = try await compute()
-                let result = StoredResult(image: output.data, type: output.type, lastModified: output.lastModified)
+                let result = StoredResult(output)
                 fill.set(Lookup(result: result, level: .computed, rendered: output))
                 return result.stored
             }
@@ -67,7 +67,7 @@ struct ResultCache: Sendable {
 
     private func computed(_ compute: () async throws(ServiceError) -> ImageRenderer.Output) async throws(ServiceError) -> Lookup {
         let output = try await compute()
-        return Lookup(result: StoredResult(image: output.data, type: output.type, lastModified: output.lastModified), level: .computed, rendered: output)
+        return Lookup(result: StoredResult(output), level: .computed, rendered: output)
     }
 }
 

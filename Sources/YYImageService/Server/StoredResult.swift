@@ -25,6 +25,11 @@ struct StoredResult: Sendable, Equatable {
         etag = "\"" + SHA256Digest.of(image).base64URLEncoded + "\""
     }
 
+    /// What the renderer made.
+    init(_ output: ImageRenderer.Output) {
+        self.init(image: output.data, type: output.type, lastModified: output.lastModified)
+    }
+
     /// The result `stored` holds, or `nil` when it is not one (a truncated or foreign value,
     /// which the cache then treats as a miss).
     init?(stored: Data) {
