@@ -150,6 +150,19 @@ extension PillowReference {
 }
 
 extension PillowReference {
+    /// Whether the reference Python has the `blurhash` and `thumbhash` packages.
+    public static let hasPlaceholderHashes: Bool = {
+        guard let python else { return false }
+        return (try? ChildProcess.run(python, ["-c", "import blurhash, thumbhash"]).status) == 0
+    }()
+
+    /// Runs `placeholder_hashes.py` with `arguments` (see the script) and returns what it printed, trimmed.
+    public static func placeholderHashes(_ arguments: [String]) throws -> String {
+        try runScript("placeholder_hashes.py", arguments).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+extension PillowReference {
     /// Runs `shrink_reference.py` with `arguments` (see the script for its commands).
     public static func shrink(_ arguments: [String]) throws {
         try runScript("shrink_reference.py", arguments)
