@@ -78,13 +78,22 @@ struct ImageRequestHandler: Sendable {
         return imageResponse(lookup.result, for: request, disposition: disposition, varies: varies, isFallback: fallback)
     }
 
-    /// `GET /info/%signature/%options/%source`: the source's type, size, frames and durations,
-    /// fetched by a worker within the processing timeout like any other request.
+    /// `GET /info/%signature/%options/%source`: what the source is and what its metadata and
+    /// picture hold, fetched and read by a worker within the processing timeout like any other
+    /// request.
     func info(path: String) async throws(ServiceError) -> Response {
         try refuseWhenStopping()
         let (url, _) = try parse(path)
-        let data = try await sourceWithWorker(url.source)
-        return try SourceInfo.response(describing: data, maxPixels: configuration.limits.sourcePixels)
+        let deadline = ContinuousClock.now + configuration.limits.processingTimeout
+        let maxPixels = configuration.limits.sourcePixels
+        let info = try await withinDeadline(deadline) { () async throws(ServiceError) -> SourceInfo in
+            try await admit()
+            defer { admission.leave() }
+            let data = try await fetcher.data(for: url.source)
+            // Its first frame is decoded (small) on a render thread, like any render.
+            return try await renderQueues.run { () throws(ServiceError) in try SourceInfo(describing: data, maxPixels: maxPixels) }
+        }
+        return SourceInfo.response(info)
     }
 
     /// `GET /health`: a 4×4 image encoded and decoded again, as a check that the codecs work.
@@ -224,8 +233,8 @@ struct ImageRequestHandler: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// A source's bytes fetched by a worker within the processing timeout (for `/info` and `raw`,
-    /// which hold a source but render nothing).
+    /// A source's bytes fetched by a worker within the processing timeout (for `raw`, which
+    /// holds a source but renders nothing).
     private func sourceWithWorker(_ source: String) async throws(ServiceError) -> Data {
         let deadline = ContinuousClock.now + configuration.limits.processingTimeout
         return try await withinDeadline(deadline) { () async throws(ServiceError) -> Data in
