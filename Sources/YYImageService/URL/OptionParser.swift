@@ -24,8 +24,8 @@ struct OptionParser: Sendable {
     /// `segments` applied in order over the `default` preset, over the client's `hints`.
     func parse(_ segments: [String], hints: ClientHints = ClientHints()) throws(ServiceError) -> ProcessingOptions {
         var options = hints.applied(to: ProcessingOptions())
-        if let defaults = presets["default"] { try apply(defaults, to: &options, presetDepth: 1) }
-        try apply(segments, to: &options, presetDepth: 0)
+        if let defaults = presets["default"] { try apply(defaults, to: &options, within: ["default"]) }
+        try apply(segments, to: &options, within: [])
         try checkBox(options)
         // The watermark's image: the URL's (`wmu`), else the service's; without one, `wm` is
         // checked and changes nothing, as in imgproxy.
@@ -37,16 +37,18 @@ struct OptionParser: Sendable {
         return options
     }
 
-    private func apply(_ segments: [String], to options: inout ProcessingOptions, presetDepth: Int) throws(ServiceError) {
+    /// Applies `segments`, which come from the URL (`within` empty) or from the presets named
+    /// in `within`, each expanding the one before.
+    private func apply(_ segments: [String], to options: inout ProcessingOptions, within chain: [String]) throws(ServiceError) {
         for segment in segments where !segment.isEmpty {
             let parts = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            if presetDepth == 0, !allowedOptions.isEmpty, !allowedOptions.contains(parts[0]) { throw .forbiddenOption(parts[0]) }
-            try apply(name: parts[0], arguments: Array(parts.dropFirst()), to: &options, presetDepth: presetDepth)
+            if chain.isEmpty, !allowedOptions.isEmpty, !allowedOptions.contains(parts[0]) { throw .forbiddenOption(parts[0]) }
+            try apply(name: parts[0], arguments: Array(parts.dropFirst()), to: &options, within: chain)
         }
     }
 
     // The one switch over every option name keeps the spelling table in one place.
-    private func apply(name: String, arguments args: [String], to o: inout ProcessingOptions, presetDepth: Int) throws(ServiceError) {
+    private func apply(name: String, arguments args: [String], to o: inout ProcessingOptions, within chain: [String]) throws(ServiceError) {
         let reader = ArgumentReader(option: name, arguments: args)
         switch name {
         case "resize", "rs":
@@ -275,10 +277,12 @@ struct OptionParser: Sendable {
             o.returnAttachment = try reader.onlyBool()
         case "preset", "pr":
             guard !args.isEmpty else { throw .badRequest("option preset: give a preset name") }
-            guard presetDepth < 4 else { throw .badRequest("option preset: presets nest more than 4 deep") }
             for preset in args {
                 guard let segments = presets[preset] else { throw .badRequest("option preset: unknown preset '\(preset)'") }
-                try apply(segments, to: &o, presetDepth: presetDepth + 1)
+                // A preset that names one it is already expanding is a loop: as imgproxy does,
+                // that name is skipped and the rest applies.
+                if chain.contains(preset) { continue }
+                try apply(segments, to: &o, within: chain + [preset])
             }
         default:
             throw .badRequest("unsupported option '\(name)'")

@@ -7,7 +7,8 @@ import YYImage
 /// Every option under its full and short names, presets, and the values that are refused.
 @Suite struct OptionParserTests {
     private let parser = OptionParser(
-        presets: ["thumb": ["rs:fill:100:100", "q:60"], "sharp": ["sh:1"], "nested": ["pr:thumb", "bl:2"], "loop": ["pr:loop"]],
+        presets: ["thumb": ["rs:fill:100:100", "q:60"], "sharp": ["sh:1"], "nested": ["pr:thumb", "bl:2"], "loop": ["pr:loop"],
+            "test1": ["pr:test2", "w:10"], "test2": ["pr:test1", "h:20"]],
         maxResultSide: 8192, watermarkIdentity: "logo")
 
     private func parse(_ segments: String...) throws -> ProcessingOptions {
@@ -119,6 +120,13 @@ import YYImage
         #expect(try withDefault.parse(["q:70"]).sharpenSigma == 0.5)
     }
 
+    @Test func aPresetLoopIsSkippedWhereItClosesAndTheRestApplies() throws {
+        // As imgproxy's presets test: test1 → test2 → (test1 skipped); both sizes are set.
+        let looped = try parse("pr:test1")
+        #expect(looped.width == 10 && looped.height == 20)
+        #expect(try parse("pr:loop", "w:5").width == 5)
+    }
+
     @Test func theCacheKeyIgnoresOrderAndSpellingButNotValues() throws {
         #expect(try parse("w:10", "h:20").cacheKey == parse("height:20", "width:10").cacheKey)
         #expect(try parse("w:10").cacheKey != parse("w:11").cacheKey)
@@ -150,7 +158,6 @@ import YYImage
         ("t:10::maybe", "option t: 'maybe' is not a boolean (1, t, true, 0, f, false)"),
         ("t:10:fff:1:1:1", "option t: 5 arguments, expected 1 to 4"),
         ("pr:missing", "option preset: unknown preset 'missing'"),
-        ("pr:loop", "option preset: presets nest more than 4 deep"),
         ("mb:-5", "option mb: '-5' is not an integer in 0...2147483647"),
         ("bl:-1", "option bl: '-1' is not a number in 0.0...1000.0"),
         ("sh:1001", "option sh: '1001' is not a number in 0.0...1000.0"),
