@@ -7,8 +7,10 @@ import YYImage
 /// Every option under its full and short names, presets, and the values that are refused.
 @Suite struct OptionParserTests {
     private let parser = OptionParser(
-        presets: ["thumb": ["rs:fill:100:100", "q:60"], "sharp": ["sh:1"], "nested": ["pr:thumb", "bl:2"], "loop": ["pr:loop"],
-            "test1": ["pr:test2", "w:10"], "test2": ["pr:test1", "h:20"]],
+        presets: [
+            "thumb": ["rs:fill:100:100", "q:60"], "sharp": ["sh:1"], "nested": ["pr:thumb", "bl:2"], "loop": ["pr:loop"],
+            "test1": ["pr:test2", "w:10"], "test2": ["pr:test1", "h:20"],
+        ],
         maxResultSide: 8192, watermarkIdentity: "logo")
 
     private func parse(_ segments: String...) throws -> ProcessingOptions {
