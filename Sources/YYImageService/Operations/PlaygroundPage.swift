@@ -17,8 +17,20 @@ struct PlaygroundPage: Sendable {
     static let examples = [
         "rs:fit:300:300", "rs:fill:300:200/g:sm", "rs:fill:200:200/g:ce", "rs:fit:300:300/bl:3", "rs:fit:300:300/sh:1.5",
         "rs:fit:300:150:0:1/bg:ffd700", "rs:fit:300:300/rot:90", "c:0.5:0.5/rs:fit:300:300", "rs:fit:300:300/f:webp",
-        "rs:fit:300:300/f:avif", "rs:fit:300:300/q:20/f:jpg", "rs:force:300:120",
+        "rs:fit:300:300/f:avif", "rs:fit:300:300/q:20/f:jpg", "rs:force:300:120", "rs:fit:260:260/pd:20/bg:f1faee",
+        "rs:fit:300:300/dt:1:1d3557:f1faee", "rs:fit:300:300/a:20:1.3:1.5", "rs:fill:300:200/gr:0.8:000:down:0.4",
+        "rs:fit:300:300/mc:1:c08552",
     ]
+
+    /// Transformations that name the source again: a watermark (the source itself, small, in a
+    /// corner) and a fallback image (the source, for a source that does not exist).
+    static func examples(naming source: String) -> [(options: String, source: String)] {
+        let encoded = Array(source.utf8).base64URLEncoded
+        return [
+            ("rs:fit:300:300/wm:0.7:soea:8:8:0.25/wmu:\(encoded)", source),
+            ("rs:fit:300:300/fiu:\(encoded)", source + ".missing"),
+        ]
+    }
 
     func page(source requested: String?) -> Response {
         let refused = requested.map { !mayShow($0) } ?? false
@@ -31,6 +43,9 @@ struct PlaygroundPage: Sendable {
             figures += figure(url: original, caption: "the source, unchanged")
             for options in Self.examples {
                 figures += figure(url: url(options: options, source: source), caption: options)
+            }
+            for (options, shown) in Self.examples(naming: source) {
+                figures += figure(url: url(options: options, source: shown), caption: shown == source ? options : options + " (a missing source)")
             }
         }
         let html = """
