@@ -171,7 +171,6 @@ struct RenderPlan: Sendable {
         }
     }
 
-    /// A crop side: 0 the whole side, below 1 a fraction of it, else pixels (at most the side).
     /// imgproxy's `crop_aspect_ratio`: the crop's longer side (relative to `ratio`) shortened,
     /// or with `enlarging` the shorter one lengthened, then both scaled down together until the
     /// crop fits in `extent`.
@@ -184,6 +183,7 @@ struct RenderPlan: Sendable {
         return (min(extent.width, max(1, Int((width * fit).rounded()))), min(extent.height, max(1, Int((height * fit).rounded()))))
     }
 
+    /// A crop side: 0 the whole side, below 1 a fraction of it, else pixels (at most the side).
     static func cropSide(_ value: Double, of side: Int) -> Int {
         if value == 0 { return side }
         if value < 1 { return max(1, Int((value * Double(side)).rounded())) }
