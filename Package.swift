@@ -319,7 +319,8 @@ let package = Package(
             path: "Tests/TestSupport",
             exclude: [
                 "Reference/pillow_frames.py", "Reference/pillow_colour.py", "Reference/resize_reference.py", "Reference/format_reference.py",
-                "Reference/shrink_reference.py", "Reference/pillow_composite.py",
+                "Reference/shrink_reference.py", "Reference/pillow_composite.py", "Reference/pillow_enhance.py",
+                "Reference/placeholder_hashes.py",
             ],
             swiftSettings: strictSettings
         ),

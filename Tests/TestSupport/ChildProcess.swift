@@ -23,68 +23,122 @@ public final class ChildProcess: @unchecked Sendable {
         public var text: String { String(decoding: standardOutput, as: UTF8.self) }
     }
 
-    private let process = Process()
-    private let outputPipe = Pipe()
-    private let errorPipe = Pipe()
-    private let inputPipe = Pipe()
+    // Started with posix_spawn rather than Foundation's Process, whose run() on Linux reads past
+    // a buffer while it lists /proc/self/fd (swift-corelibs-foundation#5472) and now and then
+    // crashes a test run that starts many children.
+    private let pid: pid_t
+    private let input: FileHandle
     // Read on background threads so a chatty child never blocks on a full pipe.
     private let collected = DispatchGroup()
     private var outputData = Data()
     private var errorData = Data()
+    // The wait status, once waitpid has reaped the child (guarded by the lock).
+    private let lock = NSLock()
+    private var exitStatus: Int32?
 
-    /// Starts `executable` with `arguments`.
+    /// Starts `executable` with `arguments` (and `environment`, else this process's).
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        process.standardOutput = outputPipe
-        process.standardError = errorPipe
-        process.standardInput = inputPipe
-        try process.run()
-        let outputHandle = outputPipe.fileHandleForReading
-        let errorHandle = errorPipe.fileHandleForReading
+        Self.spawning.lock()
+        defer { Self.spawning.unlock() }
+        let (inputRead, inputWrite) = try Self.pipe()
+        let (outputRead, outputWrite) = try Self.pipe()
+        let (errorRead, errorWrite) = try Self.pipe()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // The pipes are close-on-exec; their copies on 0, 1 and 2 are not.
+        posix_spawn_file_actions_adddup2(&actions, inputRead, 0)
+        posix_spawn_file_actions_adddup2(&actions, outputWrite, 1)
+        posix_spawn_file_actions_adddup2(&actions, errorWrite, 2)
+        let environment = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        // C strings for argv and envp, freed once the child is started.
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var child = pid_t()
+        let status = posix_spawn(&child, executable, &actions, nil, argv, envp)
+        for fd in [inputRead, outputWrite, errorWrite] { close(fd) }
+        guard status == 0 else {
+            for fd in [inputWrite, outputRead, errorRead] { close(fd) }
+            throw CocoaError(
+                .executableLoad, userInfo: [NSFilePathErrorKey: executable, NSLocalizedDescriptionKey: String(cString: strerror(status))])
+        }
+        pid = child
+        input = FileHandle(fileDescriptor: inputWrite, closeOnDealloc: true)
+        let outputHandle = FileHandle(fileDescriptor: outputRead, closeOnDealloc: true)
+        let errorHandle = FileHandle(fileDescriptor: errorRead, closeOnDealloc: true)
         DispatchQueue.global().async(group: collected) { self.outputData = outputHandle.readDataToEndOfFile() }
         DispatchQueue.global().async(group: collected) { self.errorData = errorHandle.readDataToEndOfFile() }
     }
 
+    /// A close-on-exec pipe: its read and write ends. Made under ``spawning``, so that no child
+    /// started meanwhile inherits an end before it is marked (an inherited write end would keep
+    /// the reader from ever seeing the end of the output).
+    private static func pipe() throws -> (Int32, Int32) {
+        var ends: [Int32] = [0, 0]
+        guard Foundation.pipe(&ends) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+
+    /// Held from making the pipes to starting the child.
+    private static let spawning = NSLock()
+
     /// The child's process id.
-    public var processIdentifier: Int32 { process.processIdentifier }
+    public var processIdentifier: Int32 { pid }
 
     /// Writes `data` to the child's standard input and closes it.
     public func send(_ data: Data) {
-        inputPipe.fileHandleForWriting.write(data)
-        try? inputPipe.fileHandleForWriting.close()
+        write(data)
+        try? input.close()
     }
 
     /// Writes `data` to the child's standard input and leaves it open.
     public func write(_ data: Data) {
-        inputPipe.fileHandleForWriting.write(data)
+        // A child that has gone makes the write fail (EPIPE, SIGPIPE ignored): nothing to do.
+        try? input.write(contentsOf: data)
     }
 
     /// Sends SIGKILL.
     public func kill() {
-        Foundation.kill(process.processIdentifier, SIGKILL)
+        Foundation.kill(pid, SIGKILL)
     }
 
     /// Sends SIGTERM.
     public func terminate() {
-        Foundation.kill(process.processIdentifier, SIGTERM)
+        Foundation.kill(pid, SIGTERM)
     }
 
     /// Whether the child is still running.
-    public var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool {
+        lock.withLock {
+            if exitStatus != nil { return false }
+            var status: Int32 = 0
+            guard waitpid(pid, &status, WNOHANG) == pid else { return true }
+            exitStatus = status
+            return false
+        }
+    }
 
     /// Waits for the child to end and returns what it produced. With `closingInput` false its
     /// standard input stays open until then, so a child that waits for the end of its input
     /// never ends (the caller's time limit then fails the test).
     public func wait(closingInput: Bool = true) -> Output {
-        if closingInput { try? inputPipe.fileHandleForWriting.close() }
-        process.waitUntilExit()
-        try? inputPipe.fileHandleForWriting.close()
+        if closingInput { try? input.close() }
+        let status = lock.withLock { () -> Int32 in
+            if let exitStatus { return exitStatus }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+            exitStatus = status
+            return status
+        }
+        try? input.close()
         collected.wait()
+        // waitpid's status: the low 7 bits are the signal that ended it, else bits 8-15 the exit code.
+        let signal = status & 0x7f
         return Output(
-            status: process.terminationStatus,
-            terminatedBySignal: process.terminationReason == .uncaughtSignal,
+            status: signal == 0 ? (status >> 8) & 0xff : signal,
+            terminatedBySignal: signal != 0,
             standardOutput: outputData,
             standardError: String(decoding: errorData, as: UTF8.self))
     }
