@@ -95,7 +95,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Writes `data` to the child's standard input and leaves it open.
     public func write(_ data: Data) {
-        // A child that has gone makes the write fail (EPIPE, SIGPIPE ignored): nothing to do.
+        // Written as Foundation's Process pipes were: a child that has gone makes it fail.
         try? input.write(contentsOf: data)
     }
 
