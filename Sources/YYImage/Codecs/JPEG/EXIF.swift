@@ -3,24 +3,11 @@
 enum EXIF {
     /// The orientation in a TIFF header + IFD0 (`bytes` starts at "II" or "MM").
     static func orientation(inTIFF bytes: [UInt8]) -> ImageOrientation {
-        guard bytes.count >= 8 else { return .up }
-        let littleEndian: Bool
-        switch (bytes[0], bytes[1]) {
-        case (0x49, 0x49): littleEndian = true
-        case (0x4D, 0x4D): littleEndian = false
-        default: return .up
-        }
-        func u16(_ offset: Int) -> UInt16? { littleEndian ? bytes.u16LE(offset) : bytes.u16BE(offset) }
-        func u32(_ offset: Int) -> UInt32? { littleEndian ? bytes.u32LE(offset) : bytes.u32BE(offset) }
-        guard u16(2) == 42, let ifd = u32(4).map(Int.init), let count = u16(ifd) else { return .up }
-        for entry in 0..<Int(count) {
-            let offset = ifd + 2 + entry * 12
-            guard let tag = u16(offset) else { return .up }
-            if tag == 0x0112, u16(offset + 2) == 3, let value = u16(offset + 8) {
-                return ImageOrientation(rawValue: Int(value)) ?? .up
-            }
-        }
-        return .up
+        guard let tiff = TIFFStructure(bytes), let first = tiff.firstDirectory,
+            let entry = tiff.entries(at: first).first(where: { $0.tag == 0x0112 }), entry.type == 3,
+            let value = tiff.u16(entry.valueOffset)
+        else { return .up }
+        return ImageOrientation(rawValue: Int(value)) ?? .up
     }
 
     /// The orientation in a JPEG file's APP1 "Exif" segment.
@@ -52,20 +39,12 @@ enum EXIF {
     /// `tiff`, the copyright notice imgproxy keeps when it strips metadata; `nil` when `tiff`
     /// has neither (or cannot be read).
     static func copyrightOnly(inTIFF tiff: [UInt8]) -> [UInt8]? {
-        guard tiff.count >= 8, tiff[0] == tiff[1], tiff[0] == 0x49 || tiff[0] == 0x4D else { return nil }
-        let littleEndian = tiff[0] == 0x49
-        func u16(_ offset: Int) -> UInt16? { littleEndian ? tiff.u16LE(offset) : tiff.u16BE(offset) }
-        func u32(_ offset: Int) -> UInt32? { littleEndian ? tiff.u32LE(offset) : tiff.u32BE(offset) }
-        guard u16(2) == 42, let ifd = u32(4).map(Int.init), let count = u16(ifd) else { return nil }
-        // ASCII values by tag: up to 4 bytes inline, longer ones at an offset.
+        guard let structure = TIFFStructure(tiff), let first = structure.firstDirectory else { return nil }
+        // ASCII values by tag, as stored (NUL included).
         var kept: [(tag: UInt16, value: [UInt8])] = []
-        for entry in 0..<Int(count) {
-            let offset = ifd + 2 + entry * 12
-            guard let tag = u16(offset), let type = u16(offset + 2), let length = u32(offset + 4).map(Int.init) else { break }
-            guard tag == 0x013B || tag == 0x8298, type == 2, length > 0, length <= 65_535 else { continue }
-            let start = length <= 4 ? offset + 8 : (u32(offset + 8).map(Int.init) ?? tiff.count)
-            guard start <= tiff.count - length else { continue }
-            kept.append((tag, Array(tiff[start..<(start + length)])))
+        for entry in structure.entries(at: first) where entry.tag == 0x013B || entry.tag == 0x8298 {
+            guard entry.type == 2, let value = structure.value(of: entry) else { continue }
+            kept.append((entry.tag, Array(value)))
         }
         guard !kept.isEmpty else { return nil }
         kept.sort { $0.tag < $1.tag }

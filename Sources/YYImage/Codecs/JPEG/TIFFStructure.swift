@@ -40,11 +40,17 @@ struct TIFFStructure {
         return entries
     }
 
+    /// The bytes of a byte-sized value (ASCII, BYTE, UNDEFINED) as stored; `nil` when empty,
+    /// over 64 KiB or out of bounds.
+    func value(of entry: Entry) -> ArraySlice<UInt8>? {
+        guard entry.count > 0, entry.count <= 65_535, entry.valueOffset <= bytes.count - entry.count else { return nil }
+        return bytes[entry.valueOffset..<(entry.valueOffset + entry.count)]
+    }
+
     /// An ASCII value (type 2), without its trailing NULs and spaces; `nil` when empty or unreadable.
     func ascii(_ entry: Entry) -> String? {
-        guard entry.type == 2, entry.count > 0, entry.count <= 65_535, entry.valueOffset <= bytes.count - entry.count else { return nil }
-        let text = String(decoding: bytes[entry.valueOffset..<(entry.valueOffset + entry.count)], as: UTF8.self)
-            .trimmingCharacters(in: ["\0", " "])
+        guard entry.type == 2, let value = value(of: entry) else { return nil }
+        let text = String(decoding: value, as: UTF8.self).trimmingCharacters(in: ["\0", " "])
         return text.isEmpty ? nil : text
     }
 
