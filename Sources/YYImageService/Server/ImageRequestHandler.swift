@@ -84,14 +84,10 @@ struct ImageRequestHandler: Sendable {
     func info(path: String) async throws(ServiceError) -> Response {
         try refuseWhenStopping()
         let (url, _) = try parse(path)
-        let deadline = ContinuousClock.now + configuration.limits.processingTimeout
         let maxPixels = configuration.limits.sourcePixels
-        let info = try await withinDeadline(deadline) { () async throws(ServiceError) -> SourceInfo in
-            try await admit()
-            defer { admission.leave() }
-            let data = try await fetcher.data(for: url.source)
+        let info = try await sourceWithWorker(url.source) { data async throws(ServiceError) -> SourceInfo in
             // Its first frame is decoded (small) on a render thread, like any render.
-            return try await renderQueues.run { () throws(ServiceError) in try SourceInfo(describing: data, maxPixels: maxPixels) }
+            try await renderQueues.run { () throws(ServiceError) in try SourceInfo(describing: data, maxPixels: maxPixels) }
         }
         return SourceInfo.response(info)
     }
@@ -233,14 +229,16 @@ struct ImageRequestHandler: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// A source's bytes fetched by a worker within the processing timeout (for `raw`, which
-    /// holds a source but renders nothing).
-    private func sourceWithWorker(_ source: String) async throws(ServiceError) -> Data {
+    /// A source's bytes fetched by a worker within the processing timeout and, with `use`, what
+    /// `use` makes of them while the worker is held (`/info`'s description; `raw` takes the bytes).
+    private func sourceWithWorker<T: Sendable>(
+        _ source: String, then use: @escaping @Sendable (Data) async throws(ServiceError) -> T = { $0 }
+    ) async throws(ServiceError) -> T {
         let deadline = ContinuousClock.now + configuration.limits.processingTimeout
-        return try await withinDeadline(deadline) { () async throws(ServiceError) -> Data in
+        return try await withinDeadline(deadline) { () async throws(ServiceError) -> T in
             try await admit()
             defer { admission.leave() }
-            return try await fetcher.data(for: source)
+            return try await use(try await fetcher.data(for: source))
         }
     }
 
