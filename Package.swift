@@ -35,7 +35,8 @@ let package = Package(
         .trait(name: "LibAVIF", description: "AVIF in YYImage, on libavif (dav1d, aom, rav1e, SVT-AV1 as Debian builds it)."),
         .trait(name: "LibHEIF", description: "HEIC decoding in YYImage, on libheif (LGPL, linked dynamically)."),
         .trait(name: "LibJXL", description: "JPEG XL in YYImage, on libjxl."),
-        .default(enabledTraits: ["RedisTLS", "OpenJPEG", "LibTIFF", "LibAVIF", "LibHEIF", "LibJXL"]),
+        .trait(name: "LibRSVG", description: "SVG drawing in YYImage, on librsvg and cairo (LGPL, linked dynamically)."),
+        .default(enabledTraits: ["RedisTLS", "OpenJPEG", "LibTIFF", "LibAVIF", "LibHEIF", "LibJXL", "LibRSVG"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -130,6 +131,13 @@ let package = Package(
             // every build), and the headers and library sit on the default paths.
             providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]
         ),
+        .systemLibrary(
+            name: "CRSVG",
+            path: "Sources/CRSVG",
+            // No pkgConfig: its Cflags carry -pthread, which SwiftPM refuses (with a warning on
+            // every build); the shim declares the few functions it calls (see shim.h).
+            providers: [.apt(["librsvg2-dev"]), .brew(["librsvg"])]
+        ),
         // HMAC-SHA256 and SHA-256 for YYImageService's URL signatures and ETags, from the
         // system's OpenSSL (swift-crypto would compile a BoringSSL of its own on every clean build).
         .systemLibrary(
@@ -218,6 +226,7 @@ let package = Package(
                 .target(name: "CAVIF", condition: .when(traits: ["LibAVIF"])),
                 .target(name: "CHEIF", condition: .when(traits: ["LibHEIF"])),
                 .target(name: "CJXL", condition: .when(traits: ["LibJXL"])),
+                .target(name: "CRSVG", condition: .when(traits: ["LibRSVG"])),
             ],
             swiftSettings: strictSettings
         ),

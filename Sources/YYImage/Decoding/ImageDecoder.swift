@@ -2,7 +2,7 @@ public import Foundation
 internal import YYDispatch
 
 /// Decodes PNG (and APNG), GIF, JPEG, WebP (still and animated), BMP, ICO, ICNS, TIFF, JPEG 2000,
-/// AVIF, HEIC and JPEG XL, all at once or (PNG, GIF, JPEG, WebP, AVIF, JPEG XL) as the bytes
+/// AVIF, HEIC and JPEG XL, and draws SVG, all at once or (PNG, GIF, JPEG, WebP, AVIF, JPEG XL) as the bytes
 /// arrive.
 ///
 /// ```swift
@@ -55,6 +55,13 @@ public final class ImageDecoder: Sendable {
         /// Whether a HEIC file's first embedded thumbnail is decoded in place of its primary image,
         /// when it has one (default false). Other formats ignore it.
         public var usesEmbeddedThumbnail = false
+        /// The multiple of an SVG document's intrinsic size it is drawn at (default 1): a vector
+        /// source drawn at the size it is wanted, not a bitmap scaled after. The canvas reports
+        /// the scaled size, and the pixel limit applies to it. Other formats ignore it.
+        public var vectorScale = 1.0
+        /// CSS applied to an SVG document over its own styles (librsvg's user style sheet), `nil`
+        /// for none. Other formats ignore it.
+        public var svgStylesheet: String?
 
         /// The defaults.
         public init() {}
@@ -106,15 +113,18 @@ public final class ImageDecoder: Sendable {
             state.bytes = [UInt8](data)
             state.isFinal = final
             if data.count >= 32 || final {
-                guard let type = ImageType(sniffing: state.bytes) else { throw .unknownFormat }
+                guard let type = ImageType(sniffing: state.bytes) else {
+                    // An SVG's tag may come later than any other format's signature.
+                    if !final, data.count < ImageType.svgSniffLength, ImageType.startsLikeMarkup(state.bytes) { return false }
+                    throw .unknownFormat
+                }
                 if let known = state.type, known != type { throw .invalidUpdate("the type changed from \(known) to \(type)") }
                 guard type.isDecodable else { throw .unsupportedType(type) }
                 state.type = type
             }
             guard let type = state.type else { return false }
             let limits = DecodeLimits(maxPixelCount: options.maxPixelCount)
-            guard let container = try Self.parse(type, state.bytes, final: final, limits: limits, thumbnail: options.usesEmbeddedThumbnail)
-            else { return false }
+            guard let container = try Self.parse(type, state.bytes, final: final, limits: limits, options: options) else { return false }
             // Each parser checks what it allocates; the canvas is checked here once for all.
             try limits.check(width: container.canvasWidth, height: container.canvasHeight)
             state.container = container
@@ -130,7 +140,7 @@ public final class ImageDecoder: Sendable {
     }
 
     private static func parse(
-        _ type: ImageType, _ bytes: [UInt8], final: Bool, limits: DecodeLimits, thumbnail: Bool
+        _ type: ImageType, _ bytes: [UInt8], final: Bool, limits: DecodeLimits, options: Options
     ) throws(ImageError) -> (any ImageContainer)? {
         switch type {
         case .png: try PNGContainer(bytes: bytes, isFinal: final, limits: limits)
@@ -156,7 +166,7 @@ public final class ImageDecoder: Sendable {
         case .avif: throw .unsupportedType(type)
         #endif
         #if LibHEIF
-        case .heic: try HEICContainer(bytes: bytes, isFinal: final, limits: limits, usesThumbnail: thumbnail)
+        case .heic: try HEICContainer(bytes: bytes, isFinal: final, limits: limits, usesThumbnail: options.usesEmbeddedThumbnail)
         #else
         case .heic: throw .unsupportedType(type)
         #endif
@@ -164,6 +174,12 @@ public final class ImageDecoder: Sendable {
         case .jpegXL: try JPEGXLContainer(bytes: bytes, isFinal: final, limits: limits)
         #else
         case .jpegXL: throw .unsupportedType(type)
+        #endif
+        #if LibRSVG
+        case .svg:
+            try SVGContainer(bytes: bytes, isFinal: final, limits: limits, scale: options.vectorScale, stylesheet: options.svgStylesheet)
+        #else
+        case .svg: throw .unsupportedType(type)
         #endif
         }
     }

@@ -198,7 +198,7 @@ public struct ImageEncoder: Sendable {
         #else
         case .jpegXL: throw .unsupportedType(type)
         #endif
-        case .heic:
+        case .heic, .svg:
             throw .unsupportedType(type)
         }
         return Data(bytes)

@@ -24,6 +24,8 @@ public enum ImageType: String, Sendable, CaseIterable, Codable {
     case heic
     /// JPEG XL, bare codestream or container, still or animated (libjxl).
     case jpegXL = "jpegxl"
+    /// SVG documents, drawn at any scale (librsvg): decoded only, as a vector source.
+    case svg
 
     /// The usual file-name extension (without the dot).
     public var fileExtension: String {
@@ -37,7 +39,8 @@ public enum ImageType: String, Sendable, CaseIterable, Codable {
     }
 
     /// Whether `ImageDecoder` decodes this type: always, but for the types whose C library the
-    /// package was built without (its traits `OpenJPEG`, `LibTIFF`, `LibAVIF`, `LibHEIF`, `LibJXL`).
+    /// package was built without (its traits `OpenJPEG`, `LibTIFF`, `LibAVIF`, `LibHEIF`, `LibJXL`,
+    /// `LibRSVG`).
     public var isDecodable: Bool {
         switch self {
         case .jpeg, .bmp, .ico, .icns, .gif, .png, .webp: true
@@ -71,12 +74,19 @@ public enum ImageType: String, Sendable, CaseIterable, Codable {
             #else
             false
             #endif
+        case .svg:
+            #if LibRSVG
+            true
+            #else
+            false
+            #endif
         }
     }
 
     /// Whether `ImageEncoder` writes this type: every decodable type but HEIC, whose HEVC
-    /// encoders (x265) are GPL and cannot be linked into an MIT library.
-    public var isEncodable: Bool { isDecodable && self != .heic }
+    /// encoders (x265) are GPL and cannot be linked into an MIT library, and SVG, which is a
+    /// vector format pixels do not go back into.
+    public var isEncodable: Bool { isDecodable && self != .heic && self != .svg }
 
     /// Whether files of this type keep transparency (JPEG does not: transparent pixels are
     /// flattened onto a background before writing one).
@@ -97,13 +107,15 @@ public enum ImageType: String, Sendable, CaseIterable, Codable {
         case "avif", "avifs": self = .avif
         case "heic", "heif", "heics", "hif": self = .heic
         case "jxl": self = .jpegXL
+        case "svg": self = .svg
         default: return nil
         }
     }
 
     /// Recognises a type from the first bytes of a file (16 are enough for most; AVIF and HEIC
     /// files whose major brand is the generic `mif1` or `msf1` need their `ftyp` box, 32 bytes or
-    /// more). Returns `nil` for anything else.
+    /// more; SVG needs its `<svg` tag, within the first ``svgSniffLength`` bytes). Returns `nil`
+    /// for anything else.
     public init?(sniffing bytes: some Collection<UInt8>) {
         let b = Array(bytes.prefix(64))
         func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
@@ -131,9 +143,45 @@ public enum ImageType: String, Sendable, CaseIterable, Codable {
             self = .jpeg
         } else if b.count >= 2, ["BM", "BA", "IC", "PI", "CI", "CP"].contains(String(decoding: b[0..<2], as: UTF8.self)) {
             self = .bmp
+        } else if Self.isSVG(bytes.prefix(Self.svgSniffLength)) {
+            self = .svg
         } else {
             return nil
         }
+    }
+
+    /// How far into a file an SVG's `<svg` tag is looked for (past an XML declaration, comments
+    /// and a doctype).
+    public static let svgSniffLength = 4096
+
+    /// Whether `prefix` is markup (after an optional byte-order mark and white space, a `<`) with
+    /// an `<svg` tag in it, as libvips recognises SVG.
+    static func isSVG(_ prefix: some Collection<UInt8>) -> Bool {
+        guard let bytes = markup(prefix) else { return false }
+        let tag = Array("<svg".utf8)
+        var index = bytes.startIndex
+        while let start = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
+            let end = start + tag.count
+            if end < bytes.endIndex, Array(bytes[start..<end]) == tag,
+                [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "/")].contains(bytes[end])
+            {
+                return true
+            }
+            index = start + 1
+        }
+        return false
+    }
+
+    /// Whether `prefix` could begin an SVG document: after an optional byte-order mark and white
+    /// space, a `<`.
+    static func startsLikeMarkup(_ prefix: some Collection<UInt8>) -> Bool { markup(prefix) != nil }
+
+    /// `prefix` from its first `<` on, when only a byte-order mark and white space come before it.
+    private static func markup(_ prefix: some Collection<UInt8>) -> ArraySlice<UInt8>? {
+        var bytes = Array(prefix)[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        bytes = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        return bytes.first == UInt8(ascii: "<") ? bytes : nil
     }
 
     /// AVIF or HEIC from the brands of an ISO media file's `ftyp` box (major brand, then the

@@ -117,6 +117,16 @@ public struct ProcessingChain: Sendable, Hashable, Codable {
         return resize.shrinkOnLoad(sourceWidth: sourceWidth, sourceHeight: sourceHeight)
     }
 
+    /// The multiple of its size to draw a `sourceWidth` × `sourceHeight` vector source (SVG) at
+    /// (``ImageDecoder/Options/vectorScale``) so that the chain's first resize keeps its detail:
+    /// set when the chain starts with a resize (an enlarging one too, when it may enlarge). Give
+    /// the drawn frame to ``apply(to:decodedFrom:checkpoint:)`` with the source's size.
+    public func vectorScale(sourceWidth: Int, sourceHeight: Int) -> Double? {
+        guard case .resize(let resize)? = steps.first else { return nil }
+        guard let scale = resize.vectorScale(sourceWidth: sourceWidth, sourceHeight: sourceHeight) else { return nil }
+        return resize.enlarge ? scale : min(1, scale)
+    }
+
     /// The former name of ``shrinkOnLoad(sourceWidth:sourceHeight:)``.
     @available(*, deprecated, renamed: "shrinkOnLoad(sourceWidth:sourceHeight:)")
     public func decodingSideNeeded(sourceWidth: Int, sourceHeight: Int) -> Int? {

@@ -50,6 +50,18 @@ public struct Resize: Sendable, Hashable, Codable {
         return side >= Double(max(sourceWidth, sourceHeight)) ? nil : Int(side.rounded(.up))
     }
 
+    /// The multiple of its size to draw a `sourceWidth` × `sourceHeight` vector source at so that
+    /// it comes out at the size this resize scales it to (the larger of the two sides' factors:
+    /// the resize after changes the drawing by at most a pixel); `nil` when the geometry is
+    /// refused. The resize is taken as `enlarge`-ing when drawing larger: a drawing is not a
+    /// bitmap scaled up.
+    func vectorScale(sourceWidth: Int, sourceHeight: Int) -> Double? {
+        var drawn = self
+        drawn.enlarge = true
+        guard let geometry = try? drawn.geometry(sourceWidth: sourceWidth, sourceHeight: sourceHeight) else { return nil }
+        return max(Double(geometry.scaledWidth) / Double(sourceWidth), Double(geometry.scaledHeight) / Double(sourceHeight))
+    }
+
     func geometry(sourceWidth: Int, sourceHeight: Int) throws(ImageError) -> ResizeGeometry {
         guard width != nil || height != nil else {
             throw .invalidParameter(name: "resize", "give a width, a height or both")

@@ -86,6 +86,7 @@ struct OutputFormat: Sendable, Hashable {
         case .heic: "image/heic"
         case .jpeg2000: "image/jp2"
         case .icns: "image/icns"
+        case .svg: "image/svg+xml"
         }
     }
 }

@@ -24,6 +24,8 @@ struct RenderBudget: Sendable {
         case .jpegXL: 104
         // HEIC is never written; counted as the other HEVC-era codec if it were.
         case .avif, .heic: 117
+        // SVG is passed through, never encoded.
+        case .svg: 0
         }
     }
 

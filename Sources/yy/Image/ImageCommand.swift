@@ -64,6 +64,7 @@ extension ImageType {
         case .avif: "AVIF"
         case .heic: "HEIC"
         case .jpegXL: "JPEG XL"
+        case .svg: "SVG"
         }
     }
 

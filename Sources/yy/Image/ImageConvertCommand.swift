@@ -12,7 +12,8 @@ struct ImageConvertCommand: ParsableCommand {
             The output type comes from --type or OUT's extension (png/apng, gif, jpg, webp, bmp, ico, icns, tiff, jp2, \
             avif, jxl). Animations keep their frames, durations and loop count (APNG, GIF, WebP, AVIF, JPEG XL); JPEG, \
             JPEG 2000 and BMP take the first frame; ICO and ICNS store each frame as an icon. A multi-page input (TIFF, \
-            ICNS) written as TIFF or ICNS keeps its pages. HEIC is read only. \
+            ICNS) written as TIFF or ICNS keeps its pages. HEIC and SVG are read only; an SVG is drawn at the size \
+            --width/--height ask for (larger than its own too), not drawn and then scaled. \
             Steps run in this order: EXIF orientation, --crop, --rotate, --flip, --flop, the resize (--width/--height \
             with --fit), --blur, --sharpen, --grayscale, then flattening onto --background when OUT has no alpha.
             """
@@ -140,8 +141,9 @@ struct ImageConvertCommand: ParsableCommand {
         return colour
     }
 
-    /// The steps the flags ask for, in the documented order.
-    private func chain() throws -> ProcessingChain {
+    /// The steps the flags ask for, in the documented order; `enlarging` lets the resize grow the
+    /// image whatever `--enlarge` says (for a drawing, which is made at the size asked for).
+    private func chain(enlarging: Bool = false) throws -> ProcessingChain {
         var chain = ProcessingChain()
         if let crop {
             let numbers = crop.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
@@ -166,7 +168,7 @@ struct ImageConvertCommand: ParsableCommand {
         }
         if width != nil || height != nil {
             let resize = Resize(
-                width: width, height: height, fit: fitMode, gravity: gravityValue, enlarge: enlarge,
+                width: width, height: height, fit: fitMode, gravity: gravityValue, enlarge: enlarge || enlarging,
                 background: try backgroundColor(), options: ResizeOptions(kernel: kernelValue))
             chain = chain.resized(resize)
         }
@@ -185,16 +187,26 @@ struct ImageConvertCommand: ParsableCommand {
         options.appliesOrientation = !noAutoOrient
         options.convertsToSRGB = !keepICC
         var decoder: ImageDecoder
+        let original: (width: Int, height: Int)
         do {
             decoder = try ImageDecoder(data: data, options: options)
-            // Shrink-on-load: when the chain starts by shrinking, decode no larger than it needs.
-            if decoder.frameCount == 1, decoder.compositesFrames,
-                let side = chain.shrinkOnLoad(sourceWidth: decoder.orientedWidth, sourceHeight: decoder.orientedHeight)
+            original = (decoder.orientedWidth, decoder.orientedHeight)
+            if decoder.type == .svg {
+                // A drawing is made at the size the resize asks for, larger too.
+                chain = try self.chain(enlarging: true)
+                if !type.storesAlpha { chain = chain.appending(.flatten(background: try backgroundColor())) }
+                if let scale = chain.vectorScale(sourceWidth: original.width, sourceHeight: original.height) {
+                    options.vectorScale = scale
+                    decoder = try ImageDecoder(data: data, options: options)
+                }
+            } else if decoder.frameCount == 1, decoder.compositesFrames,
+                let side = chain.shrinkOnLoad(sourceWidth: original.width, sourceHeight: original.height)
             {
+                // Shrink-on-load: when the chain starts by shrinking, decode no larger than it needs.
                 options.shrinkOnLoad = side
                 decoder = try ImageDecoder(data: data, options: options)
             }
-        } catch {
+        } catch let error as ImageError {
             throw ToolFailure.notFound("\(input): \(error)")
         }
         var encoder = ImageEncoder(type: type)
@@ -214,9 +226,9 @@ struct ImageConvertCommand: ParsableCommand {
             let frame = usesPages ? try decoder.pageForTool(index, file: input) : try decoder.frameForTool(index, file: input)
             let processed: Bitmap
             do {
-                // Sizes come from the original, whatever scale the decoder shrank it to.
-                let original = usesPages ? nil : (width: decoder.orientedWidth, height: decoder.orientedHeight)
-                processed = try chain.apply(to: frame, decodedFrom: options.shrinkOnLoad == nil ? nil : original)
+                // Sizes come from the original, whatever scale the decoder shrank or drew it at.
+                let scaled = options.shrinkOnLoad != nil || options.vectorScale != 1
+                processed = try chain.apply(to: frame, decodedFrom: scaled && !usesPages ? original : nil)
             } catch {
                 throw ToolFailure.usage("\(input): \(error)")
             }
