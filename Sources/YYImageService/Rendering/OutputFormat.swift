@@ -34,8 +34,8 @@ struct OutputFormat: Sendable, Hashable {
     }
 
     /// The formats the service writes: every encoder this build has, but for those browsers do not
-    /// show (JPEG 2000, ICNS).
-    static let servable: [ImageType] = [.jpeg, .png, .webp, .avif, .gif, .jpegXL, .tiff, .bmp, .ico].filter(\.isEncodable)
+    /// show (JPEG 2000, ICNS), and SVG, which an SVG source passes through as (sanitised).
+    static let servable: [ImageType] = [.jpeg, .png, .webp, .avif, .gif, .jpegXL, .tiff, .bmp, .ico].filter(\.isEncodable) + [.svg]
 
     /// The choice for a request: `named` when given, else the formats of `preferred` (in its
     /// order) that `accept` names and this build writes.

@@ -222,6 +222,8 @@ struct ImageRequestHandler: Sendable {
         // Bytes that are no image are never rendered by a browser as anything else.
         var headers: HTTPFields = [.cacheControl: cacheControl, .xContentTypeOptions: "nosniff"]
         headers[.contentType] = type.map(OutputFormat.mediaType) ?? "application/octet-stream"
+        // An SVG opened as a document runs its scripts: the policy forbids them.
+        if type == .svg { headers[.contentSecurityPolicy] = SVGSanitizer.contentSecurityPolicy }
         if let type {
             headers[.contentDisposition] = ContentDisposition.value(
                 source: source, filename: options.filename, type: type, attachment: options.returnAttachment)
@@ -290,6 +292,7 @@ struct ImageRequestHandler: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = OutputFormat.mediaType(result.type)
+        if result.type == .svg { headers[.contentSecurityPolicy] = SVGSanitizer.contentSecurityPolicy }
         headers[.contentDisposition] = disposition
         let status = isFallback ? HTTPResponse.Status(code: configuration.fallbackImageStatus) : .ok
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: result.image)))

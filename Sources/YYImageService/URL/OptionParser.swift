@@ -196,6 +196,9 @@ struct OptionParser: Sendable {
         case "hashsum", "hs":
             try reader.count(1...2)
             o.hashsum = try reader.hashsum()
+        case "style", "st":
+            try reader.count(1...1)
+            o.svgStyle = try reader.base64Text(0, what: "CSS in URL-safe base64")
         case "watermark", "wm":
             try reader.count(1...5)
             let opacity = try reader.double(0, in: 0...1)
@@ -507,6 +510,14 @@ private struct ArgumentReader {
         return Hashsum(algorithm: algorithm, expected: digest)
     }
 
+    /// UTF-8 text in URL-safe base64 (padding optional), `nil` when empty.
+    func base64Text(_ index: Int, what: String) throws(ServiceError) -> String? {
+        guard let bytes = [UInt8](base64URL: arguments[index]), let text = String(bytes: bytes, encoding: .utf8) else {
+            throw invalid(index, what)
+        }
+        return text.isEmpty ? nil : text
+    }
+
     /// A contrast or saturation factor: 1 unchanged, 0 flat.
     func factor(_ index: Int) throws(ServiceError) -> Double { try double(index, in: 0...ColorAdjustment.maxFactor) }
 
@@ -531,7 +542,7 @@ private struct ArgumentReader {
         return name
     }
 
-    /// An output format by its extension: jpg, png, webp, avif, gif, jxl, tiff, bmp, ico.
+    /// An output format by its extension: jpg, png, webp, avif, gif, jxl, tiff, bmp, ico, svg.
     func format(_ index: Int) throws(ServiceError) -> ImageType {
         guard let type = ImageType(fileExtension: arguments[index].lowercased()), OutputFormat.servable.contains(type) else {
             throw invalid(index, "an output format (\(OutputFormat.servable.map(\.fileExtension).joined(separator: ", ")))")

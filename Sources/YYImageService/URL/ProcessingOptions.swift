@@ -152,6 +152,9 @@ struct ProcessingOptions: Sendable, Hashable {
     var pages = 1
     /// The digest the source must have (`hashsum`).
     var hashsum: Hashsum?
+    /// CSS for an SVG source (`style`): laid over the document's own styles when it is drawn,
+    /// put first in it when it passes through as SVG.
+    var svgStyle: String?
     /// imgproxy Pro's watermark options, which apply to whichever `watermark` is drawn.
     struct WatermarkStyle: Sendable, Hashable {
         /// The box the watermark fits in, enlarging if need be (`watermark_size`; 0 follows the
@@ -290,6 +293,7 @@ struct ProcessingOptions: Sendable, Hashable {
         // A cached result was made from a source that passed the check: another digest must
         // not find it.
         if let hashsum { parts.append("hs=\(hashsum.algorithm.rawValue):\(hashsum.expected.hexEncoded)") }
+        if let svgStyle { parts.append("st=\(Array(svgStyle.utf8).base64URLEncoded)") }
         let offsets = [("go", gravityOffset), ("co", crop?.offset ?? Offset()), ("eo", extendOffset), ("aro", extendAspectRatioOffset)]
         for (name, offset) in offsets where !offset.isZero { parts.append("\(name)=\(offset.x):\(offset.y)") }
         return parts.joined(separator: "/")

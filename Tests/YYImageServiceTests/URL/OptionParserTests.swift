@@ -155,7 +155,7 @@ import YYImage
         ("bg:300:0:0", "option bg: '300' is not an integer in 0...255"),
         ("q:101", "option q: '101' is not an integer in 0...100"),
         ("fq:webp", "option format_quality: give format:quality pairs"),
-        ("f:heic", "option f: 'heic' is not an output format (jpg, png, webp, avif, gif, jxl, tiff, bmp, ico)"),
+        ("f:heic", "option f: 'heic' is not an output format (jpg, png, webp, avif, gif, jxl, tiff, bmp, ico, svg)"),
         ("t:10:red", "option t: 'red' is not a hex colour (RGB, RRGGBB or RRGGBBAA)"),
         ("t:10::maybe", "option t: 'maybe' is not a boolean (1, t, true, 0, f, false)"),
         ("t:10:fff:1:1:1", "option t: 5 arguments, expected 1 to 4"),
