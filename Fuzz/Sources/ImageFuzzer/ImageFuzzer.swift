@@ -1,5 +1,5 @@
 // libFuzzer entry for YYImage's decoders: type sniffing, every container (PNG/APNG, GIF, JPEG,
-// WebP, BMP, ICO, ICNS, and on their C libraries TIFF, JPEG 2000, AVIF, HEIC, JPEG XL), pages,
+// WebP, BMP, ICO, ICNS, and on their C libraries TIFF, JPEG 2000, AVIF, HEIC, JPEG XL, SVG), pages,
 // shrink-on-load, the frame compositor and colour profiles (Little CMS). Every input must decode or throw `ImageError`, within
 // the limits below; the first byte of the input picks how it is fed (at once, or in two parts as
 // a download would) and whether frames are downsampled.
@@ -25,6 +25,8 @@ private func fuzzImage(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     // Shrink-on-load (JPEG, WebP, JPEG 2000 resolution levels) when downsampling is off.
     if mode & 0b10 == 0, mode & 0b0111_0000 != 0 { options.shrinkOnLoad = Int(mode >> 4 & 0b111) * 8 }
     if mode & 0b100 != 0 { options.alphaMode = .premultiplied }
+    // SVG is drawn at ½, 1, 1½ … 3½ times its size by the same bits.
+    options.vectorScale = max(0.5, Double(mode >> 4 & 0b111) / 2)
     options.appliesOrientation = mode & 0b1000 != 0
     // Embedded ICC profiles go through Little CMS.
     options.convertsToSRGB = mode & 0b1000_0000 != 0

@@ -94,18 +94,20 @@ struct ImageRenderer: Sendable {
         let sourceType = decoder.type ?? .png
         try check(decoder)
         // `skip_processing`: a listed format goes out as it came (after the limits above) when no
-        // other format is named.
-        if options.skipProcessing.contains(sourceType), choice == .named(sourceType) || choice.dependsOnAccept {
+        // other format is named (`best` names several).
+        if options.skipProcessing.contains(sourceType), choice == .named(sourceType) || choice.isNegotiated {
             return Output(data: data, type: sourceType)
         }
         let isAnimation = decoder.frameCount > 1 && !options.disableAnimation
+        // The format the frames are processed for, and those they are encoded in (several for `best`).
         let type = OutputFormat.resolve(choice, sourceType: sourceType, isAnimated: isAnimation)
         let animated = isAnimation && OutputFormat.keepsAnimation(type)
+        var candidates = OutputFormat.candidates(choice, sourceType: sourceType, isAnimated: animated)
         // A still result is made from the pages `page` and `pages` pick.
         let pages = animated ? 0..<1 : try selectedPages(options, decoder)
         // `strip_color_profile:0`: a format that carries a profile keeps the source's colour and
         // profile; the others (which would be read as sRGB) still get sRGB.
-        if !options.stripColorProfile, OutputFormat.embedsColorProfile(type) {
+        if !options.stripColorProfile, candidates.allSatisfy(OutputFormat.embedsColorProfile) {
             decoderOptions.convertsToSRGB = false
             decoder = try ImageDecoder(data: data, options: decoderOptions)
         }
@@ -125,22 +127,19 @@ struct ImageRenderer: Sendable {
             canvas = (decoder.orientedWidth, decoder.orientedHeight)
         }
         let framesKept = animated ? decoder.frameCount : 1
-        if let plan { try limits.budget.check(decoded: canvas, result: plan.outputSize, frames: framesKept, type: type) }
+        if let plan {
+            // Of several candidates, those the render budget cannot afford are left out.
+            let affordable = candidates.filter { candidate in
+                (try? limits.budget.check(decoded: canvas, result: plan.outputSize, frames: framesKept, type: candidate)) != nil
+            }
+            if affordable.isEmpty || candidates.count == 1 {
+                try limits.budget.check(decoded: canvas, result: plan.outputSize, frames: framesKept, type: candidates[0])
+            }
+            candidates = affordable
+        }
         let shrinkOnLoad = animated ? nil : plan?.shrinkOnLoad(reducingGap: shrinkOnLoadGap)
         var output = Output(data: Data(), type: type)
-        var encoder = ImageEncoder(type: type)
-        encoder.quality = Double(options.effectiveQuality(for: type)) / 100
-        if type == .avif { encoder.effort = 10 - min(max(avifSpeed, 0), 10) }
-        encoder.loopCount = decoder.loopCount
-        // Under load every core already encodes a request of its own.
-        encoder.usesAllCores = isAlone
-        if !options.stripMetadata {
-            encoder.exif = decoder.exifForUprightPixels
-            encoder.xmp = decoder.xmp
-        } else if options.keepCopyright {
-            encoder.exif = decoder.copyrightEXIF
-        }
-        encoder.colorProfile = decoder.decodedColorProfile
+        var encoders = candidates.map { encoder(for: $0, options: options, decoder: decoder, isAlone: isAlone) }
         output.decoding += clock.now - started
         var overlay: WatermarkOverlay?
         for index in 0..<(animated ? decoder.frameCount : 1) {
@@ -178,14 +177,41 @@ struct ImageRenderer: Sendable {
             guard max(frame.width, frame.height) <= limits.resultSide else {
                 throw .invalidParameter(name: "result", "\(frame.width)x\(frame.height) is over the result limit of \(limits.resultSide) pixels")
             }
-            encoder.addFrame(frame, duration: animated ? decoder.frameInfos[index].duration : 0)
+            // JPEG is a candidate only for an opaque result (it would lose the transparency).
+            if encoders.count > 1, !frame.isOpaque { encoders.removeAll { !$0.type.storesAlpha } }
+            for candidate in encoders.indices {
+                encoders[candidate].addFrame(frame, duration: animated ? decoder.frameInfos[index].duration : 0)
+            }
             output.processing += clock.now - started
         }
         try checkpoint()
         started = clock.now
-        output.data = try encode(encoder, maxBytes: options.maxBytes, checkpoint: checkpoint)
+        // The smallest of the candidates' encodings (the first of equals).
+        for encoder in encoders {
+            let data = try encode(encoder, maxBytes: options.maxBytes, checkpoint: checkpoint)
+            if output.data.isEmpty || data.count < output.data.count { (output.data, output.type) = (data, encoder.type) }
+        }
         output.encoding = clock.now - started
         return output
+    }
+
+    /// An encoder for `type` with the request's quality and the source's loop count and
+    /// metadata, as the options keep them.
+    private func encoder(for type: ImageType, options: ProcessingOptions, decoder: ImageDecoder, isAlone: Bool) -> ImageEncoder {
+        var encoder = ImageEncoder(type: type)
+        encoder.quality = Double(options.effectiveQuality(for: type)) / 100
+        if type == .avif { encoder.effort = 10 - min(max(avifSpeed, 0), 10) }
+        encoder.loopCount = decoder.loopCount
+        // Under load every core already encodes a request of its own.
+        encoder.usesAllCores = isAlone
+        if !options.stripMetadata {
+            encoder.exif = decoder.exifForUprightPixels
+            encoder.xmp = decoder.xmp
+        } else if options.keepCopyright {
+            encoder.exif = decoder.copyrightEXIF
+        }
+        encoder.colorProfile = decoder.decodedColorProfile
+        return encoder
     }
 
     /// The pages `page` and `pages` pick: a TIFF's directories or an ICNS file's sizes, else an

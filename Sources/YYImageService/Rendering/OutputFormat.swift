@@ -12,11 +12,22 @@ struct OutputFormat: Sendable, Hashable {
         /// From `Accept`: the formats it names that negotiation may pick, in the service's order
         /// of preference; none: the source's format.
         case negotiated([ImageType])
+        /// `format:best`: every candidate encoded, the smallest kept. The candidates are JPEG and
+        /// PNG (imgproxy's preferred formats) and those negotiation may pick that `Accept` names.
+        case best([ImageType])
+
+        /// Whether the format is negotiated from `Accept` alone.
+        var isNegotiated: Bool {
+            if case .negotiated = self { return true }
+            return false
+        }
 
         /// Whether the answer depends on `Accept` (so responses carry `Vary: Accept`).
         var dependsOnAccept: Bool {
-            if case .negotiated = self { return true }
-            return false
+            switch self {
+            case .named: false
+            case .negotiated, .best: true
+            }
         }
 
         var cacheKey: String {
@@ -29,6 +40,8 @@ struct OutputFormat: Sendable, Hashable {
                     return "accept=\(formats.contains(.avif) ? "avif" : "-"),\(formats.contains(.webp) ? "webp" : "-")"
                 }
                 return "accept=" + formats.map(\.rawValue).joined(separator: ",")
+            case .best(let formats):
+                return "best=" + formats.map(\.rawValue).joined(separator: ",")
             }
         }
     }
@@ -45,6 +58,23 @@ struct OutputFormat: Sendable, Hashable {
         return .negotiated(preferred.filter { $0.isEncodable && accepted.accepts(mediaType($0)) })
     }
 
+    /// The `format:best` choice for a request: JPEG, PNG, and the formats of `preferred` that
+    /// `accept` names and this build writes.
+    static func bestChoice(accept: String?, preferred: [ImageType]) -> Choice {
+        guard case .negotiated(let accepted) = choice(named: nil, accept: accept, preferred: preferred) else { return .best([.jpeg, .png]) }
+        return .best([.jpeg, .png] + accepted)
+    }
+
+    /// The candidates of `choice` for a result, animated or not: for `best`, those that keep
+    /// an animation, or the still formats; otherwise the one format ``resolve(_:sourceType:isAnimated:)``
+    /// gives.
+    static func candidates(_ choice: Choice, sourceType: ImageType, isAnimated: Bool) -> [ImageType] {
+        guard case .best(let formats) = choice else { return [resolve(choice, sourceType: sourceType, isAnimated: isAnimated)] }
+        // An animation keeps its frames in GIF and in WebP when the client takes it (APNG and
+        // AVIF sequences are far slower to encode, for sizes WebP matches).
+        return isAnimated ? [.gif] + formats.filter { $0 == .webp } : formats
+    }
+
     /// The format of the result for `choice` and a source of `sourceType`. AVIF and JPEG XL are
     /// not chosen for an animation (AVIF sequences take many times longer to encode than WebP;
     /// our JPEG XL writes stills); a source format the service does not write becomes PNG when it
@@ -53,6 +83,10 @@ struct OutputFormat: Sendable, Hashable {
         switch choice {
         case .named(let type):
             return type
+        case .best(let formats):
+            // The processing's format: one that keeps alpha and frames; the candidates are
+            // encoded from its frames.
+            return isAnimated ? .gif : formats.contains(.png) ? .png : formats.first ?? .png
         case .negotiated(let formats):
             if let format = formats.first(where: { !isAnimated || $0 == .webp }) { return format }
             if servable.contains(sourceType) && !(sourceType == .avif && isAnimated) { return sourceType }

@@ -47,11 +47,17 @@ struct ImageRequestHandler: Sendable {
         // `raw`: the source as fetched (through the same address guard and byte limit), neither
         // decoded nor cached.
         if options.raw { return try await rawResponse(url.source, options: options) }
-        // 3. The output format: named by the options or the URL's extension, else negotiated
-        //    from Accept. It is part of the result's key, so it is chosen before the source is seen.
-        var named = options.format
-        if named == nil { named = try url.extensionFormat() }
-        let choice = OutputFormat.choice(named: named, accept: request.accept, preferred: configuration.negotiatedFormats)
+        // 3. The output format: named by the options or the URL's extension, else the best of
+        //    several (`best`) or negotiated from Accept. It is part of the result's key, so it is
+        //    chosen before the source is seen.
+        // The option wins over the extension, as in imgproxy.
+        let best = options.bestFormat || (options.format == nil && url.asksBestFormat)
+        var named = best ? nil : options.format
+        if !best, named == nil { named = try url.extensionFormat() }
+        let choice =
+            best
+            ? OutputFormat.bestChoice(accept: request.accept, preferred: configuration.negotiatedFormats)
+            : OutputFormat.choice(named: named, accept: request.accept, preferred: configuration.negotiatedFormats)
         // 4. The result's key: the source, the normalised options and the format choice.
         let key = ResultCache.key(source: url.source, options: options, choice: choice)
         // 5. The result from a cache level, or computed (once, however many ask at once) within

@@ -239,7 +239,8 @@ struct OptionParser: Sendable {
             }
         case "format", "f", "ext":
             try reader.count(1...1)
-            o.format = args[0].isEmpty ? nil : try reader.format(0)
+            o.bestFormat = args[0].lowercased() == "best"
+            o.format = args[0].isEmpty || o.bestFormat ? nil : try reader.format(0)
         case "strip_metadata", "sm":
             o.stripMetadata = try reader.onlyBool()
         case "keep_copyright", "kcr":

@@ -179,6 +179,8 @@ struct ProcessingOptions: Sendable, Hashable {
     var formatQuality: [ImageType: Int] = [:]
     /// The output format; `nil` negotiates it.
     var format: ImageType?
+    /// `format:best`: the smallest of the candidate formats (``OutputFormat/Choice/best(_:)``).
+    var bestFormat = false
     /// Whether EXIF and XMP are left out (the default); colour is always converted to sRGB.
     var stripMetadata = true
     /// Whether, stripping metadata, the EXIF copyright notice and artist stay (imgproxy's default).

@@ -81,9 +81,12 @@ struct ProcessingURL: Sendable, Equatable {
         if fileExtension?.isEmpty == true { fileExtension = nil }
     }
 
-    /// The format the extension names, if there is one.
+    /// Whether the extension is `best` (imgproxy Pro's smallest-of-several format).
+    var asksBestFormat: Bool { fileExtension?.lowercased() == "best" }
+
+    /// The format the extension names, if there is one (`best` names none).
     func extensionFormat() throws(ServiceError) -> ImageType? {
-        guard let fileExtension else { return nil }
+        guard let fileExtension, !asksBestFormat else { return nil }
         guard let type = ImageType(fileExtension: fileExtension.lowercased()), OutputFormat.servable.contains(type) else {
             throw .badRequest("extension '\(fileExtension)' is not an output format")
         }

@@ -26,7 +26,7 @@ extension ProcessingOptionTests {
         "format_quality:webp:70", "mb:100000", "max_bytes:0", "f:png", "format:webp", "ext:jpg", "pg:0", "page:0", "pgs:1", "pages:1",
         "da:1", "disable_animation:0", "fiu:\(fallbackURL)", "fallback_image_url:\(fallbackURL)", "skp:jpg", "skip_processing:png",
         "raw:1", "cb:abc", "cachebuster:1", "exp:0", "expires:4102444800", "fn:name", "filename:bmFtZQ:1", "att:1",
-        "return_attachment:0", "pr:sharp", "preset:sharp", "hs:none", "hashsum:none", "st:cmVjdHt9", "style:cmVjdHt9",
+        "return_attachment:0", "pr:sharp", "preset:sharp", "hs:none", "hashsum:none", "st:cmVjdHt9", "style:cmVjdHt9", "f:best", "format:best",
     ]
 
     static let securityOptions = [
@@ -36,7 +36,7 @@ extension ProcessingOptionTests {
 
     /// Pro options we do not build (object detection, video, per-format encoder knobs, text
     /// watermarks, colour profiles, DPI, autoquality, unsharp masking, blur areas),
-    /// and the Pro values of supported options (`g:obj`, `wm:…:ch`, `f:best`).
+    /// and the Pro values of supported options (`g:obj`, `wm:…:ch`).
     static let unsupportedOptions = [
         "op:ce", "obj_pos:ce", "objects_position:prop", "g:obj:face", "g:objw:all:2", "ush:auto", "unsharp_masking:always:1:24",
         "ba:5:0:0:0.5:0.5", "blur_areas:5:0:0:0.5:0.5", "bd:5", "blur_detections:5:face", "dd:1", "draw_detections:1", "c_obj:1",
@@ -44,7 +44,7 @@ extension ProcessingOptionTests {
         "color_profile:srgb", "icc:srgb", "aq:dssim", "autoquality:size", "jpgo:1", "jpeg_options:1", "pngo:1", "png_options:1",
         "webpo:lossy", "webp_options:lossy", "avifo:1", "avif_options:1", "vts:5", "video_thumbnail_second:5", "vtk:1",
         "video_thumbnail_keyframes:1", "vtt:1:2:2:10:10", "video_thumbnail_tile:1:2:2:10:10", "vta:1:100:5:10:10",
-        "video_thumbnail_animation:1:100:5:10:10", "f:best", "wm:1:ch",
+        "video_thumbnail_animation:1:100:5:10:10", "wm:1:ch",
     ]
 
     @Test func everyOptionOfImgproxysProcessingPageAnswersAsTheReadmeSays() async throws {
