@@ -18,6 +18,8 @@ public enum ProcessingStep: Sendable, Hashable, Codable {
     case blur(sigma: Double)
     /// Unsharp mask.
     case sharpen(sigma: Double)
+    /// imgproxy's 3 × 3 unsharp masking (``Bitmap/unsharpMasked(weight:divider:)``).
+    case unsharpMask(weight: Double, divider: Double)
     /// Blocks of `size` × `size` pixels, each the mean colour of its pixels.
     case pixelate(size: Int)
     /// Grey from Rec. 709 luma.
@@ -65,6 +67,7 @@ public enum ProcessingStep: Sendable, Hashable, Codable {
             return bitmap.trimmed(threshold: threshold)
         case .blur(let sigma): return try bitmap.blurred(sigma: sigma, checkpoint: checkpoint)
         case .sharpen(let sigma): return try bitmap.sharpened(sigma: sigma, checkpoint: checkpoint)
+        case .unsharpMask(let weight, let divider): return try bitmap.unsharpMasked(weight: weight, divider: divider)
         case .pixelate(let size): return try bitmap.pixelated(blockSize: size)
         case .grayscale: return bitmap.grayscaled()
         case .adjust(let adjustment): return try bitmap.adjusted(adjustment)
@@ -90,6 +93,7 @@ public enum ProcessingStep: Sendable, Hashable, Codable {
         case .trim(let threshold): "trim(\(threshold))"
         case .blur(let sigma): "blur(\(sigma))"
         case .sharpen(let sigma): "sharpen(\(sigma))"
+        case .unsharpMask(let weight, let divider): "unsharp(\(weight),\(divider))"
         case .pixelate(let size): "pixelate(\(size))"
         case .grayscale: "grayscale"
         case .adjust(let a): "adjust(\(a.brightness),\(a.contrast),\(a.saturation))"

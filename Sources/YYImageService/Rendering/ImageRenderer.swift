@@ -149,6 +149,11 @@ struct ImageRenderer: Sendable {
                 pages == 0..<1
                 ? try decoder.frame(at: index, shrinkOnLoad: shrinkOnLoad, checkpoint: checkpoint)
                 : try stacked(pages, of: decoder, checkpoint: checkpoint)
+            if let blur = options.blurAreas {
+                frame = try frame.blurringAreas(
+                    Self.pixelRects(blur.areas, of: frame, storedAs: options.autoRotate ? decoder.orientation : .up),
+                    sigma: min(ProcessingLimits.maxFilterSigma, blur.sigma * Double(frame.width) / Double(max(1, canvas.width))))
+            }
             if let threshold = options.trimThreshold, !animated {
                 frame = frame.trimmed(
                     threshold: threshold, background: options.trimColor, equalHorizontal: options.trimEqualHorizontal,
@@ -193,6 +198,30 @@ struct ImageRenderer: Sendable {
         }
         output.encoding = clock.now - started
         return output
+    }
+
+    /// `blur_areas`' rectangles (left, top, width, height as fractions of the source as stored)
+    /// in the pixels of `frame`, which is the source turned upright from `orientation`.
+    static func pixelRects(_ areas: [[Double]], of frame: Bitmap, storedAs orientation: ImageOrientation) -> [PixelRect] {
+        areas.map { area in
+            // The stored rectangle's corners, turned as the pixels were (EXIF's eight cases).
+            let corners = [(area[0], area[1]), (area[0] + area[2], area[1] + area[3])].map { (u, v) -> (Double, Double) in
+                switch orientation {
+                case .up: (u, v)
+                case .upMirrored: (1 - u, v)
+                case .down: (1 - u, 1 - v)
+                case .downMirrored: (u, 1 - v)
+                case .leftMirrored: (v, u)
+                case .right: (1 - v, u)
+                case .rightMirrored: (1 - v, 1 - u)
+                case .left: (v, 1 - u)
+                }
+            }
+            let (w, h) = (Double(frame.width), Double(frame.height))
+            let x0 = Int((min(corners[0].0, corners[1].0) * w).rounded()), x1 = Int((max(corners[0].0, corners[1].0) * w).rounded())
+            let y0 = Int((min(corners[0].1, corners[1].1) * h).rounded()), y1 = Int((max(corners[0].1, corners[1].1) * h).rounded())
+            return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        }
     }
 
     /// An encoder for `type` with the request's quality and the source's loop count and

@@ -1,8 +1,8 @@
 import YYImage
 
-/// The processing steps for one request and one source, in imgproxy's order: trim (done by the
-/// renderer before), crop, resize (by the resizing type, with `dpr`, `zoom` and the minimum
-/// sides), rotate, flip, adjust, monochrome, duotone, blur, sharpen, pixelate, extend, extend
+/// The processing steps for one request and one source, in imgproxy's order: blur areas and trim
+/// (done by the renderer before), crop, resize (by the resizing type, with `dpr`, `zoom` and the
+/// minimum sides), rotate, flip, unsharp masking, adjust, monochrome, duotone, blur, sharpen, pixelate, extend, extend
 /// to the aspect ratio, padding, colorize, gradient, background.
 ///
 /// Made once per request: before decoding, from the source's size, when no step needs the
@@ -62,9 +62,12 @@ struct RenderPlan: Sendable {
         } else {
             resize = Self.resize(o, box: box, source: size)
         }
+        var downscaled = false
         if var resize {
             resize.options.kernel = o.resizingAlgorithm
-            size = try resize.outputSize(sourceWidth: size.width, sourceHeight: size.height)
+            let resized = try resize.outputSize(sourceWidth: size.width, sourceHeight: size.height)
+            downscaled = resized.width < size.width || resized.height < size.height
+            size = resized
             steps.append(.resize(resize))
         }
         // Turns and mirrors; every later step works on the picture as it ends up.
@@ -81,6 +84,11 @@ struct RenderPlan: Sendable {
             let origin = o.gravity.origin(of: kept, in: size, offset: o.gravityOffset.pixels(in: size, scale: o.dpr))
             steps.append(.crop(PixelRect(x: origin.x, y: origin.y, width: kept.width, height: kept.height)))
             size = kept
+        }
+        // imgproxy Pro's unsharp masking, right after the scaling it makes up for.
+        let mask = o.unsharpMasking
+        if mask.mode == .always || (mask.mode == .auto && downscaled && o.sharpenSigma == 0) {
+            steps.append(.unsharpMask(weight: mask.weight, divider: mask.divider))
         }
         // Colour, then filters, before any padding, so that the padding keeps its colour.
         if !o.adjustment.isIdentity { steps.append(.adjust(o.adjustment)) }

@@ -144,6 +144,20 @@ struct OptionParser: Sendable {
             o.sharpenSigma = try reader.sigma(0)
         case "pixelate", "pix":
             o.pixelateSize = try reader.onlySide()
+        case "unsharp_masking", "ush":
+            try reader.count(1...3)
+            if let mode = try reader.optional(0, UnsharpMaskingModeArgument.self) { o.unsharpMasking.mode = mode }
+            if reader.has(1) { o.unsharpMasking.weight = try reader.positive(1, upTo: 1_000) }
+            if reader.has(2) { o.unsharpMasking.divider = try reader.positive(2, upTo: 1_000_000) }
+        case "blur_areas", "ba":
+            guard args.count >= 5, (args.count - 1) % 4 == 0 else {
+                throw .badRequest("option \(name): \(args.count) arguments, expected a sigma and four numbers per area")
+            }
+            let sigma = try reader.sigma(0)
+            let areas = try stride(from: 1, to: args.count, by: 4).map { (start: Int) throws(ServiceError) -> [Double] in
+                try (start..<start + 4).map { (index: Int) throws(ServiceError) -> Double in try reader.double(index, in: 0...1) }
+            }
+            o.blurAreas = sigma > 0 ? ProcessingOptions.BlurAreas(sigma: sigma, areas: areas) : nil
         case "resizing_algorithm", "ra":
             try reader.count(1...1)
             o.resizingAlgorithm = try reader.required(0, ResizingAlgorithmArgument.self)
@@ -342,6 +356,12 @@ private enum ResizingAlgorithmArgument: ArgumentValue {
         ["nearest": .nearest, "linear": .linear, "cubic": .catmullRom, "lanczos2": .lanczos2, "lanczos3": .lanczos3][text]
     }
     static let expected = "nearest, linear, cubic, lanczos2 or lanczos3"
+}
+
+/// When unsharp masking applies: `none`, `auto` or `always`.
+private enum UnsharpMaskingModeArgument: ArgumentValue {
+    static func parse(_ text: String) -> ProcessingOptions.UnsharpMasking.Mode? { .init(rawValue: text) }
+    static let expected = "an unsharp masking mode (none, auto, always)"
 }
 
 /// A gradient's direction: degrees clockwise from down, or `down`, `left`, `up`, `right`.

@@ -123,6 +123,31 @@ struct ProcessingOptions: Sendable, Hashable {
     var sharpenSigma = 0.0
     /// The side of pixelation's blocks; 0 or 1 for none.
     var pixelateSize = 0
+    /// imgproxy Pro's unsharp masking (`unsharp_masking`): when it applies, and how strongly.
+    struct UnsharpMasking: Sendable, Hashable {
+        /// When the mask applies.
+        enum Mode: String, Sendable, Hashable {
+            /// Never: imgproxy's open-source behaviour, the default here.
+            case none
+            /// When the image is scaled down and `sharpen` is not set (imgproxy Pro's default).
+            case auto
+            /// Always.
+            case always
+        }
+        var mode = Mode.none
+        /// How much the neighbours count (above 0).
+        var weight = 1.0
+        /// The strength's divisor (above 0): smaller is sharper.
+        var divider = 24.0
+    }
+    var unsharpMasking = UnsharpMasking()
+    /// imgproxy Pro's `blur_areas`: a Gaussian of `sigma` over rectangles given as fractions
+    /// (left, top, width, height) of the source as stored, before its EXIF orientation.
+    struct BlurAreas: Sendable, Hashable {
+        var sigma: Double
+        var areas: [[Double]]
+    }
+    var blurAreas: BlurAreas?
     /// The background's alpha (`bga`), 0...1.
     var backgroundAlpha = 1.0
     /// Brightness, contrast and saturation (`adjust`, `br`, `co`, `sa`).
@@ -295,6 +320,13 @@ struct ProcessingOptions: Sendable, Hashable {
         // A cached result was made from a source that passed the check: another digest must
         // not find it.
         if let hashsum { parts.append("hs=\(hashsum.algorithm.rawValue):\(hashsum.expected.hexEncoded)") }
+        if unsharpMasking != UnsharpMasking() {
+            let u = unsharpMasking
+            parts.append("ush=\(u.mode.rawValue):\(u.weight):\(u.divider)")
+        }
+        if let blurAreas {
+            parts.append("ba=\(blurAreas.sigma):" + blurAreas.areas.map { $0.map { "\($0)" }.joined(separator: ",") }.joined(separator: ":"))
+        }
         if let svgStyle { parts.append("st=\(Array(svgStyle.utf8).base64URLEncoded)") }
         let offsets = [("go", gravityOffset), ("co", crop?.offset ?? Offset()), ("eo", extendOffset), ("aro", extendAspectRatioOffset)]
         for (name, offset) in offsets where !offset.isZero { parts.append("\(name)=\(offset.x):\(offset.y)") }

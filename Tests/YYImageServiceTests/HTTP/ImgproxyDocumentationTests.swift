@@ -27,6 +27,7 @@ extension ProcessingOptionTests {
         "da:1", "disable_animation:0", "fiu:\(fallbackURL)", "fallback_image_url:\(fallbackURL)", "skp:jpg", "skip_processing:png",
         "raw:1", "cb:abc", "cachebuster:1", "exp:0", "expires:4102444800", "fn:name", "filename:bmFtZQ:1", "att:1",
         "return_attachment:0", "pr:sharp", "preset:sharp", "hs:none", "hashsum:none", "st:cmVjdHt9", "style:cmVjdHt9", "f:best", "format:best",
+        "ush:auto", "unsharp_masking:always:1:24", "ba:5:0:0:0.5:0.5", "blur_areas:5:0:0:0.5:0.5",
     ]
 
     static let securityOptions = [
@@ -35,11 +36,11 @@ extension ProcessingOptionTests {
     ]
 
     /// Pro options we do not build (object detection, video, per-format encoder knobs, text
-    /// watermarks, colour profiles, DPI, autoquality, unsharp masking, blur areas),
+    /// watermarks, colour profiles, DPI, autoquality),
     /// and the Pro values of supported options (`g:obj`, `wm:…:ch`).
     static let unsupportedOptions = [
-        "op:ce", "obj_pos:ce", "objects_position:prop", "g:obj:face", "g:objw:all:2", "ush:auto", "unsharp_masking:always:1:24",
-        "ba:5:0:0:0.5:0.5", "blur_areas:5:0:0:0.5:0.5", "bd:5", "blur_detections:5:face", "dd:1", "draw_detections:1", "c_obj:1",
+        "op:ce", "obj_pos:ce", "objects_position:prop", "g:obj:face", "g:objw:all:2", "bd:5", "blur_detections:5:face", "dd:1", "draw_detections:1",
+        "c_obj:1",
         "crop_objects:1.2", "wmt:dGV4dA", "watermark_text:dGV4dA", "dpi:72", "cp:srgb",
         "color_profile:srgb", "icc:srgb", "aq:dssim", "autoquality:size", "jpgo:1", "jpeg_options:1", "pngo:1", "png_options:1",
         "webpo:lossy", "webp_options:lossy", "avifo:1", "avif_options:1", "vts:5", "video_thumbnail_second:5", "vtk:1",

@@ -31,6 +31,33 @@ extension Bitmap {
         return out.converted(to: alphaMode)
     }
 
+    /// This bitmap with each of `areas` (clipped to it) blurred by a Gaussian of `sigma` pixels,
+    /// each from the pixels around it too (as a blur of the whole picture would be there).
+    public func blurringAreas(_ areas: [PixelRect], sigma: Double) throws(ImageError) -> Bitmap {
+        var out = self
+        let margin = Int((3 * sigma).rounded(.up)) + 1
+        for area in areas {
+            let x0 = max(0, area.x), y0 = max(0, area.y)
+            let x1 = min(width, area.x + area.width), y1 = min(height, area.y + area.height)
+            guard x0 < x1, y0 < y1 else { continue }
+            // The area and a margin of three sigmas, blurred, then its middle copied back.
+            let outer = PixelRect(
+                x: max(0, x0 - margin), y: max(0, y0 - margin), width: min(width, x1 + margin) - max(0, x0 - margin),
+                height: min(height, y1 + margin) - max(0, y0 - margin))
+            let blurred = try cropped(to: outer).blurred(sigma: sigma).converted(to: out.alphaMode)
+            let rowBytes = out.bytesPerRow, blurredRowBytes = blurred.bytesPerRow
+            out.pixels.withUnsafeMutableBufferPointer { target in
+                blurred.pixels.withUnsafeBufferPointer { source in
+                    for y in y0..<y1 {
+                        let from = (y - outer.y) * blurredRowBytes + (x0 - outer.x) * 4, to = y * rowBytes + x0 * 4
+                        for i in 0..<((x1 - x0) * 4) { target[to + i] = source[from + i] }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
     /// Unsharp mask: each colour sample moves away from its Gaussian-blurred (`sigma`)
     /// neighbourhood by `amount` times the difference, where that difference exceeds `threshold`
     /// levels. Alpha is kept.
