@@ -46,6 +46,28 @@ import YYImage
         #expect((decoder.canvasWidth, decoder.canvasHeight) == (width, height), "\(flags)")
     }
 
+    @Test(.enabled(if: ImageType.svg.isDecodable, "needs the LibRSVG trait"))
+    func anSVGIsReadAndDrawnAtTheSizeAskedFor() throws {
+        let svg = folder.appending("halves.svg")
+        try Data(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" viewBox="0 0 4 2">
+              <rect width="2" height="2" fill="#ff0000"/><rect x="2" width="2" height="2" fill="#0000ff"/>
+            </svg>
+            """.utf8
+        ).write(to: URL(fileURLWithPath: svg))
+        let info = try yy(["image", "info", svg])
+        #expect(info.status == 0 && info.text.contains("type: svg") && info.text.contains("size: 40x20"))
+        // Larger than the document without --enlarge, and sharp: drawn, not scaled.
+        let large = folder.appending("large.png")
+        #expect(try yy(["image", "convert", svg, large, "--width", "400"]).status == 0)
+        let frame = try decoded(large).frame(at: 0)
+        #expect(frame.width == 400 && frame.height == 200)
+        #expect(frame[199, 100] == RGBA(255, 0, 0) && frame[200, 100] == RGBA(0, 0, 255))
+        // SVG is not written.
+        #expect(try yy(["image", "convert", try input(), folder.appending("out.svg")]).status != 0)
+    }
+
     @Test func jpegOutputFlattensTransparencyOntoTheBackground() throws {
         let white = folder.appending("white.jpg"), red = folder.appending("red.jpg")
         #expect(try yy(["image", "convert", try input(), white]).status == 0)

@@ -19,7 +19,8 @@ struct PlaygroundPage: Sendable {
         "rs:fit:300:150:0:1/bg:ffd700", "rs:fit:300:300/rot:90", "c:0.5:0.5/rs:fit:300:300", "rs:fit:300:300/f:webp",
         "rs:fit:300:300/f:avif", "rs:fit:300:300/q:20/f:jpg", "rs:force:300:120", "rs:fit:260:260/pd:20/bg:f1faee",
         "rs:fit:300:300/dt:1:1d3557:f1faee", "rs:fit:300:300/a:20:1.3:1.5", "rs:fill:300:200/gr:0.8:000:down:0.4",
-        "rs:fit:300:300/mc:1:c08552",
+        "rs:fit:300:300/mc:1:c08552", "rs:fit:300:300/ush:always:2:12", "rs:fit:300:300/ba:12:0.25:0.25:0.5:0.5",
+        "rs:fit:300:300/f:best",
     ]
 
     /// Transformations that name the source again: a watermark (the source itself, small, in a
@@ -101,7 +102,7 @@ struct PlaygroundPage: Sendable {
     /// The images directly in the root folder, as `local://` sources.
     private func rootImages() -> [String] {
         guard let localRoot, let names = try? FileManager.default.contentsOfDirectory(atPath: localRoot) else { return [] }
-        let images = names.filter { ["jpg", "jpeg", "png", "gif", "webp"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+        let images = names.filter { ["jpg", "jpeg", "png", "gif", "webp", "svg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
         return images.map { "local:///" + $0 }
     }
 
