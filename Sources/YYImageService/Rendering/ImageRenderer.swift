@@ -127,16 +127,7 @@ struct ImageRenderer: Sendable {
             canvas = (decoder.orientedWidth, decoder.orientedHeight)
         }
         let framesKept = animated ? decoder.frameCount : 1
-        if let plan {
-            // Of several candidates, those the render budget cannot afford are left out.
-            let affordable = candidates.filter { candidate in
-                (try? limits.budget.check(decoded: canvas, result: plan.outputSize, frames: framesKept, type: candidate)) != nil
-            }
-            if affordable.isEmpty || candidates.count == 1 {
-                try limits.budget.check(decoded: canvas, result: plan.outputSize, frames: framesKept, type: candidates[0])
-            }
-            candidates = affordable
-        }
+        if let plan { candidates = try affordable(candidates, decoded: canvas, result: plan.outputSize, frames: framesKept) }
         let shrinkOnLoad = animated ? nil : plan?.shrinkOnLoad(reducingGap: shrinkOnLoadGap)
         var output = Output(data: Data(), type: type)
         var encoders = candidates.map { encoder(for: $0, options: options, decoder: decoder, isAlone: isAlone) }
@@ -183,7 +174,9 @@ struct ImageRenderer: Sendable {
                 throw .invalidParameter(name: "result", "\(frame.width)x\(frame.height) is over the result limit of \(limits.resultSide) pixels")
             }
             // JPEG is a candidate only for an opaque result (it would lose the transparency).
-            if encoders.count > 1, !frame.isOpaque { encoders.removeAll { !$0.type.storesAlpha } }
+            if encoders.count > 1, encoders.contains(where: \.type.storesAlpha), !frame.isOpaque {
+                encoders.removeAll { !$0.type.storesAlpha }
+            }
             for candidate in encoders.indices {
                 encoders[candidate].addFrame(frame, duration: animated ? decoder.frameInfos[index].duration : 0)
             }
@@ -198,6 +191,20 @@ struct ImageRenderer: Sendable {
         }
         output.encoding = clock.now - started
         return output
+    }
+
+    /// The `candidates` the render budget affords for a render of `frames` frames decoded at
+    /// `decoded` into `result`; with one candidate, or none affordable, the budget's refusal.
+    private func affordable(
+        _ candidates: [ImageType], decoded: (width: Int, height: Int), result: (width: Int, height: Int), frames: Int
+    ) throws(ImageError) -> [ImageType] {
+        let affordable = candidates.filter { candidate in
+            (try? limits.budget.check(decoded: decoded, result: result, frames: frames, type: candidate)) != nil
+        }
+        if affordable.isEmpty || candidates.count == 1 {
+            try limits.budget.check(decoded: decoded, result: result, frames: frames, type: candidates[0])
+        }
+        return affordable
     }
 
     /// `blur_areas`' rectangles (left, top, width, height as fractions of the source as stored)
