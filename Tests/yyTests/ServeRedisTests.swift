@@ -88,8 +88,9 @@ import YYImage
         gate.open()
         // Nothing on A's disk.
         #expect(try DiskCache(path: folder.appending("a/results")).totalCount == 0)
-        // Nothing in Redis: B computes the result itself once A's claims have expired (B waits
-        // about 3 s for them, longer than A's 2 s processing timeout, so B has time of its own).
+        // Nothing in Redis: B computes the result itself once A's claim has expired. A claim
+        // lives for its replica's processing timeout plus a second (ImageService's
+        // fillLockTimeToLive): B waits about 3 s for A's, so B gets a timeout longer than that.
         let b = try await replica("b", extra: ["--processing-timeout", "10"])
         defer { b.process.terminate() }
         let reply = try await get(b.port, path)
