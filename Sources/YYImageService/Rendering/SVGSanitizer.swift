@@ -7,15 +7,16 @@ import FoundationXML
 /// An SVG source made safe to serve as a document, as imgproxy's `IMGPROXY_SANITIZE_SVG` does:
 /// parsed, then written again with only what draws.
 ///
-/// Kept: the elements of SVG that draw, group, define, style, describe or animate a picture
-/// (an allow-list; `script`, `foreignObject`, `iframe`, every other element and animations that
-/// set a reference or a handler go, with their content). Removed from what is kept: event handler attributes (`on…`), `xml:base`,
-/// references (`href`, `xlink:href`, `url(…)`) to anything but a fragment of the document or a
-/// `data:` raster image, attributes in namespaces
-/// other than XLink's and XML's (editors' own), and style text with an
-/// `@import`, an external `url(…)` or a CSS escape (which could spell either). Comments,
-/// processing instructions (`xml-stylesheet`) and the doctype go too. The result is served with
-/// ``contentSecurityPolicy``, which forbids scripts and loads even if something slipped through.
+/// Kept: the elements of SVG that draw, group, define, style, describe or animate a picture (an
+/// allow-list; `script`, `foreignObject`, `iframe`, every other element, and animations that set
+/// a reference or a handler go, with their content). Removed from what is kept: event handler
+/// attributes (`on…`), `xml:base`, references (`href`, `xlink:href`, `url(…)`) to anything but a
+/// fragment of the document or a `data:` raster image, attributes in namespaces other than
+/// XLink's and XML's (editors' own), and style text with an `@import`, an external `url(…)` or a
+/// CSS escape (which could spell either). Comments, processing instructions (`xml-stylesheet`)
+/// and the doctype go too; entities are expanded by libxml2 within its limits (a billion laughs
+/// is refused). The result is served with ``contentSecurityPolicy``, which forbids scripts and
+/// loads even if something slipped through.
 enum SVGSanitizer {
     /// The policy an SVG result is served with: nothing loads or runs but inline styles and
     /// `data:` images.
