@@ -54,15 +54,19 @@ struct OutputFormat: Sendable, Hashable {
     /// order) that `accept` names and this build writes.
     static func choice(named: ImageType?, accept: String?, preferred: [ImageType]) -> Choice {
         if let named { return .named(named) }
-        let accepted = AcceptHeader(accept ?? "")
-        return .negotiated(preferred.filter { $0.isEncodable && accepted.accepts(mediaType($0)) })
+        return .negotiated(accepted(preferred, by: accept))
     }
 
     /// The `format:best` choice for a request: JPEG, PNG, and the formats of `preferred` that
     /// `accept` names and this build writes.
     static func bestChoice(accept: String?, preferred: [ImageType]) -> Choice {
-        guard case .negotiated(let accepted) = choice(named: nil, accept: accept, preferred: preferred) else { return .best([.jpeg, .png]) }
-        return .best([.jpeg, .png] + accepted)
+        .best([.jpeg, .png] + accepted(preferred, by: accept))
+    }
+
+    /// The formats of `preferred`, in its order, that `accept` names and this build writes.
+    private static func accepted(_ preferred: [ImageType], by accept: String?) -> [ImageType] {
+        let header = AcceptHeader(accept ?? "")
+        return preferred.filter { $0.isEncodable && header.accepts(mediaType($0)) }
     }
 
     /// The candidates of `choice` for a result, animated or not: for `best`, those that keep

@@ -2,8 +2,8 @@ import YYImage
 
 /// The processing steps for one request and one source, in imgproxy's order: blur areas and trim
 /// (done by the renderer before), crop, resize (by the resizing type, with `dpr`, `zoom` and the
-/// minimum sides), rotate, flip, unsharp masking, adjust, monochrome, duotone, blur, sharpen, pixelate, extend, extend
-/// to the aspect ratio, padding, colorize, gradient, background.
+/// minimum sides), rotate, flip, unsharp masking, adjust, monochrome, duotone, blur, sharpen,
+/// pixelate, extend, extend to the aspect ratio, padding, colorize, gradient, background.
 ///
 /// Made once per request: before decoding, from the source's size, when no step needs the
 /// pixels to be planned (then the decoder may shrink on load, see ``shrinkOnLoad(reducingGap:)``);
