@@ -151,7 +151,9 @@ import Testing
 
     @Test func aConnectionClosedInTheMiddleOfABulkReplyIsAnErrorNeverAValue() async throws {
         let server = try await FakeRedisServer(.reply("$10\r\nabc", close: true))
-        let client = try makeClient([server.url])
+        // Only the server's reply may end the request: after an event loop stalled on a loaded
+        // machine, an expired timer can be handled before the close that came first.
+        let client = try makeClient([server.url], operationTimeout: hangPatience)
         await #expect(throws: RedisError.connectionClosed(node: "127.0.0.1:\(server.port)")) {
             try await client.send(RedisCommand("GET", ["k"]))
         }
@@ -166,7 +168,7 @@ import Testing
     ])
     func aMalformedReplyIsAProtocolError(reply: String, reason: String) async throws {
         let server = try await FakeRedisServer(.reply(reply, close: false))
-        let client = try makeClient([server.url])
+        let client = try makeClient([server.url], operationTimeout: hangPatience)
         await #expect { try await client.send(RedisCommand("GET", ["k"])) } throws: { error in
             guard case .protocolError(_, let message) = error as? RedisError else { return false }
             return message.contains(reason)

@@ -12,11 +12,13 @@ final class ManualTime: Sendable {
 }
 
 /// A client for `urls` with short timeouts and a hand-moved breaker clock.
-func makeClient(_ urls: [String], time: ManualTime = ManualTime(), connections: Int = 2) throws -> RedisClient {
+func makeClient(
+    _ urls: [String], time: ManualTime = ManualTime(), connections: Int = 2, operationTimeout: Duration = .seconds(2)
+) throws -> RedisClient {
     var configuration = try RedisConfiguration(urls: urls)
     configuration.connectionsPerNode = connections
     // Loopback answers in microseconds; a generous timeout keeps a loaded CI machine from tripping it.
-    configuration.operationTimeout = .seconds(2)
+    configuration.operationTimeout = operationTimeout
     configuration.connectTimeout = .seconds(2)
     return RedisClient(configuration: configuration, now: time.now)
 }
