@@ -137,7 +137,8 @@ extension ProcessingOptionTests {
             <?xml version="1.0"?><!DOCTYPE svg [\(entities)]>
             <svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>&a12;</text></svg>
             """.utf8)
-        try await withService(files: ["huge.svg": huge, "broken.svg": broken, "laughs.svg": laughs]) { service in
+        let files = ["huge.svg": huge, "broken.svg": broken, "laughs.svg": laughs, "small.svg": Self.halvesSVG]
+        try await withService(files: files) { service in
             // libxml2 stops the expansion in the sanitiser; librsvg stops it when drawing.
             let passed = try await service.get("/insecure/plain/local:///laughs.svg")
             #expect(passed.status == 422)
@@ -145,8 +146,9 @@ extension ProcessingOptionTests {
             #expect(laughsDrawn.status == 422 || (laughsDrawn.status == 200 && laughsDrawn.body.count < 1 << 20))
             let drawn = try await service.get("/insecure/f:png/plain/local:///huge.svg")
             #expect(drawn.status == 422)
-            // Enlarging past the limit is refused the same way.
-            #expect(try await service.get("/insecure/w:8000/el:1/f:png/plain/local:///broken.svg").status == 422)
+            // Drawing a small document past the limit (12000 x 6000, over the 50 MP of sources) is
+            // refused the same way, before anything is drawn.
+            #expect(try await service.get("/insecure/w:12000/f:png/plain/local:///small.svg").status == 422)
             #expect(try await service.get("/insecure/plain/local:///broken.svg").status == 422)
             // Passed through, a huge size is only text: nothing is drawn.
             #expect(try await service.get("/insecure/plain/local:///huge.svg").status == 200)
