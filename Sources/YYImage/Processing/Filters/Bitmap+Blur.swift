@@ -50,7 +50,10 @@ extension Bitmap {
                 blurred.pixels.withUnsafeBufferPointer { source in
                     for y in y0..<y1 {
                         let from = (y - outer.y) * blurredRowBytes + (x0 - outer.x) * 4, to = y * rowBytes + x0 * 4
-                        for i in 0..<((x1 - x0) * 4) { target[to + i] = source[from + i] }
+                        let count = (x1 - x0) * 4
+                        // One row of the area at a time, as a block copy.
+                        _ = UnsafeMutableBufferPointer(rebasing: target[to..<(to + count)])
+                            .update(fromContentsOf: source[from..<(from + count)])
                     }
                 }
             }
