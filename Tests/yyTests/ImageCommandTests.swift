@@ -30,6 +30,36 @@ struct ImageCommandTests {
                 """)
     }
 
+    @Test func infoSaysTheBitDepthOfASixteenBitPNG() throws {
+        let path = folder.appending("sixteen.png")
+        try Self.sixteenBitGrayPNG().write(to: URL(fileURLWithPath: path))
+        let result = try yy("image", "info", path)
+        #expect(result.status == 0)
+        #expect(result.text == "type: png\nsize: 2x1\nframes: 1\nloop: forever\nbit depth: 16\n")
+    }
+
+    /// A 2 × 1 16-bit grey PNG, its zlib stream one stored (uncompressed) deflate block.
+    static func sixteenBitGrayPNG() -> Data {
+        func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in body {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return bigEndian(UInt32(data.count)) + body + bigEndian(~crc)
+        }
+        let row: [UInt8] = [0, 0x12, 0x34, 0xAB, 0xCD]  // filter 0, then two 16-bit samples
+        let (a, b) = row.reduce((UInt32(1), UInt32(0))) { sums, byte in
+            let a = (sums.0 + UInt32(byte)) % 65521
+            return (a, (sums.1 + a) % 65521)
+        }
+        let zlib: [UInt8] = [0x78, 0x01, 0x01, 5, 0, 0xFA, 0xFF] + row + bigEndian(b << 16 | a)
+        let header = bigEndian(2) + bigEndian(1) + [16, 0, 0, 0, 0]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", []))
+    }
+
     @Test func infoJSONHasEveryFrame() throws {
         let result = try yy("image", "info", Self.sample("demo/nyancat@2x.webp"), "--json")
         #expect(result.status == 0)
@@ -39,6 +69,7 @@ struct ImageCommandTests {
         #expect(object["height"] as? Int == 400)
         #expect(object["frameCount"] as? Int == 12)
         #expect(object["loopCount"] as? Int == 0)
+        #expect(object["bitDepth"] as? Int == 8)
         let frames = try #require(object["frames"] as? [[String: Any]])
         #expect(frames.count == 12)
         #expect(frames.allSatisfy { ($0["duration"] as? Double) == 0.07 })

@@ -27,6 +27,11 @@ protocol ImageContainer: Sendable {
     /// frames of an animation: frame 0 is page 0. 1 for every other file.
     var pageCount: Int { get }
 
+    /// Bits per colour sample as the file stores them: 16 for a 16-bit PNG or TIFF, 10 or 12 for
+    /// a high-bit AVIF, HEIC or JPEG, 8 for formats whose samples are never wider (GIF, WebP,
+    /// BMP) and for palettes, whose entries are 8-bit whatever the index width.
+    var bitDepth: Int { get }
+
     /// The pixels of page `index` at its own size, straight alpha (or premultiplied where the
     /// bitmap says so: TIFF, whose library premultiplies).
     func decodePage(at index: Int) throws(ImageError) -> Bitmap
@@ -54,6 +59,7 @@ extension ImageContainer {
     var xmp: [UInt8]? { nil }
     func frameMayHaveAlpha(at index: Int) -> Bool { true }
     var pageCount: Int { 1 }
+    var bitDepth: Int { 8 }
     func decodeFrame(at index: Int, shrinkOnLoad: Int?, checkpoint: CodecCheckpoint?) throws(ImageError) -> Bitmap {
         try checkpoint?.check()
         return try decodeFrame(at: index, shrinkOnLoad: shrinkOnLoad)

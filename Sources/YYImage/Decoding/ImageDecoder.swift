@@ -234,6 +234,10 @@ public final class ImageDecoder: Sendable {
     public var xmp: Data? { state.withLock { $0.container?.xmp.map { Data($0) } } }
     /// The embedded ICC colour profile (JPEG APP2, PNG iCCP, WebP ICCP), `nil` when there is none.
     public var colorProfile: Data? { state.withLock { $0.container?.colorProfile.map { Data($0) } } }
+    /// Bits per colour sample as the file stores them: 16 for a 16-bit PNG or TIFF, 10 or 12 for
+    /// a high-bit AVIF, HEIC or JPEG, 8 for formats whose samples are never wider and for
+    /// palettes; 0 while the header has not arrived. Decoded pixels are 8-bit whatever this says.
+    public var bitDepth: Int { state.withLock { $0.container?.bitDepth ?? 0 } }
     /// Whether frames are drawn onto a shared canvas; false for ICO, whose entries are separate
     /// icons returned at their own sizes.
     public var compositesFrames: Bool { state.withLock { $0.container?.compositesFrames ?? true } }

@@ -43,8 +43,9 @@ public struct ImageEncoder: Sendable {
     /// true; the other formats encode on the calling thread). A server that already encodes one
     /// image per core turns it off: the threads then cost CPU time the other requests need.
     public var usesAllCores = true
-    /// An ICC profile to embed (PNG iCCP, JPEG APP2, WebP ICCP); `nil` writes none, which viewers
-    /// read as sRGB.
+    /// An ICC profile to embed (PNG iCCP, JPEG APP2, WebP ICCP, AVIF and JPEG XL `colr`); `nil`
+    /// writes none, which viewers read as sRGB. AVIF and JPEG XL, which describe the colour of
+    /// RGB samples, take only an RGB profile and write sRGB for any other.
     public var colorProfile: Data?
     /// EXIF data (a TIFF structure) to embed in JPEG, PNG and WebP stills and WebP animations;
     /// `nil` writes none. Its orientation tag is written as it is: set it upright (see
@@ -185,7 +186,7 @@ public struct ImageEncoder: Sendable {
             bytes = try AVIFWriter.write(
                 canvases, quality: quality, lossless: lossless,
                 speed: effort.map { 10 - min(9, max(0, $0)) } ?? AVIFWriter.defaultSpeed, usesAllCores: usesAllCores,
-                checkpoint: checkpoint)
+                iccProfile: rgbColorProfile, checkpoint: checkpoint)
         #else
         case .avif: throw .unsupportedType(type)
         #endif
@@ -194,7 +195,7 @@ public struct ImageEncoder: Sendable {
             bytes = try JPEGXLWriter.write(
                 canvases, quality: quality, lossless: lossless,
                 effort: effort.map { max(1, min(9, $0)) } ?? JPEGXLWriter.defaultEffort, plays: loopCount, usesAllCores: usesAllCores,
-                checkpoint: checkpoint)
+                iccProfile: rgbColorProfile, checkpoint: checkpoint)
         #else
         case .jpegXL: throw .unsupportedType(type)
         #endif
@@ -213,6 +214,12 @@ public struct ImageEncoder: Sendable {
     /// The metadata chunks a WebP file gets.
     private var webpMetadata: [(fourCC: String, payload: [UInt8])] {
         [("ICCP", colorProfile), ("EXIF", exif), ("XMP ", xmp)].compactMap { fourCC, data in data.map { (fourCC, [UInt8]($0)) } }
+    }
+
+    /// ``colorProfile`` when it describes RGB (what AVIF and JPEG XL may carry), else `nil`.
+    private var rgbColorProfile: [UInt8]? {
+        guard let profile = colorProfile.map({ [UInt8]($0) }), ColorTransform.space(of: profile) == .rgb else { return nil }
+        return profile
     }
 
     /// libwebp's method 0...6 for `effort`, or Pillow's default.

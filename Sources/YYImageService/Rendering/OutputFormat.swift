@@ -99,9 +99,10 @@ struct OutputFormat: Sendable, Hashable {
         }
     }
 
-    /// Whether our encoder embeds an ICC profile in `type` (JPEG, PNG and WebP stills).
+    /// Whether our encoder embeds an ICC profile in `type` (JPEG, PNG and WebP; AVIF and JPEG XL
+    /// an RGB one).
     static func embedsColorProfile(_ type: ImageType) -> Bool {
-        [.jpeg, .png, .webp].contains(type)
+        [.jpeg, .png, .webp, .avif, .jpegXL].contains(type)
     }
 
     /// Whether `type` keeps every frame of an animation.

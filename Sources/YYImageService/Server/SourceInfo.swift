@@ -20,6 +20,8 @@ struct SourceInfo: Encodable, Equatable {
     var orientation: Int
     /// A TIFF's directories or an ICNS file's sizes; 1 for other files.
     var pages: Int
+    /// Bits per colour sample as the file stores them (16 for a 16-bit PNG, 10 for a 10-bit AVIF).
+    var bitDepth: Int
     /// Whether the first frame has a pixel that is not opaque.
     var hasAlpha: Bool
     /// The mean of the first frame's pixels, and the most common colour (in 4-bit steps, of the
@@ -60,6 +62,7 @@ struct SourceInfo: Encodable, Equatable {
             bytes = data.count
             orientation = decoder.orientation.rawValue
             pages = max(1, decoder.pageCount)
+            bitDepth = decoder.bitDepth
             let metadata = ImageMetadataSummary(decoder: decoder, bytes: [UInt8](data))
             exif =
                 metadata.hasEXIF

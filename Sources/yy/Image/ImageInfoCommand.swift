@@ -14,7 +14,7 @@ struct ImageInfoCommand: ParsableCommand {
 
     @Flag(
         help:
-            "Print JSON: type, width, height, frameCount, loopCount, orientation, pageCount, frames[{x, y, width, height, duration, disposal, blend}]."
+            "Print JSON: type, width, height, frameCount, loopCount, orientation, pageCount, bitDepth, frames[{x, y, width, height, duration, disposal, blend}]."
     )
     var json = false
 
@@ -27,6 +27,8 @@ struct ImageInfoCommand: ParsableCommand {
         var loopCount: Int
         var orientation: Int
         var pageCount: Int
+        /// Bits per colour sample as stored.
+        var bitDepth: Int
         var frames: [ImageFrameInfo]
     }
 
@@ -35,7 +37,7 @@ struct ImageInfoCommand: ParsableCommand {
         let report = Report(
             type: decoder.type?.rawValue ?? "unknown", width: decoder.canvasWidth, height: decoder.canvasHeight,
             frameCount: decoder.frameCount, loopCount: decoder.loopCount, orientation: decoder.orientation.rawValue,
-            pageCount: decoder.pageCount, frames: decoder.frameInfos)
+            pageCount: decoder.pageCount, bitDepth: decoder.bitDepth, frames: decoder.frameInfos)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -51,6 +53,7 @@ struct ImageInfoCommand: ParsableCommand {
         ]
         if report.orientation != 1 { lines.append("orientation: \(report.orientation)") }
         if report.pageCount > 1 { lines.append("pages: \(report.pageCount)") }
+        if report.bitDepth != 8 { lines.append("bit depth: \(report.bitDepth)") }
         if report.frameCount > 1 {
             let durations = report.frames.map { String(format: "%g", $0.duration) }
             lines.append("durations: \(durations.joined(separator: " "))")

@@ -73,7 +73,28 @@ extension ProcessingOptionTests {
             // A format we embed no profile in gets sRGB still.
             let bmp = try await result("strip_color_profile:false/f:bmp")
             #expect(bmp.profile == nil && bmp.pixel == converted.pixel)
+            // AVIF carries the profile in a `colr` box beside the source's values (lossy: within a
+            // few levels of a flat colour).
+            if ImageType.avif.isEncodable {
+                let avif = try await result("scp:0/f:avif/q:90")
+                #expect(avif.profile == profile && Self.distance(avif.pixel, RGBA(100, 150, 200)) <= 3, "\(avif.pixel)")
+            }
+            // JPEG XL encodes from the profile's colour; read with colour management it shows
+            // the colour the sRGB result shows.
+            if ImageType.jpegXL.isEncodable {
+                let reply = try await service.get("/insecure/scp:0/f:jxl/q:90/plain/local:///adobe.png")
+                try #require(reply.status == 200)
+                var managed = ImageDecoder.Options()
+                managed.convertsToSRGB = true
+                let pixel = try ImageDecoder(data: reply.body, options: managed).frame(at: 0)[3, 3]
+                #expect(Self.distance(pixel, converted.pixel) <= 3, "\(pixel) against \(converted.pixel)")
+            }
         }
+    }
+
+    /// The largest difference of two colours' channels.
+    static func distance(_ a: RGBA, _ b: RGBA) -> Int {
+        max(abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)), abs(Int(a.a) - Int(b.a)))
     }
 
     @Test(.enabled(if: ImageType.heic.isDecodable && ChildProcess.systemExecutable("heif-enc") != nil, "needs heif-enc (libheif-examples)"))

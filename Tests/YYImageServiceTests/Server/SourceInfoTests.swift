@@ -65,6 +65,7 @@ import YYImage
         try #require(reply.status == 200)
         let json = try #require(try JSONSerialization.jsonObject(with: reply.body) as? [String: Any])
         #expect(json["width"] as? Int == 40 && json["pages"] as? Int == 1 && json["has_alpha"] as? Bool == false)
+        #expect(json["bit_depth"] as? Int == 8)
         let exif = try #require(json["exif"] as? [String: Any])
         #expect(exif["make"] as? String == "Acme" && exif["model"] as? String == "Cam 1")
         #expect(exif["date_taken"] as? String == "2024:05:01 12:34:56" && exif["has_gps"] as? Bool == true)
@@ -85,7 +86,7 @@ import YYImage
         bitmap[0, 0] = RGBA(0, 0, 0, 0)
         let info = try SourceInfo(describing: try ImageEncoder.encode(bitmap, as: .png), maxPixels: 1 << 24)
         #expect(info.exif == nil && !info.hasXmp && !info.hasIptc && info.colorProfile == nil)
-        #expect(info.hasAlpha)
+        #expect(info.hasAlpha && info.bitDepth == 8)
         // Resized to 100 pixels wide, the colour may move a level.
         let (dominant, average) = (Self.levels(info.dominantColor), Self.levels(info.averageColor))
         #expect(dominant.count == 3 && zip(dominant, [10, 200, 30]).allSatisfy { abs($0 - $1) <= 2 }, "\(info.dominantColor)")

@@ -1,3 +1,4 @@
+import CLCMS2
 import Foundation
 import Testing
 
@@ -27,6 +28,56 @@ import Testing
         var raw = ImageDecoder.Options()
         raw.appliesOrientation = false
         #expect(try ImageDecoder(data: encoder.encode(), options: raw).exifForUprightPixels == exif)
+    }
+
+    @Test(arguments: [ImageType.avif, .jpegXL])
+    func anRGBProfileTravelsInAVIFAndJPEGXL(_ type: ImageType) throws {
+        guard type.isEncodable else { return }
+        let profile = Data(ColorManagementTests.displayP3())
+        var encoder = ImageEncoder(type: type)
+        encoder.colorProfile = profile
+        encoder.lossless = true
+        encoder.addFrame(ColorManagementTests.pattern)
+        // Lossless files keep the profile's own values.
+        let decoder = try ImageDecoder(data: encoder.encode())
+        #expect(decoder.colorProfile == profile)
+        #expect(maxChannelDifference(try decoder.frame(at: 0), ColorManagementTests.pattern) == 0)
+        // A profile that is not RGB says nothing about RGB samples: the file is sRGB.
+        encoder.colorProfile = Self.grayProfile()
+        #expect(try ImageDecoder(data: encoder.encode()).colorProfile == nil)
+    }
+
+    @Test func aLossyJPEGXLWithAProfileDecodesToSRGB() throws {
+        guard ImageType.jpegXL.isEncodable else { return }
+        let profile = Data(ColorManagementTests.displayP3())
+        var encoder = ImageEncoder(type: .jpegXL)
+        encoder.colorProfile = profile
+        encoder.quality = 0.95
+        encoder.addFrame(ColorManagementTests.pattern)
+        let decoder = try ImageDecoder(data: encoder.encode())
+        // libjxl turns its XYB samples into sRGB (not the linear sRGB it picks by itself).
+        #expect(decoder.decodedColorProfile == nil)
+        var managed = ImageDecoder.Options()
+        managed.convertsToSRGB = true
+        var png = ImageEncoder(type: .png)
+        png.colorProfile = profile
+        png.addFrame(ColorManagementTests.pattern)
+        let expected = try ImageDecoder(data: png.encode(), options: managed).frame(at: 0)
+        let difference = FormatReference.meanDifference(try decoder.frame(at: 0), expected)
+        #expect(difference < 2, "mean difference \(difference) from Little CMS's conversion")
+    }
+
+    /// A grey profile (D50, gamma 2.2), made with Little CMS.
+    static func grayProfile() -> Data {
+        let curve = cmsBuildGamma(nil, 2.2)
+        defer { cmsFreeToneCurve(curve) }
+        let profile = cmsCreateGrayProfile(cmsD50_xyY(), curve)
+        defer { cmsCloseProfile(profile) }
+        var size: cmsUInt32Number = 0
+        cmsSaveProfileToMem(profile, nil, &size)
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        cmsSaveProfileToMem(profile, &bytes, &size)
+        return Data(bytes)
     }
 
     @Test func aJPEGProfileLongerThanOneSegmentIsSplitAndReassembled() throws {

@@ -23,6 +23,7 @@ struct AVIFContainer: ImageContainer {
     let colorProfile: [UInt8]?
     let exif: [UInt8]?
     let xmp: [UInt8]?
+    let bitDepth: Int
     private let session: Session
     private let crop: PixelRect?
     private let hasAlpha: Bool
@@ -146,6 +147,7 @@ struct AVIFContainer: ImageContainer {
         colorProfile = Self.bytes(of: image.icc)
         exif = Self.bytes(of: image.exif)
         xmp = Self.bytes(of: image.xmp)
+        bitDepth = Int(image.depth)
         hasAlpha = decoder.alphaPresent != 0
         self.session = session
     }

@@ -7,7 +7,8 @@ internal import Foundation
 ///
 /// Lossy files are 8-bit 4:2:0 BT.601 full range, one quantizer for colour and alpha from the
 /// quality; lossless files are 4:4:4 with the identity matrix and quantizer 0, so RGB comes
-/// back exactly.
+/// back exactly. The colour is sRGB (an `nclx` box) unless an ICC profile is given, which then
+/// goes in a `colr` box of its own, as readers prefer it.
 enum AVIFWriter {
     /// libavif's speed when `ImageEncoder.effort` is not set: 6, the speed avifenc uses (and the
     /// fastest a lossless encode runs at).
@@ -18,10 +19,12 @@ enum AVIFWriter {
         Int32(((1 - min(1, max(0, quality))) * 63).rounded())
     }
 
-    /// The file of `frames` (one: a still; more: a sequence with their durations, in ms), asking
-    /// `checkpoint` before each frame (libaom has no hook inside one).
+    /// The file of `frames` (one: a still; more: a sequence with their durations, in ms), in the
+    /// colour of `iccProfile` (an RGB profile) when one is given, asking `checkpoint` before each
+    /// frame (libaom has no hook inside one).
     static func write(
-        _ frames: [(Bitmap, Double)], quality: Double, lossless: Bool, speed: Int, usesAllCores: Bool, checkpoint: CodecCheckpoint? = nil
+        _ frames: [(Bitmap, Double)], quality: Double, lossless: Bool, speed: Int, usesAllCores: Bool, iccProfile: [UInt8]? = nil,
+        checkpoint: CodecCheckpoint? = nil
     ) throws(ImageError) -> [UInt8] {
         guard let encoder = avifEncoderCreate() else { throw .codec(.avif, "libavif could not start") }
         defer { avifEncoderDestroy(encoder) }
@@ -48,6 +51,10 @@ enum AVIFWriter {
             image.pointee.transferCharacteristics = avifTransferCharacteristics(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
             image.pointee.matrixCoefficients = avifMatrixCoefficients(
                 lossless ? AVIF_MATRIX_COEFFICIENTS_IDENTITY : AVIF_MATRIX_COEFFICIENTS_BT601)
+            if let iccProfile, !iccProfile.isEmpty {
+                // libavif copies the profile; it is written with the first frame.
+                iccProfile.withUnsafeBufferPointer { avifImageSetProfileICC(image, $0.baseAddress, $0.count) }
+            }
             var rgb = avifRGBImage()
             avifRGBImageSetDefaults(&rgb, image)
             rgb.format = AVIF_RGB_FORMAT_RGBA

@@ -16,6 +16,7 @@ struct HEICContainer: ImageContainer {
     let frames: [ImageFrameInfo]
     let colorProfile: [UInt8]?
     let exif: [UInt8]?
+    let bitDepth: Int
     private let session: Session
     private let hasAlpha: Bool
 
@@ -82,6 +83,8 @@ struct HEICContainer: ImageContainer {
         canvasHeight = height
         frames = [ImageFrameInfo(width: width, height: height)]
         hasAlpha = heif_image_handle_has_alpha_channel(session.handle) != 0
+        // -1 when the file does not say (no `pixi` property): libheif then decodes 8-bit.
+        bitDepth = max(8, Int(heif_image_handle_get_luma_bits_per_pixel(session.handle)))
         let profileSize = heif_image_handle_get_raw_color_profile_size(session.handle)
         if profileSize > 0 {
             var profile = [UInt8](repeating: 0, count: profileSize)

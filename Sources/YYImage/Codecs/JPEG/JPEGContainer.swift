@@ -13,6 +13,7 @@ struct JPEGContainer: ImageContainer {
     let colorProfile: [UInt8]?
     let exif: [UInt8]?
     let xmp: [UInt8]?
+    let bitDepth: Int
     /// CMYK or YCCK samples, rendered to sRGB while decoding (through the embedded profile when
     /// there is one).
     private let isCMYK: Bool
@@ -34,6 +35,7 @@ struct JPEGContainer: ImageContainer {
         self.xmp = JPEGMetadata.xmp(inJPEG: bytes)
         self.orientation = exif.map { EXIF.orientation(inTIFF: $0) } ?? .up
         self.colorProfile = JPEGMetadata.iccProfile(inJPEG: bytes)
+        self.bitDepth = JPEGMetadata.samplePrecision(inJPEG: bytes) ?? 8
         self.isCMYK = isCMYK
         self.isAdobeInverted = isCMYK && JPEGMetadata.hasAdobeSegment(bytes)
         self.bytes = bytes

@@ -61,6 +61,15 @@ enum JPEGMetadata {
         return (1...expected).flatMap { pieces[$0]! }
     }
 
+    /// The sample precision of the frame header (SOF0...SOF15 but DHT, JPG and DAC, which share
+    /// the range): 8 or 12 bits, 2...16 for lossless files.
+    static func samplePrecision(inJPEG bytes: [UInt8]) -> Int? {
+        let frameHeader = segments(bytes).first { marker, body in
+            (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) && !body.isEmpty
+        }
+        return frameHeader.map { Int(bytes[$0.body.lowerBound]) }
+    }
+
     /// Whether an APP14 "Adobe" segment comes before the image data (Adobe's CMYK files store
     /// inverted samples and say so with it).
     static func hasAdobeSegment(_ bytes: [UInt8]) -> Bool {

@@ -15,6 +15,7 @@ struct JPEG2000Container: ImageContainer {
     let loopCount = 0
     let frames: [ImageFrameInfo]
     let colorProfile: [UInt8]?
+    let bitDepth: Int
     private let bytes: [UInt8]
     /// Resolution levels in the codestream: the most halvings a decode may skip is one less.
     private let resolutionLevels: Int
@@ -39,6 +40,7 @@ struct JPEG2000Container: ImageContainer {
             image.icc_profile_len > 0 && image.icc_profile_buf != nil
             ? Array(UnsafeBufferPointer(start: image.icc_profile_buf, count: Int(image.icc_profile_len))) : nil
         resolutionLevels = header.resolutionLevels
+        bitDepth = UnsafeBufferPointer(start: image.comps, count: Int(image.numcomps)).map { Int($0.prec) }.max() ?? 8
         self.bytes = bytes
         self.limits = limits
     }

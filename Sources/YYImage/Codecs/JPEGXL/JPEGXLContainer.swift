@@ -19,6 +19,7 @@ struct JPEGXLContainer: ImageContainer {
     let frames: [ImageFrameInfo]
     let orientation: ImageOrientation
     let colorProfile: [UInt8]?
+    let bitDepth: Int
     private let hasAlpha: Bool
     private let session: Session
 
@@ -85,6 +86,7 @@ struct JPEGXLContainer: ImageContainer {
                     }
                     try limits.check(width: Int(header.info.xsize), height: Int(header.info.ysize))
                 case JXL_DEC_COLOR_ENCODING:
+                    preferSRGB()
                     header.profile = profile()
                 case JXL_DEC_FRAME:
                     var frame = JxlFrameHeader()
@@ -115,9 +117,19 @@ struct JPEGXLContainer: ImageContainer {
             return header
         }
 
-        /// The embedded ICC profile, when the colour is not one of JPEG XL's named encodings
-        /// (those are sRGB or what a viewer already knows; an XYB file decodes to its original
-        /// space).
+        /// Asks for sRGB pixels where libjxl has the choice: a lossy (XYB) file whose original
+        /// colour is an ICC profile, which it would otherwise give in linear sRGB. Files that keep
+        /// their original colour (lossless ones) still decode in it.
+        private func preferSRGB() {
+            var info = JxlBasicInfo()
+            let isGray = JxlDecoderGetBasicInfo(decoder, &info) == JXL_DEC_SUCCESS && info.num_color_channels == 1
+            var srgb = JxlColorEncoding()
+            JxlColorEncodingSetToSRGB(&srgb, isGray ? 1 : 0)
+            _ = JxlDecoderSetPreferredColorProfile(decoder, &srgb)
+        }
+
+        /// The ICC profile of the decoded pixels, when their colour is not one of JPEG XL's named
+        /// encodings (those are sRGB or what a viewer already knows).
         private func profile() -> [UInt8]? {
             var encoding = JxlColorEncoding()
             if JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) == JXL_DEC_SUCCESS {
@@ -172,6 +184,7 @@ struct JPEGXLContainer: ImageContainer {
                 let status = JxlDecoderProcessInput(decoder)
                 switch status {
                 case JXL_DEC_BASIC_INFO, JXL_DEC_COLOR_ENCODING:
+                    if status == JXL_DEC_COLOR_ENCODING { preferSRGB() }
                     if !skipped, status == JXL_DEC_BASIC_INFO {
                         JxlDecoderSkipFrames(decoder, index)
                         nextFrame = index
@@ -227,6 +240,7 @@ struct JPEGXLContainer: ImageContainer {
         orientation = ImageOrientation(rawValue: Int(info.orientation.rawValue)) ?? .up
         colorProfile = header.profile
         hasAlpha = info.alpha_bits > 0
+        bitDepth = Int(info.bits_per_sample)
         self.session = session
     }
 

@@ -2,7 +2,8 @@
 internal import CJXL
 internal import Foundation
 
-/// Writes JPEG XL stills and animations with libjxl, in sRGB, 8 bits a sample.
+/// Writes JPEG XL stills and animations with libjxl, 8 bits a sample, in sRGB or in the colour
+/// of a given ICC profile.
 enum JPEGXLWriter {
     /// libjxl's effort when `ImageEncoder.effort` is not set: 7, cjxl's default.
     static let defaultEffort = 7
@@ -17,10 +18,11 @@ enum JPEGXLWriter {
     }
 
     /// The file of `frames` (one: a still; more: an animation with their durations, in ms,
-    /// played `plays` times, 0 = forever). The runner asks `checkpoint` before each group of work.
+    /// played `plays` times, 0 = forever), their colour that of `iccProfile` (an RGB profile)
+    /// when one is given. The runner asks `checkpoint` before each group of work.
     static func write(
         _ frames: [(Bitmap, Double)], quality: Double, lossless: Bool, effort: Int, plays: Int, usesAllCores: Bool,
-        checkpoint: CodecCheckpoint? = nil
+        iccProfile: [UInt8]? = nil, checkpoint: CodecCheckpoint? = nil
     ) throws(ImageError) -> [UInt8] {
         guard let encoder = JxlEncoderCreate(nil) else { throw .codec(.jpegXL, "libjxl could not start") }
         defer { JxlEncoderDestroy(encoder) }
@@ -52,7 +54,11 @@ enum JPEGXLWriter {
         try check(
             JxlEncoderSetParallelRunner(encoder, LibJXL.runner, Unmanaged.passUnretained(settings).toOpaque()), "the parallel runner")
         try check(JxlEncoderSetBasicInfo(encoder, &info), "the image header")
-        try check(JxlEncoderSetColorEncoding(encoder, &color), "the colour encoding")
+        if let iccProfile, !iccProfile.isEmpty {
+            try check(JxlEncoderSetICCProfile(encoder, iccProfile, iccProfile.count), "the colour profile")
+        } else {
+            try check(JxlEncoderSetColorEncoding(encoder, &color), "the colour encoding")
+        }
         guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else { throw .codec(.jpegXL, "libjxl refused the frame settings") }
         try check(JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(effort)), "the effort")
         if lossless {

@@ -17,6 +17,7 @@ struct PNGContainer: ImageContainer {
     let colorProfile: [UInt8]?
     let exif: [UInt8]?
     let xmp: [UInt8]?
+    let bitDepth: Int
     /// The whole file.
     private let bytes: [UInt8]
     /// Where each frame's compressed data lies (IDAT chunk data, or fdAT data after its
@@ -57,6 +58,8 @@ struct PNGContainer: ImageContainer {
         self.canvasHeight = height
         self.header = bytes[ihdr.data]
         let colorType = bytes[ihdr.data.lowerBound + 9]
+        // IHDR's depth is the index width for a palette (colour type 3), whose entries are 8-bit.
+        self.bitDepth = colorType == 3 ? 8 : Int(bytes[ihdr.data.lowerBound + 8])
         self.hasAlphaChannel = colorType == 4 || colorType == 6 || chunks.contains { $0.type == "tRNS" }
         let firstIDAT = chunks.firstIndex { $0.type == "IDAT" } ?? chunks.count
         self.sharedChunks = chunks[..<firstIDAT].filter {

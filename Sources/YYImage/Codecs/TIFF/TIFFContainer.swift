@@ -18,6 +18,7 @@ struct TIFFContainer: ImageContainer {
     let colorProfile: [UInt8]?
     let xmp: [UInt8]?
     let pageCount: Int
+    let bitDepth: Int
     private let bytes: [UInt8]
     private let limits: DecodeLimits
 
@@ -43,6 +44,9 @@ struct TIFFContainer: ImageContainer {
         self.orientation = ImageOrientation(rawValue: Int(tag)) ?? .up
         self.colorProfile = file.bytesField(TIFFTAG_ICCPROFILE)
         self.xmp = file.bytesField(TIFFTAG_XMLPACKET)
+        // BitsPerSample is 1 when absent (TIFF 6.0, section 8); a palette's is its index width.
+        let isPalette = file.field(TIFFTAG_PHOTOMETRIC, as: UInt16.self) == UInt16(PHOTOMETRIC_PALETTE)
+        self.bitDepth = isPalette ? 8 : Int(file.field(TIFFTAG_BITSPERSAMPLE, as: UInt16.self) ?? 1)
         self.pageCount = count
         self.bytes = bytes
         self.limits = limits

@@ -49,6 +49,7 @@ struct AVIFCodecTests {
             ])
         let ours = try FormatReference.ours(path)
         #expect(maxChannelDifference(ours, try reference(path)) == 0, "depth \(depth)")
+        #expect(try ImageDecoder(data: Data(contentsOf: URL(fileURLWithPath: path))).bitDepth == depth)
     }
 
     @Test func sequencesHaveTheirFramesAndDurations() throws {

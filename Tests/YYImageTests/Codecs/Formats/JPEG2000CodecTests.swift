@@ -49,6 +49,7 @@ struct JPEG2000CodecTests {
             let expected = try FormatReference.pillow(folder.appending("gray8.tif")).frame
             // gray16 holds gray * 257 plus up to 199, which rounds to gray or gray + 1.
             #expect(maxChannelDifference(ours, expected) <= (kind == "gray16" ? 1 : 0), "\(kind)")
+            #expect(try ImageDecoder(data: Data(contentsOf: URL(fileURLWithPath: path))).bitDepth == (kind == "gray16" ? 16 : 8))
         }
     }
 

@@ -79,6 +79,7 @@ struct TIFFCodecTests {
     @Test func sixteenBitGrayIsRoundedToEightBits() throws {
         _ = try sources()
         let ours = try FormatReference.ours(folder.appending("gray16.tif"))
+        #expect(try ImageDecoder(data: Data(contentsOf: URL(fileURLWithPath: folder.appending("gray16.tif")))).bitDepth == 16)
         let pillow = try FormatReference.pillow(folder.appending("gray8.tif")).frame
         // The 16-bit file holds gray * 257 plus up to 199: rounding gives gray or gray + 1.
         #expect(maxChannelDifference(ours, width: pillow.width, height: pillow.height, rgba: pillow.rgba) <= 1)
@@ -88,6 +89,7 @@ struct TIFFCodecTests {
         let path = folder.appending("palette4.tif")
         try Data(HandmadeTIFF.fourBitPalette(width: 5, height: 3)).write(to: URL(fileURLWithPath: path))
         try expectMatchesReference(path, "4-bit palette")
+        #expect(try ImageDecoder(data: Data(contentsOf: URL(fileURLWithPath: path))).bitDepth == 8)
         let ours = try FormatReference.ours(path)
         // Pixel (1, 0) has index 1: red 0xFFFF in the colour map.
         #expect(Array(ours.pixels[4..<8]) == [255, 0, 0, 255])
