@@ -106,8 +106,9 @@ struct ImageRenderer: Sendable {
         // A still result is made from the pages `page` and `pages` pick.
         let pages = animated ? 0..<1 : try selectedPages(options, decoder)
         // `strip_color_profile:0`: a format that carries a profile keeps the source's colour and
-        // profile; the others (which would be read as sRGB) still get sRGB.
-        if !options.stripColorProfile, candidates.allSatisfy(OutputFormat.embedsColorProfile) {
+        // profile; the others (which would be read as sRGB) still get sRGB. A source without a
+        // profile is sRGB already and is not read again.
+        if !options.stripColorProfile, decoder.colorProfile != nil, candidates.allSatisfy(OutputFormat.embedsColorProfile) {
             decoderOptions.convertsToSRGB = false
             decoder = try ImageDecoder(data: data, options: decoderOptions)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTPServer
+import TestSupport
 import Testing
 import YYImage
 
@@ -129,14 +130,7 @@ extension ProcessingOptionTests {
     @Test func anSVGOverThePixelLimitMalformedOrABillionLaughsIsRefused() async throws {
         let huge = Data("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100000\" height=\"100000\"><rect width=\"9\" height=\"9\"/></svg>".utf8)
         let broken = Data("<svg xmlns=\"http://www.w3.org/2000/svg\"><rect</svg>".utf8)
-        // A billion laughs: twelve levels of ten references.
-        var entities = "<!ENTITY a0 \"lol\">"
-        for level in 1...12 { entities += "<!ENTITY a\(level) \"" + String(repeating: "&a\(level - 1);", count: 10) + "\">" }
-        let laughs = Data(
-            """
-            <?xml version="1.0"?><!DOCTYPE svg [\(entities)]>
-            <svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>&a12;</text></svg>
-            """.utf8)
+        let laughs = HostileSVG.billionLaughs()
         let files = ["huge.svg": huge, "broken.svg": broken, "laughs.svg": laughs, "small.svg": Self.halvesSVG]
         try await withService(files: files) { service in
             // libxml2 stops the expansion in the sanitiser; librsvg stops it when drawing.

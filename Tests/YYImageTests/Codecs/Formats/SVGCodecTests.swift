@@ -145,15 +145,9 @@ struct SVGDrawingTests {
     }
 
     @Test func entityExpansionIsBounded() throws {
-        var entities = "<!ENTITY a0 \"lol\">"
-        for level in 1...12 { entities += "<!ENTITY a\(level) \"" + String(repeating: "&a\(level - 1);", count: 10) + "\">" }
-        let text = """
-            <?xml version="1.0"?><!DOCTYPE svg [\(entities)]>
-            <svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>&a12;</text></svg>
-            """
         let started = ContinuousClock.now
         // librsvg's XML limits stop the expansion: the document is refused or drawn without it.
-        _ = try? ImageDecoder(data: Data(text.utf8)).frame(at: 0)
+        _ = try? ImageDecoder(data: HostileSVG.billionLaughs()).frame(at: 0)
         #expect(ContinuousClock.now - started < .seconds(30))
     }
 
