@@ -1,13 +1,11 @@
 import Synchronization
 
 /// A caller's checkpoint lent to a codec's C callbacks for one encode or decode: libwebp's
-/// progress hook, the libjxl runner and libpng's row callback ask ``shouldStop()`` and give up
-/// when it says so; the codec then throws the error the checkpoint threw, not the library's own
-/// failure.
+/// progress hook and libpng's row callback ask ``shouldStop()`` and give up when it says so; the
+/// codec then throws the error the checkpoint threw, not the library's own failure.
 ///
-/// The callbacks may come from several threads (a runner called inside another's run), so the
-/// checkpoint is called under a lock, one call at a time; the closure needs no `Sendable` of its
-/// own for that.
+/// The callbacks may come from a codec's worker threads, so the checkpoint is called under a
+/// lock, one call at a time; the closure needs no `Sendable` of its own for that.
 final class CodecCheckpoint: @unchecked Sendable {
     private let state: Mutex<ImageError?> = Mutex(nil)
     private let checkpoint: () throws(ImageError) -> Void

@@ -43,7 +43,7 @@ protocol ImageContainer: Sendable {
 
     /// Frame `index` as ``decodeFrame(at:shrinkOnLoad:)`` gives it, stopping with the error of
     /// `checkpoint` when it throws. Codecs that can stop inside a frame ask it as they go (libpng
-    /// between rows, libjxl's runner between groups); the others ask it once, before they start.
+    /// between rows); the others ask it once, before they start.
     func decodeFrame(at index: Int, shrinkOnLoad: Int?, checkpoint: CodecCheckpoint?) throws(ImageError) -> Bitmap
 
     /// Whether frame `index` may contain transparent pixels (false lets the compositor start a

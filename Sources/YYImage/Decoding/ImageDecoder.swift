@@ -273,8 +273,8 @@ public final class ImageDecoder: Sendable {
 
     /// Frame `index` as ``frame(at:shrinkOnLoad:)`` gives it, calling `checkpoint` as it goes and
     /// stopping with what it throws: a server's deadline or a cancelled task. PNG asks it every 64
-    /// rows, JPEG XL before each group of work, the other formats once before each frame they
-    /// decode (each frame a composited animation replays included).
+    /// rows, the other formats once before each frame they decode (each frame a composited
+    /// animation replays included); libjxl cannot be stopped inside a frame without aborting.
     public func frame(
         at index: Int, shrinkOnLoad: Int?, checkpoint: () throws(ImageError) -> Void
     ) throws(ImageError) -> Bitmap {

@@ -98,11 +98,11 @@ public struct ImageEncoder: Sendable {
     }
 
     /// The encoded file, calling `checkpoint` as the work goes: before it starts, between the
-    /// frames of GIF, WebP and AVIF animations, and inside the encoders that can stop early
-    /// (libwebp's progress hook for WebP stills, the libjxl runner before each group of JPEG XL).
+    /// frames of GIF, WebP, AVIF and JPEG XL animations, and inside libwebp (its progress hook),
+    /// the one encoder that can stop early without harm.
     /// A checkpoint that throws (``ImageError/cancelled`` when a deadline has passed, say) stops
-    /// the encode with its error. libaom (AVIF), libjpeg-turbo, OpenJPEG and the PNG writers have
-    /// no hook inside an image.
+    /// the encode with its error. libaom (AVIF), libjxl, libjpeg-turbo, OpenJPEG and the PNG
+    /// writers are not stopped inside an image.
     public func encode(checkpoint: () throws(ImageError) -> Void) throws(ImageError) -> Data {
         try CodecCheckpoint.with(checkpoint) { (box: CodecCheckpoint) throws(ImageError) -> Data in
             try encode(box)

@@ -4,8 +4,8 @@ import Testing
 
 @testable import YYImage
 
-/// `ImageEncoder.encode(checkpoint:)` stops inside the encoders that have a hook (libwebp's
-/// progress, the libjxl runner) and between frames, with the checkpoint's error.
+/// `ImageEncoder.encode(checkpoint:)` stops inside the encoder that has a hook (libwebp's
+/// progress) and between frames, with the checkpoint's error.
 @Suite struct EncodingCancellationTests {
     static let picture = TestImages.photo(160, 120, seed: 5)
 
@@ -24,14 +24,18 @@ import Testing
         #expect(checkpoint.calls >= 2)
     }
 
+    /// libjxl is asked before each frame and once all are in, never inside one: a failed
+    /// parallel run aborts the process.
     @Test(arguments: [true, false])
-    func jpegXLStopsInsideTheRunnerOnAnyNumberOfThreads(usesAllCores: Bool) throws {
+    func jpegXLStopsBetweenFramesOnAnyNumberOfThreads(usesAllCores: Bool) throws {
         try #require(ImageType.jpegXL.isEncodable, "built without libjxl")
-        let checkpoint = CountingCheckpoint(failingAt: 2)
-        #expect(throws: ImageError.cancelled) {
-            try Self.encoder(.jpegXL, usesAllCores: usesAllCores).encode(checkpoint: checkpoint.check)
+        for failingAt in 2...4 {
+            let checkpoint = CountingCheckpoint(failingAt: failingAt)
+            #expect(throws: ImageError.cancelled) {
+                try Self.encoder(.jpegXL, frames: 2, usesAllCores: usesAllCores).encode(checkpoint: checkpoint.check)
+            }
+            #expect(checkpoint.calls == failingAt)
         }
-        #expect(checkpoint.calls >= 2)
     }
 
     @Test(arguments: [ImageType.webp, .jpegXL, .gif])

@@ -29,9 +29,8 @@ struct JPEGXLContainer: ImageContainer {
         private let decoder: OpaquePointer
         private let input: PinnedBytes
         private let lock = NSLock()
-        /// Every core, and the checkpoint of the decode under way, kept for the decoder's life:
-        /// libjxl takes its runner once.
-        private let runnerSettings = LibJXL.RunnerSettings(maximumWorkers: ProcessInfo.processInfo.activeProcessorCount, checkpoint: nil)
+        /// Every core, kept for the decoder's life: libjxl takes its runner once.
+        private let runnerSettings = LibJXL.RunnerSettings(maximumWorkers: ProcessInfo.processInfo.activeProcessorCount)
         /// Whether the input is the whole file; libjxl is told so, or shows what it has.
         private let isFinal: Bool
         /// The frame the next full-image event delivers.
@@ -142,21 +141,10 @@ struct JPEGXLContainer: ImageContainer {
             return profile
         }
 
-        /// Frame `index`, `width` × `height` RGBA; of a partial file, what has arrived of it. The
-        /// runner asks `checkpoint` before each group of work; a stop throws its error.
-        func decode(frame index: Int, width: Int, height: Int, checkpoint: CodecCheckpoint?) throws(ImageError) -> Bitmap {
+        /// Frame `index`, `width` × `height` RGBA; of a partial file, what has arrived of it.
+        func decode(frame index: Int, width: Int, height: Int) throws(ImageError) -> Bitmap {
             lock.lock()
             defer { lock.unlock() }
-            do throws(ImageError) {
-                return try runnerSettings.lending(checkpoint) { () throws(ImageError) -> Bitmap in
-                    try decode(frame: index, width: width, height: height)
-                }
-            } catch {
-                throw checkpoint?.stopError ?? error
-            }
-        }
-
-        private func decode(frame index: Int, width: Int, height: Int) throws(ImageError) -> Bitmap {
             if index != nextFrame {
                 JxlDecoderRewind(decoder)
                 try start()
@@ -247,11 +235,7 @@ struct JPEGXLContainer: ImageContainer {
     func frameMayHaveAlpha(at index: Int) -> Bool { hasAlpha }
 
     func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
-        try decodeFrame(at: index, shrinkOnLoad: shrinkOnLoad, checkpoint: nil)
-    }
-
-    func decodeFrame(at index: Int, shrinkOnLoad: Int?, checkpoint: CodecCheckpoint?) throws(ImageError) -> Bitmap {
-        try session.decode(frame: index, width: canvasWidth, height: canvasHeight, checkpoint: checkpoint)
+        try session.decode(frame: index, width: canvasWidth, height: canvasHeight)
     }
 }
 #endif

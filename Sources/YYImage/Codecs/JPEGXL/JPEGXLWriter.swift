@@ -19,7 +19,8 @@ enum JPEGXLWriter {
 
     /// The file of `frames` (one: a still; more: an animation with their durations, in ms,
     /// played `plays` times, 0 = forever), their colour that of `iccProfile` (an RGB profile)
-    /// when one is given. The runner asks `checkpoint` before each group of work.
+    /// when one is given, asking `checkpoint` before each frame (libjxl cannot be stopped inside
+    /// one: see ``LibJXL/runner``).
     static func write(
         _ frames: [(Bitmap, Double)], quality: Double, lossless: Bool, effort: Int, plays: Int, usesAllCores: Bool,
         iccProfile: [UInt8]? = nil, checkpoint: CodecCheckpoint? = nil
@@ -46,10 +47,8 @@ enum JPEGXLWriter {
         }
         var color = JxlColorEncoding()
         JxlColorEncodingSetToSRGB(&color, 0)
-        // One worker runs on the calling thread, as libjxl does without a runner; the runner is
-        // there for the checkpoint.
-        let settings = LibJXL.RunnerSettings(
-            maximumWorkers: usesAllCores ? ProcessInfo.processInfo.activeProcessorCount : 1, checkpoint: checkpoint)
+        // One worker runs on the calling thread, as libjxl does without a runner.
+        let settings = LibJXL.RunnerSettings(maximumWorkers: usesAllCores ? ProcessInfo.processInfo.activeProcessorCount : 1)
         defer { withExtendedLifetime(settings) {} }
         try check(
             JxlEncoderSetParallelRunner(encoder, LibJXL.runner, Unmanaged.passUnretained(settings).toOpaque()), "the parallel runner")
@@ -69,6 +68,7 @@ enum JPEGXLWriter {
         let channels = withAlpha ? 4 : 3
         var format = LibJXL.format(channels: channels)
         for (bitmap, duration) in frames {
+            try checkpoint?.check()
             if animated {
                 var header = JxlFrameHeader()
                 JxlEncoderInitFrameHeader(&header)
@@ -80,6 +80,7 @@ enum JPEGXLWriter {
             try check(added, "a frame")
         }
         JxlEncoderCloseInput(encoder)
+        try checkpoint?.check()
         var output = [UInt8](repeating: 0, count: max(4096, width * height / 2))
         var written = 0
         while true {

@@ -14,12 +14,17 @@ enum LibJXL {
     /// once, and a pool per call would start and stop threads for every image. This runner keeps
     /// no state of its own: each call spreads its range over Dispatch's shared pool, so any
     /// number of decoders and encoders can call it at the same time.
+    ///
+    /// It never fails a run and never leaves one unfinished, so no checkpoint is asked here:
+    /// libjxl aborts the process when some runs fail (`JXL_CHECK` around DC smoothing and the
+    /// encoder's heuristics) and trips its assertions on work left undone. Deadlines are asked
+    /// between libjxl's calls instead (before each frame).
     static let runner: JxlParallelRunner = { settingsPointer, opaque, initialize, run, start, end in
-        guard start <= end, let initialize, let run else { return JXL_PARALLEL_RET_RUNNER_ERROR }
+        guard let initialize, let run else { return JXL_PARALLEL_RET_RUNNER_ERROR }
+        // An empty or reversed range runs nothing, as libjxl's own sequential runner does: it
+        // asks for rows 1..<height-1 of a one-row DC image.
         guard start < end else { return 0 }
         let settings = settingsPointer.map { Unmanaged<RunnerSettings>.fromOpaque($0).takeUnretainedValue() }
-        let checkpoint = settings?.checkpoint
-        if checkpoint?.shouldStop() == true { return JXL_PARALLEL_RET_RUNNER_ERROR }
         let workers = min(Int(end - start), settings?.maximumWorkers ?? ProcessInfo.processInfo.activeProcessorCount)
         let status = initialize(opaque, workers)
         guard status == 0 else { return status }
@@ -27,18 +32,12 @@ enum LibJXL {
         // back values that another worker could take; its index is the thread id libjxl uses
         // for per-thread storage, below the `workers` announced to `initialize`. The counter is
         // an Int, so the few increments past `end` cannot wrap round to a value already run.
-        // A stop skips the values left; the run then fails, and libjxl gives up the image.
         let next = Atomic<Int>(Int(start))
-        let stopped = Atomic<Bool>(false)
         let state = SharedState(pointer: opaque)
         let work = { @Sendable (worker: Int) in
             while true {
                 let value = next.add(1, ordering: .relaxed).oldValue
                 guard value < Int(end) else { return }
-                if let checkpoint, checkpoint.shouldStop() {
-                    stopped.store(true, ordering: .relaxed)
-                    return
-                }
                 run(state.pointer, UInt32(value), worker)
             }
         }
@@ -47,29 +46,15 @@ enum LibJXL {
         } else {
             DispatchQueue.concurrentPerform(iterations: workers, execute: work)
         }
-        return stopped.load(ordering: .relaxed) ? JXL_PARALLEL_RET_RUNNER_ERROR : 0
+        return 0
     }
 
-    /// What an encode or a decoder session tells ``runner``: how many threads it may use, and the
-    /// checkpoint it asks before each group of work. A decoder session keeps one for its life and
-    /// lends it each call's checkpoint (``lending(_:_:)``), since libjxl takes the runner once.
+    /// What an encode or a decoder session tells ``runner``: how many threads it may use.
     final class RunnerSettings: Sendable {
         let maximumWorkers: Int
-        private let current: Mutex<CodecCheckpoint?>
 
-        init(maximumWorkers: Int, checkpoint: CodecCheckpoint?) {
+        init(maximumWorkers: Int) {
             self.maximumWorkers = maximumWorkers
-            current = Mutex(checkpoint)
-        }
-
-        /// The checkpoint the runner asks now, if any.
-        var checkpoint: CodecCheckpoint? { current.withLock { $0 } }
-
-        /// Runs `body` with `checkpoint` asked by the runner, then none again.
-        func lending<Result>(_ checkpoint: CodecCheckpoint?, _ body: () throws(ImageError) -> Result) throws(ImageError) -> Result {
-            current.withLock { $0 = checkpoint }
-            defer { current.withLock { $0 = nil } }
-            return try body()
         }
     }
 
