@@ -80,6 +80,20 @@ import Testing
                 == Resampler.resize(source, width: 1201, height: 333, options: ResizeOptions()))
     }
 
+    @Test func theShrinkThatPremultipliesAsItReadsGivesTheBytesOfPremultiplyingFirst() {
+        // 1001 × 601 with factors 3 × 4: partial blocks at the right and bottom edges; large
+        // enough for bands on every core, compared with one thread too.
+        let source = ProcessingFixtures.texture(width: 1001, height: 601, seed: 11, alpha: true)
+        for usesAllCores in [false, true] {
+            var options = ResizeOptions()
+            options.usesAllCores = usesAllCores
+            let fused = Resampler.boxShrink(source, factorX: 3, factorY: 4, premultiplying: true, options: options)
+            let first = Resampler.boxShrink(Resampler.premultiplied(source, usesAllCores: false), factorX: 3, factorY: 4, options: options)
+            #expect(fused.alphaMode == .premultiplied && first.alphaMode == .premultiplied)
+            #expect(fused == first, "usesAllCores \(usesAllCores)")
+        }
+    }
+
     @Test func linearLightKeepsTheAverageLightOfFineDetail() {
         // A black and white checkerboard is 50 % light: in linear light its average encodes
         // as sRGB 188, gamma-encoded averaging gives 128.

@@ -30,13 +30,13 @@ enum Resampler {
         let mode = bitmap.alphaMode
         var source = bitmap
         let filtersAlpha = mode == .straight && !bitmap.isOpaque
-        if filtersAlpha { source = premultiplied(source, usesAllCores: options.usesAllCores) }
-        if let gap = options.reducingGap, options.kernel != .nearest, gap >= 1 {
-            let fx = Int(region.width / Double(width) / gap), fy = Int(region.height / Double(height) / gap)
-            if fx >= 2 || fy >= 2 {
-                source = boxShrink(source, factorX: max(1, fx), factorY: max(1, fy), options: options)
-                region = region.scaled(x: 1 / Double(max(1, fx)), y: 1 / Double(max(1, fy)))
-            }
+        if let (fx, fy) = preShrinkFactors(width: width, height: height, region: region, options: options) {
+            // The shrink premultiplies each block's rows as it reads them: no premultiplied copy
+            // of the whole source is made (on a 24 MP photo, 96 MB of fresh pages to fault in).
+            source = boxShrink(source, factorX: fx, factorY: fy, premultiplying: filtersAlpha, options: options)
+            region = region.scaled(x: 1 / Double(fx), y: 1 / Double(fy))
+        } else if filtersAlpha {
+            source = premultiplied(source, usesAllCores: options.usesAllCores)
         }
         var out = try convolve(source, width: width, height: height, region: region, options: options, checkpoint: checkpoint)
         if filtersAlpha {
@@ -46,6 +46,15 @@ enum Resampler {
         }
         out.alphaMode = mode
         return out
+    }
+
+    /// The integer box pre-shrink's factors for `options.reducingGap`, `nil` when neither axis
+    /// shrinks by 2 or more before the kernel is still `gap` times the target.
+    private static func preShrinkFactors(width: Int, height: Int, region: SourceRegion, options: ResizeOptions) -> (Int, Int)? {
+        guard let gap = options.reducingGap, options.kernel != .nearest, gap >= 1 else { return nil }
+        let fx = Int(region.width / Double(width) / gap), fy = Int(region.height / Double(height) / gap)
+        guard fx >= 2 || fy >= 2 else { return nil }
+        return (max(1, fx), max(1, fy))
     }
 
     /// The separable convolution, skipping an axis whose size and region are unchanged.
@@ -199,21 +208,43 @@ enum Resampler {
     }
 
     /// Averages `factorX` × `factorY` blocks (partial blocks at the right and bottom edges).
-    static func boxShrink(_ source: Bitmap, factorX: Int, factorY: Int, options: ResizeOptions) -> Bitmap {
+    /// `premultiplying` (for a straight source) averages colour times alpha, giving a
+    /// premultiplied result: the same bytes as premultiplying the source first, without a
+    /// premultiplied copy of it (each block's rows are copied to a small buffer and premultiplied
+    /// there).
+    static func boxShrink(_ source: Bitmap, factorX: Int, factorY: Int, premultiplying: Bool = false, options: ResizeOptions) -> Bitmap {
         let width = (source.width + factorX - 1) / factorX, height = (source.height + factorY - 1) / factorY
-        var out = Bitmap(width: width, height: height, alphaMode: source.alphaMode)
+        var out = Bitmap(width: width, height: height, alphaMode: premultiplying ? .premultiplied : source.alphaMode)
         let bands = bandCount(pixels: source.width * source.height, outputRows: height, usesAllCores: options.usesAllCores)
-        let outStride = out.bytesPerRow
+        let (inStride, outStride, rowBytes) = (source.bytesPerRow, out.bytesPerRow, source.width * 4)
         source.pixels.withUnsafeBufferPointer { src in
             out.pixels.withUnsafeMutableBufferPointer { dst in
                 let input = SendablePointer(src.baseAddress!), output = SendableMutablePointer(dst.baseAddress!)
                 forEachBand(of: height, bands: bands) { rows in
                     var sums = [UInt32](repeating: 0, count: source.width * 4)
-                    sums.withUnsafeMutableBufferPointer {
-                        yy_box_shrink(
-                            input.pointer, source.bytesPerRow, Int32(source.width), Int32(source.height),
-                            output.pointer + rows.lowerBound * outStride, outStride, Int32(factorX), Int32(factorY),
-                            Int32(rows.lowerBound), Int32(rows.count), $0.baseAddress)
+                    sums.withUnsafeMutableBufferPointer { sums in
+                        guard premultiplying else {
+                            yy_box_shrink(
+                                input.pointer, inStride, Int32(source.width), Int32(source.height),
+                                output.pointer + rows.lowerBound * outStride, outStride, Int32(factorX), Int32(factorY),
+                                Int32(rows.lowerBound), Int32(rows.count), sums.baseAddress)
+                            return
+                        }
+                        // One block row at a time: its source rows premultiplied in `block`, which
+                        // stays in cache, then averaged into output row `y`.
+                        var block = [UInt8](repeating: 0, count: factorY * rowBytes)
+                        block.withUnsafeMutableBufferPointer { block in
+                            for y in rows {
+                                let count = min(factorY, source.height - y * factorY)
+                                for r in 0..<count {
+                                    (block.baseAddress! + r * rowBytes).update(from: input.pointer + (y * factorY + r) * inStride, count: rowBytes)
+                                }
+                                yy_premultiply(block.baseAddress, rowBytes, Int32(source.width), Int32(count))
+                                yy_box_shrink(
+                                    block.baseAddress, rowBytes, Int32(source.width), Int32(count),
+                                    output.pointer + y * outStride, outStride, Int32(factorX), Int32(count), 0, 1, sums.baseAddress)
+                            }
+                        }
                     }
                 }
             }
