@@ -90,17 +90,29 @@ static inline uint32_t horizontal_pixel_avx2(const uint8_t *p, const int16_t *k,
     return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(sum, sum));
 }
 
+/// The `vpshufb` mask that widens pixels 0 and 1 of each 128-bit lane to int16s, channel by
+/// channel in pairs (R0 R1, G0 G1, ...), the order `vpmaddwd` pairs with a tap pair.
+__attribute__((target("avx2")))
+static inline __m256i spread_pixels01(void) {
+    return _mm256_set_epi8(
+        -1, 7, -1, 3, -1, 6, -1, 2, -1, 5, -1, 1, -1, 4, -1, 0,
+        -1, 7, -1, 3, -1, 6, -1, 2, -1, 5, -1, 1, -1, 4, -1, 0);
+}
+
+/// `spread_pixels01` for pixels 2 and 3 of each lane.
+__attribute__((target("avx2")))
+static inline __m256i spread_pixels23(void) {
+    return _mm256_set_epi8(
+        -1, 15, -1, 11, -1, 14, -1, 10, -1, 13, -1, 9, -1, 12, -1, 8,
+        -1, 15, -1, 11, -1, 14, -1, 10, -1, 13, -1, 9, -1, 12, -1, 8);
+}
+
 /// One output pixel of two rows at once, as Pillow-SIMD does: row 0 in the low lane, row 1 in the
 /// high, so one broadcast of each tap pair serves both (a load, not a shuffle).
 __attribute__((target("avx2")))
 static inline void horizontal_pixel_pair_avx2(const uint8_t *p0, const uint8_t *p1, const int16_t *k, int32_t count,
                                               int32_t precision, uint32_t *out0, uint32_t *out1) {
-    const __m256i pixels01 = _mm256_set_epi8(
-        -1, 7, -1, 3, -1, 6, -1, 2, -1, 5, -1, 1, -1, 4, -1, 0,
-        -1, 7, -1, 3, -1, 6, -1, 2, -1, 5, -1, 1, -1, 4, -1, 0);
-    const __m256i pixels23 = _mm256_set_epi8(
-        -1, 15, -1, 11, -1, 14, -1, 10, -1, 13, -1, 9, -1, 12, -1, 8,
-        -1, 15, -1, 11, -1, 14, -1, 10, -1, 13, -1, 9, -1, 12, -1, 8);
+    const __m256i pixels01 = spread_pixels01(), pixels23 = spread_pixels23();
     __m256i sum = _mm256_set1_epi32(1 << (precision - 1));
     int32_t t = 0;
     for (; t + 4 <= count; t += 4) {
@@ -129,12 +141,7 @@ static inline void horizontal_pixel_pair_avx2(const uint8_t *p0, const uint8_t *
 __attribute__((target("avx2")))
 static inline void horizontal_pixel_quad_avx2(const uint8_t *p0, size_t stride, const int16_t *k, int32_t count,
                                               int32_t precision, uint32_t *out0, size_t out_stride) {
-    const __m256i pixels01 = _mm256_set_epi8(
-        -1, 7, -1, 3, -1, 6, -1, 2, -1, 5, -1, 1, -1, 4, -1, 0,
-        -1, 7, -1, 3, -1, 6, -1, 2, -1, 5, -1, 1, -1, 4, -1, 0);
-    const __m256i pixels23 = _mm256_set_epi8(
-        -1, 15, -1, 11, -1, 14, -1, 10, -1, 13, -1, 9, -1, 12, -1, 8,
-        -1, 15, -1, 11, -1, 14, -1, 10, -1, 13, -1, 9, -1, 12, -1, 8);
+    const __m256i pixels01 = spread_pixels01(), pixels23 = spread_pixels23();
     const uint8_t *p1 = p0 + stride, *p2 = p1 + stride, *p3 = p2 + stride;
     __m256i sum01 = _mm256_set1_epi32(1 << (precision - 1)), sum23 = sum01;
     int32_t t = 0;
