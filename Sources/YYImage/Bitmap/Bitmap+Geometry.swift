@@ -93,6 +93,7 @@ extension Bitmap {
                 }
             }
         }
+        out.isKnownOpaque = isKnownOpaque
         return out
     }
 
