@@ -3,8 +3,7 @@ extension Bitmap {
     /// c · a / 255. Large bitmaps are split across cores (the resampler's C kernel).
     public func premultiplied() -> Bitmap {
         guard alphaMode == .straight else { return self }
-        // Opaque colour times 255 / 255 is itself: no pass over the pixels.
-        guard width > 0, height > 0, !isKnownOpaque else {
+        guard width > 0, height > 0 else {
             var copy = self
             copy.alphaMode = .premultiplied
             return copy
@@ -17,7 +16,7 @@ extension Bitmap {
     public func straightened() -> Bitmap {
         guard alphaMode == .premultiplied else { return self }
         var copy = self
-        if width > 0, height > 0, !isKnownOpaque { Resampler.unpremultiply(&copy, usesAllCores: true) }
+        if width > 0, height > 0 { Resampler.unpremultiply(&copy, usesAllCores: true) }
         copy.alphaMode = .straight
         return copy
     }

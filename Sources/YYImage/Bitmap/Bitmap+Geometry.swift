@@ -93,7 +93,6 @@ extension Bitmap {
                 }
             }
         }
-        out.isKnownOpaque = isKnownOpaque
         return out
     }
 

@@ -22,14 +22,7 @@ public struct Bitmap: Sendable, Equatable {
     /// How the colour samples relate to alpha.
     public internal(set) var alphaMode: AlphaMode
     /// The pixels: `height` rows of `bytesPerRow` bytes, each pixel R, G, B, A.
-    public internal(set) var pixels: [UInt8] {
-        didSet { isKnownOpaque = false }
-    }
-    /// Whether every pixel is known to have alpha 255 without looking: set where the pixels come
-    /// from a source without alpha (a JPEG, a PNG without an alpha channel) and kept by steps that
-    /// cannot add transparency (turns, resizes of an opaque image), as Pillow knows it from an
-    /// image's mode. Any write to `pixels` clears it; false says nothing. Not part of equality.
-    var isKnownOpaque = false
+    public internal(set) var pixels: [UInt8]
 
     /// A transparent black bitmap.
     public init(width: Int, height: Int, alphaMode: AlphaMode = .straight) {
@@ -108,9 +101,9 @@ public struct Bitmap: Sendable, Equatable {
         }
     }
 
-    /// Whether every pixel has alpha 255 (read from the pixels unless it is known).
+    /// Whether every pixel has alpha 255.
     public var isOpaque: Bool {
-        guard width > 0, height > 0, !isKnownOpaque else { return true }
+        guard width > 0, height > 0 else { return true }
         return pixels.withUnsafeBufferPointer { buffer in
             // The C loop takes 32-bit sizes; a bitmap past them (gigabytes a row) is scanned here.
             guard let columns = Int32(exactly: width), let rows = Int32(exactly: height) else {
@@ -121,12 +114,6 @@ public struct Bitmap: Sendable, Equatable {
             }
             return yy_is_opaque(buffer.baseAddress, bytesPerRow, columns, rows) != 0
         }
-    }
-
-    /// Equal sizes, strides, alpha modes and pixels; whether opacity is known does not matter.
-    public static func == (lhs: Bitmap, rhs: Bitmap) -> Bool {
-        lhs.width == rhs.width && lhs.height == rhs.height && lhs.bytesPerRow == rhs.bytesPerRow
-            && lhs.alphaMode == rhs.alphaMode && lhs.pixels == rhs.pixels
     }
 
     /// The pixels packed tightly (`width * 4` bytes a row), whatever the stride.

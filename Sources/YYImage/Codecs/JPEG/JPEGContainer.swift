@@ -46,15 +46,10 @@ struct JPEGContainer: ImageContainer {
 
     func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
         let size = TurboJPEG.scaledSize(width: canvasWidth, height: canvasHeight, keeping: shrinkOnLoad)
-        var bitmap: Bitmap
         if isCMYK {
             let inks = try TurboJPEG.decodeInks(bytes, width: size.width, height: size.height, inverted: isAdobeInverted, final: isFinal)
-            bitmap = ColorTransform.cmykToSRGB(inks, width: size.width, height: size.height, profile: colorProfile)
-        } else {
-            bitmap = try TurboJPEG.decode(bytes, width: size.width, height: size.height, final: isFinal)
+            return ColorTransform.cmykToSRGB(inks, width: size.width, height: size.height, profile: colorProfile)
         }
-        // JPEG has no alpha; libjpeg fills rows that have not arrived with grey.
-        bitmap.isKnownOpaque = true
-        return bitmap
+        return try TurboJPEG.decode(bytes, width: size.width, height: size.height, final: isFinal)
     }
 }

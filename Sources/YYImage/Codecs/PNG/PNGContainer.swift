@@ -105,10 +105,7 @@ struct PNGContainer: ImageContainer {
 
     func decodeFrame(at index: Int, shrinkOnLoad: Int?, checkpoint: CodecCheckpoint?) throws(ImageError) -> Bitmap {
         guard let ranges = frameData[index] else {
-            var image = try LibPNG.decode(bytes[...], width: canvasWidth, height: canvasHeight, final: isFinal, checkpoint: checkpoint)
-            // Without an alpha channel or tRNS every pixel is opaque, once every row has arrived.
-            image.isKnownOpaque = isFinal && !hasAlphaChannel
-            return image
+            return try LibPNG.decode(bytes[...], width: canvasWidth, height: canvasHeight, final: isFinal, checkpoint: checkpoint)
         }
         let frame = frames[index]
         // Rebuild a standalone PNG: signature, IHDR with the frame's size, shared chunks, IDAT, IEND.

@@ -45,8 +45,6 @@ enum Resampler {
             return out
         }
         out.alphaMode = mode
-        // Normalised taps over alpha 255 everywhere give 255 again.
-        out.isKnownOpaque = bitmap.isKnownOpaque || mode == .straight
         return out
     }
 
