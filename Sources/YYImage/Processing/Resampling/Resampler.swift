@@ -2,8 +2,9 @@ internal import CYYPixelKernels
 import Dispatch
 internal import YYDispatch
 
-/// Resizes RGBA8 bitmaps: premultiply, optional integer box pre-shrink, separable convolution in
-/// the C kernels (one pass into a band buffer, then the other, in the cheaper order), unpremultiply.
+/// Resizes RGBA8 bitmaps: premultiply (inside the integer box pre-shrink when there is one),
+/// separable convolution in the C kernels (one pass into a band buffer, then the other, in the
+/// cheaper order), unpremultiply.
 /// Output rows are cut into bands that run on separate cores; each band filters just the source
 /// rows it reads. Long convolutions are cut into more slices than cores, with a checkpoint between
 /// rounds, so that a deadline stops them within about a second.
