@@ -52,7 +52,10 @@ import YYImage
         let jpeg = self.jpeg
         let origin = try await LoopbackHTTPServer.start { _ in [.waitFor(gate)] + .response(body: jpeg) }
         defer { origin.stop() }
-        let a = try await replica("a"), b = try await replica("b")
+        // A's download waits on the gate until B is in flight, which a loaded machine can take
+        // longer than the default 5 s download deadline to see.
+        let patient = ["--download-timeout", "60"]
+        let a = try await replica("a", extra: patient), b = try await replica("b", extra: patient)
         defer {
             a.process.terminate()
             b.process.terminate()
