@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import TestTraits
 import Testing
-import YYImage
+
+@testable import YYImage
 
 /// `yy image info|convert|frames` as scripts run them: outputs, files and exit codes.
 @Suite(.needsSharedTestData)
@@ -38,26 +39,18 @@ struct ImageCommandTests {
         #expect(result.text == "type: png\nsize: 2x1\nframes: 1\nloop: forever\nbit depth: 16\n")
     }
 
-    /// A 2 × 1 16-bit grey PNG, its zlib stream one stored (uncompressed) deflate block.
-    static func sixteenBitGrayPNG() -> Data {
-        func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
-        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-            let body = Array(type.utf8) + data
-            var crc: UInt32 = 0xFFFF_FFFF
-            for byte in body {
-                crc ^= UInt32(byte)
-                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-            }
-            return bigEndian(UInt32(data.count)) + body + bigEndian(~crc)
-        }
+    /// A 2 × 1 16-bit grey PNG (our encoders write 8 bits only), from the PNG writer's pieces.
+    static func sixteenBitGrayPNG() throws -> Data {
+        var header = [UInt8]()
+        header.appendBE(UInt32(2))
+        header.appendBE(UInt32(1))
+        header += [16, 0, 0, 0, 0]
         let row: [UInt8] = [0, 0x12, 0x34, 0xAB, 0xCD]  // filter 0, then two 16-bit samples
-        let (a, b) = row.reduce((UInt32(1), UInt32(0))) { sums, byte in
-            let a = (sums.0 + UInt32(byte)) % 65521
-            return (a, (sums.1 + a) % 65521)
-        }
-        let zlib: [UInt8] = [0x78, 0x01, 0x01, 5, 0, 0xFA, 0xFF] + row + bigEndian(b << 16 | a)
-        let header = bigEndian(2) + bigEndian(1) + [16, 0, 0, 0, 0]
-        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib) + chunk("IEND", []))
+        var png = PNGChunk.signature
+        PNGChunk.append(type: "IHDR", data: header[...], to: &png)
+        PNGChunk.append(type: "IDAT", data: try PNGWriter.zlib(row, level: 6)[...], to: &png)
+        PNGChunk.append(type: "IEND", data: [], to: &png)
+        return Data(png)
     }
 
     @Test func infoJSONHasEveryFrame() throws {

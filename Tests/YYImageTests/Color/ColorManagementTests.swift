@@ -33,6 +33,18 @@ struct ColorManagementTests {
         var curves: [OpaquePointer?] = [curve, curve, curve]
         let profile = cmsCreateRGBProfile(&white, &primaries, &curves)
         cmsFreeToneCurve(curve)
+        return saved(profile)
+    }
+
+    /// A grey profile (D50, gamma 2.2), made with Little CMS.
+    static func grayProfile() -> [UInt8] {
+        let curve = cmsBuildGamma(nil, 2.2)
+        defer { cmsFreeToneCurve(curve) }
+        return saved(cmsCreateGrayProfile(cmsD50_xyY(), curve))
+    }
+
+    /// The ICC bytes of `profile`, which is closed.
+    private static func saved(_ profile: cmsHPROFILE?) -> [UInt8] {
         defer { cmsCloseProfile(profile) }
         var size: cmsUInt32Number = 0
         cmsSaveProfileToMem(profile, nil, &size)

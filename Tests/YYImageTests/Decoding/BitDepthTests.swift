@@ -19,7 +19,7 @@ struct BitDepthTests {
         header += [depth, colorType, 0, 0, 0]
         var rows = [UInt8]()
         for row in 0..<2 { rows += [0] + (0..<rowBytes).map { UInt8(truncatingIfNeeded: $0 * 37 + row * 101) } }
-        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var bytes = PNGChunk.signature
         PNGChunk.append(type: "IHDR", data: header[...], to: &bytes)
         if colorType == 3 { PNGChunk.append(type: "PLTE", data: (0..<48).map { UInt8($0 * 5) }[...], to: &bytes) }
         PNGChunk.append(type: "IDAT", data: try PNGWriter.zlib(rows, level: 6)[...], to: &bytes)

@@ -1,4 +1,3 @@
-import CLCMS2
 import Foundation
 import Testing
 
@@ -43,7 +42,7 @@ import Testing
         #expect(decoder.colorProfile == profile)
         #expect(maxChannelDifference(try decoder.frame(at: 0), ColorManagementTests.pattern) == 0)
         // A profile that is not RGB says nothing about RGB samples: the file is sRGB.
-        encoder.colorProfile = Self.grayProfile()
+        encoder.colorProfile = Data(ColorManagementTests.grayProfile())
         #expect(try ImageDecoder(data: encoder.encode()).colorProfile == nil)
     }
 
@@ -65,19 +64,6 @@ import Testing
         let expected = try ImageDecoder(data: png.encode(), options: managed).frame(at: 0)
         let difference = FormatReference.meanDifference(try decoder.frame(at: 0), expected)
         #expect(difference < 2, "mean difference \(difference) from Little CMS's conversion")
-    }
-
-    /// A grey profile (D50, gamma 2.2), made with Little CMS.
-    static func grayProfile() -> Data {
-        let curve = cmsBuildGamma(nil, 2.2)
-        defer { cmsFreeToneCurve(curve) }
-        let profile = cmsCreateGrayProfile(cmsD50_xyY(), curve)
-        defer { cmsCloseProfile(profile) }
-        var size: cmsUInt32Number = 0
-        cmsSaveProfileToMem(profile, nil, &size)
-        var bytes = [UInt8](repeating: 0, count: Int(size))
-        cmsSaveProfileToMem(profile, &bytes, &size)
-        return Data(bytes)
     }
 
     @Test func aJPEGProfileLongerThanOneSegmentIsSplitAndReassembled() throws {
