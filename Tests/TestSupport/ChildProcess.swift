@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// A child process with its standard streams captured.
 public final class ChildProcess: @unchecked Sendable {
@@ -35,6 +36,9 @@ public final class ChildProcess: @unchecked Sendable {
     // The wait status, once waitpid has reaped the child (guarded by the lock).
     private let lock = NSLock()
     private var exitStatus: Int32?
+    // Set once the child is reaped, readable while `wait` holds the lock: after it the pid may
+    // belong to another process, so a late kill must not be sent.
+    private let reaped = Atomic<Bool>(false)
 
     /// Starts `executable` with `arguments` (and `environment`, else this process's).
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
@@ -116,6 +120,7 @@ public final class ChildProcess: @unchecked Sendable {
             var status: Int32 = 0
             guard waitpid(pid, &status, WNOHANG) == pid else { return true }
             exitStatus = status
+            reaped.store(true, ordering: .sequentiallyConsistent)
             return false
         }
     }
@@ -130,6 +135,7 @@ public final class ChildProcess: @unchecked Sendable {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) == -1, errno == EINTR {}
             exitStatus = status
+            reaped.store(true, ordering: .sequentiallyConsistent)
             return status
         }
         try? input.close()
@@ -143,10 +149,20 @@ public final class ChildProcess: @unchecked Sendable {
             standardError: String(decoding: errorData, as: UTF8.self))
     }
 
-    /// Runs a command to completion.
-    public static func run(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> Output {
+    /// Runs a command to completion; with `timeLimit`, one still running after it is killed
+    /// (SIGKILL: the output says `terminatedBySignal`), so that a child that hangs cannot hold the
+    /// test run, which a test's own time limit cannot interrupt while it waits here.
+    public static func run(
+        _ executable: String, _ arguments: [String], input: Data? = nil, timeLimit: Duration? = nil
+    ) throws -> Output {
         let child = try ChildProcess(executable, arguments)
         if let input { child.send(input) }
+        if let timeLimit {
+            let seconds = Double(timeLimit.components.seconds) + Double(timeLimit.components.attoseconds) / 1e18
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                if !child.reaped.load(ordering: .sequentiallyConsistent) { child.kill() }
+            }
+        }
         return child.wait()
     }
 }
