@@ -99,6 +99,42 @@ static void sum_rows_avx2(const uint8_t *src, size_t stride, int32_t rows, size_
     }
 }
 
+/// `average_columns_uint16_t` with a pixel's four sums added as one vector and divided by the
+/// same 32-bit reciprocal, two samples per `vpmuludq`: the same bytes. Blocks of one sample
+/// (area 1, whose reciprocal is 2^32) and blocks whose sums could pass 32 bits take the scalar
+/// path.
+__attribute__((target("avx2")))
+static void average_columns_avx2(const uint16_t *sums, int32_t src_width, int32_t factor_x, int32_t rows, uint8_t *out) {
+    const int32_t out_width = (src_width + factor_x - 1) / factor_x;
+    const int32_t full = src_width / factor_x;
+    const uint64_t full_area = (uint64_t)factor_x * (uint64_t)rows;
+    if (full_area < 2 || full_area > UINT32_MAX / 255) {
+        average_columns_uint16_t(sums, src_width, factor_x, rows, out);
+        return;
+    }
+    const __m128i reciprocal = _mm_set1_epi64x((long long)(((1ull << 32) + full_area / 2) / full_area));
+    const __m128i half = _mm_set1_epi64x(1ll << 31);
+    const __m128i bytes_of_words = _mm_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 12, 8, 4, 0);
+    for (int32_t x = 0; x < full; x++) {
+        const uint16_t *sum = sums + (size_t)x * factor_x * 4;
+        __m128i total = _mm_setzero_si128();
+        for (int32_t c = 0; c < factor_x; c++, sum += 4) {
+            total = _mm_add_epi32(total, _mm_cvtepu16_epi32(_mm_loadl_epi64((const __m128i *)(const void *)sum)));
+        }
+        // Samples 0 and 2, then 1 and 3, times the reciprocal in 64 bits, rounded, shifted down.
+        const __m128i even = _mm_srli_epi64(_mm_add_epi64(_mm_mul_epu32(total, reciprocal), half), 32);
+        const __m128i odd = _mm_srli_epi64(_mm_add_epi64(_mm_mul_epu32(_mm_srli_epi64(total, 32), reciprocal), half), 32);
+        const __m128i values = _mm_or_si128(even, _mm_slli_epi64(odd, 32));
+        const int32_t pixel = _mm_cvtsi128_si32(_mm_shuffle_epi8(values, bytes_of_words));
+        memcpy(out + (size_t)x * 4, &pixel, sizeof pixel);
+    }
+    // A partial block at the right edge, if any, with its own area.
+    if (full < out_width) {
+        const int32_t column0 = full * factor_x;
+        average_columns_uint16_t(sums + (size_t)column0 * 4, src_width - column0, factor_x, rows, out + (size_t)full * 4);
+    }
+}
+
 #endif
 
 void yy_box_shrink(const uint8_t *src, size_t src_stride, int32_t src_width, int32_t src_height,
@@ -115,7 +151,7 @@ void yy_box_shrink(const uint8_t *src, size_t src_stride, int32_t src_width, int
         if (rows <= 257 && yy_pixel_kernels_use_avx2()) {
             uint16_t *sums = (uint16_t *)(void *)scratch;
             sum_rows_avx2(in, src_stride, rows, row_samples, sums);
-            average_columns_uint16_t(sums, src_width, factor_x, rows, out);
+            average_columns_avx2(sums, src_width, factor_x, rows, out);
             continue;
         }
 #endif
