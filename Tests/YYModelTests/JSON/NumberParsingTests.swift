@@ -52,4 +52,64 @@ import Testing
         }
         #expect(mismatches.isEmpty, "\(mismatches)")
     }
+
+    /// Integers of every length from 1 to 20 digits (the eight-digit steps and the single-digit
+    /// tail, up to UInt64's overflow into a double), alone and inside an array, exactly.
+    @Test func integersOfEveryLengthParseExactly() throws {
+        var generator = SplitMix64(seed: 7)
+        for length in 1...20 {
+            for _ in 0..<200 {
+                var text = String(generator.next() % 9 + 1)
+                for _ in 1..<length { text.append(Character(String(generator.next() % 10))) }
+                let expected: JSONValue =
+                    if let int = Int64(text) { .int(int) } else if let uint = UInt64(text) { .uint(uint) } else { .double(Double(text)!) }
+                #expect(try JSONValue(parsing: text) == expected, "\(text)")
+                #expect(try JSONValue(parsing: "[-\(text), \(text)]") == .array([negated(expected, text: text), expected]), "\(text)")
+            }
+        }
+    }
+
+    private func negated(_ value: JSONValue, text: String) -> JSONValue {
+        if let int = Int64("-" + text) { return .int(int) }
+        return .double(Double("-" + text)!)
+    }
+
+    /// A run of digits broken by another byte at every place of an eight-byte step: the number
+    /// ends there, or the text is an error, exactly as when read one digit at a time.
+    @Test func aDigitRunEndsAtTheFirstByteThatIsNotADigit() throws {
+        for length in 1...18 {
+            let digits = String("123456789012345678".prefix(length))
+            let value = Double("1." + digits)!
+            #expect(try JSONValue(parsing: "[1.\(digits)]") == .array([.double(value)]), "\(digits)")
+            #expect(try JSONValue(parsing: "[1.\(digits) ]") == .array([.double(value)]), "\(digits)")
+            #expect(try JSONValue(parsing: "[1.\(digits),2]") == .array([.double(value), .int(2)]), "\(digits)")
+            #expect(try JSONValue(parsing: "[1.\(digits)e1]") == .array([.double(Double("1.\(digits)e1")!)]), "\(digits)")
+            #expect(try JSONValue(parsing: "[\(digits)0]") == (try JSONValue(parsing: "\(digits)0").arrayWrapped), "\(digits)")
+            for breaker in [".5", "/", ":", "a", "-"] {
+                #expect(throws: JSONError.self, "1.\(digits)\(breaker)") { try JSONValue(parsing: "[1.\(digits)\(breaker)]") }
+                if breaker != ".5" {
+                    #expect(throws: JSONError.self, "\(digits)\(breaker)") { try JSONValue(parsing: "[\(digits)\(breaker)]") }
+                }
+            }
+        }
+    }
+
+    @Test func eightDigitWordsAreReadOnlyWhenEveryByteIsADigit() {
+        func word(_ text: String) -> UInt64 { text.utf8.reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+        #expect(JSONParser.eightDigits(word("12345678")) == 12_345_678)
+        #expect(JSONParser.eightDigits(word("00000000")) == 0)
+        #expect(JSONParser.eightDigits(word("99999999")) == 99_999_999)
+        for place in 0..<8 {
+            for byte in [0x2F, 0x3A, 0x3F, 0x40, 0xB0, 0xFA, 0xFF, 0x00] as [UInt8] {
+                var bytes = Array("99999999".utf8)
+                bytes[place] = byte
+                let packed = bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+                #expect(JSONParser.eightDigits(packed) == nil, "byte \(byte) at \(place)")
+            }
+        }
+    }
+}
+
+extension JSONValue {
+    fileprivate var arrayWrapped: JSONValue { .array([self]) }
 }
