@@ -110,6 +110,23 @@ import Testing
     }
 }
 
+extension NumberParsingTests {
+    @Test func leadingDigitRunsOfEveryLengthAreCountedAndRead() {
+        func word(_ bytes: [UInt8]) -> UInt64 { bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+        for count in 0...8 {
+            for stop in [0x2C, 0x2E, 0x2F, 0x3A, 0x45, 0x5D, 0x65, 0x00, 0xFF] as [UInt8] {
+                let digits = Array("87654321".utf8.prefix(count))
+                let bytes = digits + Array(repeating: stop, count: 8 - count)
+                let run = JSONParser.leadingDigits(word(bytes))
+                #expect(run.count == count, "\(count) digits before \(stop)")
+                #expect(run.value == UInt64(String(decoding: digits, as: UTF8.self)) ?? 0, "\(count) digits before \(stop)")
+            }
+        }
+        // A byte that is not a digit stops the run even when digits follow it.
+        #expect(JSONParser.leadingDigits(word(Array("12.45678".utf8))) == (2, 12))
+    }
+}
+
 extension JSONValue {
     fileprivate var arrayWrapped: JSONValue { .array([self]) }
 }
