@@ -2,8 +2,8 @@
 internal import CAVIF
 internal import Foundation
 
-/// Writes AVIF stills and image sequences with libavif (its first AV1 encoder: aom as Debian
-/// builds it).
+/// Writes AVIF stills and image sequences with libavif on libaom (the encoder libavif picks
+/// first as Debian builds it, asked for by name when present).
 ///
 /// Lossy files are 8-bit 4:2:0 BT.601 full range, one quantizer for colour and alpha from the
 /// quality; lossless files are 4:4:4 with the identity matrix and quantizer 0, so RGB comes
@@ -33,6 +33,7 @@ enum AVIFWriter {
         // in real-time mode (a still at 10, a sequence from 7): lossless encodes stop at 6.
         encoder.pointee.speed = Int32(min(lossless ? 6 : 10, max(0, speed)))
         encoder.pointee.timescale = 1000
+        turnOffIntraBlockCopy(encoder)
         let q = lossless ? 0 : quantizer(quality: quality)
         encoder.pointee.minQuantizer = q
         encoder.pointee.maxQuantizer = q
@@ -75,6 +76,20 @@ enum AVIFWriter {
         defer { avifRWDataFree(&output) }
         try check(avifEncoderFinish(encoder, &output), encoder, "the file was not finished")
         return Array(UnsafeBufferPointer(start: output.data, count: output.size))
+    }
+
+    /// Asks libaom, when it is the encoder, not to search for intra block copies.
+    ///
+    /// libaom 3.6 takes smooth pictures of several megapixels (enlargements, renders) for screen
+    /// content and turns intra block copy on, whose hash search then takes most of the time and
+    /// about a hundred bytes a pixel, for no smaller file; photos at their own size and text on
+    /// flat colour encode to the same bytes either way (measured: `Benchmarks/README.md`,
+    /// "Measured design choices").
+    private static func turnOffIntraBlockCopy(_ encoder: UnsafeMutablePointer<avifEncoder>) {
+        // The option is libaom's; another encoder would refuse the unknown key.
+        guard avifCodecName(AVIF_CODEC_CHOICE_AOM, avifCodecFlags(AVIF_CODEC_FLAG_CAN_ENCODE.rawValue)) != nil else { return }
+        encoder.pointee.codecChoice = AVIF_CODEC_CHOICE_AOM
+        avifEncoderSetCodecSpecificOption(encoder, "enable-intrabc", "0")
     }
 
     private static func check(_ result: avifResult, _ encoder: UnsafeMutablePointer<avifEncoder>, _ what: String) throws(ImageError) {
