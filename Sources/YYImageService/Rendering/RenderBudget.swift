@@ -12,18 +12,18 @@ struct RenderBudget: Sendable {
     /// Bytes an encoder holds per pixel of its picture while it encodes, the decoded source and
     /// the result's own RGBA included when they are of the same size: the slope of peak RSS
     /// between 1024² and 2048² conversions with a release `yy` (`Benchmarks/scripts/encoder-memory`,
-    /// recorded in Benchmarks/README.md). libaom and libjxl hold over a hundred bytes a pixel.
+    /// recorded in Benchmarks/README.md). libjxl holds over a hundred bytes a pixel.
     static func encoderBytesPerPixel(_ type: ImageType) -> Int {
         switch type {
         case .jpeg: 5
         case .webp, .gif, .tiff: 6
         case .png, .icns: 10
         // ICO entries are PNG or BMP.
-        case .bmp, .ico: 12
+        case .bmp, .ico: 13
         case .jpeg2000: 23
         case .jpegXL: 104
         // HEIC is never written; counted as the other HEVC-era codec if it were.
-        case .avif, .heic: 117
+        case .avif, .heic: 20
         // SVG is passed through, never encoded.
         case .svg: 0
         }
