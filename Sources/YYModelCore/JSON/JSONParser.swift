@@ -540,8 +540,9 @@ struct JSONParser {
     /// is not, and their value: a number's digits up to eight at a time, in one step.
     @inline(__always)
     static func leadingDigits(_ word: UInt64) -> (count: Int, value: UInt64) {
-        // Each byte minus "0" is 0-9 for a digit; adding 0x76 sets the high bit of any other
-        // (a carry out of a byte only reaches the bytes after it, past the first non-digit).
+        // Each byte XOR "0" is 0-9 exactly when it is a digit; adding 0x76 sets the high bit of
+        // any other (a carry out of a byte only reaches the bytes after it, past the first
+        // non-digit).
         let offsets = word ^ 0x3030_3030_3030_3030
         let notDigits = ((offsets &+ 0x7676_7676_7676_7676) | offsets) & 0x8080_8080_8080_8080
         let count = notDigits.trailingZeroBitCount >> 3

@@ -86,7 +86,7 @@ enum AVIFWriter {
     /// flat colour encode to the same bytes either way (measured: `Benchmarks/README.md`,
     /// "Measured design choices").
     private static func turnOffIntraBlockCopy(_ encoder: UnsafeMutablePointer<avifEncoder>) {
-        // The option is libaom's; another encoder would refuse the unknown key.
+        // The option is libaom's, so it is given only with libaom chosen as the encoder.
         guard avifCodecName(AVIF_CODEC_CHOICE_AOM, avifCodecFlags(AVIF_CODEC_FLAG_CAN_ENCODE.rawValue)) != nil else { return }
         encoder.pointee.codecChoice = AVIF_CODEC_CHOICE_AOM
         avifEncoderSetCodecSpecificOption(encoder, "enable-intrabc", "0")
