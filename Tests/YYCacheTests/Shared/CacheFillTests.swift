@@ -28,7 +28,7 @@ import YYDispatch
         let values = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<50 { group.addTask { try await cache.value(forKey: "k") { try await fill.run("filled") } } }
             // Every caller is waiting on the one running fill before it is let go.
-            while cache.fills.runningCount == 0 { await Task.yield() }
+            await waitUntil { cache.fills.runningCount != 0 }
             fill.gate.continuation.yield()
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -45,7 +45,7 @@ import YYDispatch
         let cache = try Cache<String>(path: folder.appending("a"))
         let fill = GatedFill()
         let caller = Task { try await cache.value(forKey: "k") { try await fill.run("filled") } }
-        while fill.runs.load(ordering: .relaxed) == 0 { await Task.yield() }
+        await waitUntil { fill.runs.load(ordering: .relaxed) != 0 }
         if removing { try await cache.removeValue(forKey: "k") } else { try await cache.setValue("newer", forKey: "k") }
         fill.gate.continuation.yield()
         #expect(try await caller.value == "filled", "the callers get the fill's value")
@@ -63,7 +63,7 @@ import YYDispatch
         let elsewhere = try Cache<String>(path: folder.appending("elsewhere"), sharedTier: tier)
         let fill = GatedFill()
         let caller = Task { try await here.value(forKey: "k") { try await fill.run("filled") } }
-        while fill.runs.load(ordering: .relaxed) == 0 { await Task.yield() }
+        await waitUntil { fill.runs.load(ordering: .relaxed) != 0 }
         if removing { try await elsewhere.removeValue(forKey: "k") } else { try await elsewhere.setValue("newer", forKey: "k") }
         fill.gate.continuation.yield()
         #expect(try await caller.value == "filled", "the callers get the fill's value")
@@ -160,7 +160,7 @@ import YYDispatch
         // waiting and fill on its own before the holder is done.
         let waiter = Task { try await cache.value(forKey: "k", fillLockTimeToLive: .seconds(3600)) { "filled here" } }
         // The other process stores its result and releases its lock once this one is waiting.
-        while tier.state.withLock({ $0.reads }) < 2 { await Task.yield() }
+        await waitUntil { tier.state.withLock({ $0.reads }) >= 2 }
         let other = try Cache<String>(path: folder.appending("other"), sharedTier: tier)
         try await other.setValue("filled there", forKey: "k")
         await other.flushSharedTierWrites()
@@ -197,7 +197,7 @@ import YYDispatch
         let cache = try Cache<String>(path: folder.appending("a"))
         let fill = GatedFill()
         let first = Task { try await cache.value(forKey: "k") { try await fill.run("filled") } }
-        while cache.fills.runningCount == 0 { await Task.yield() }
+        await waitUntil { cache.fills.runningCount != 0 }
         let second = Task { try await cache.value(forKey: "k") { try await fill.run("filled again") } }
         second.cancel()
         let ended = Locked(false)

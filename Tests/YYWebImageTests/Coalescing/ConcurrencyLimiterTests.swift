@@ -1,3 +1,4 @@
+import TestSupport
 import TestTraits
 import Testing
 import YYDispatch
@@ -27,7 +28,7 @@ import YYDispatch
                     for await _ in gate.stream {}
                 }
             }
-            while limiter.runningCount < 1 { await Task.yield() }
+            await waitUntil { limiter.runningCount >= 1 }
             await queue(&group, order)
             whileQueued()
             gate.continuation.finish()
@@ -45,7 +46,7 @@ import YYDispatch
             try await limiter.withSlot(group: "host", priority: priority) { () throws(ImagePipelineError) in order.append(name) }
         }
         // Wait until it is queued, so that the queue order is the order of these calls.
-        while limiter.queuedCount == queuedBefore { await Task.yield() }
+        await waitUntil { limiter.queuedCount != queuedBefore }
     }
 
     @Test func waitingJobsRunByPriorityThenInArrivalOrder() async throws {
@@ -87,7 +88,7 @@ import YYDispatch
                     order.append("other host")
                 }
             }
-            while order.all.isEmpty { await Task.yield() }
+            await waitUntil { !order.all.isEmpty }
         }
         #expect(order == ["other host", "same host"])
     }
@@ -101,7 +102,7 @@ import YYDispatch
                     order.append("cancelled")
                 }
             }
-            while limiter.queuedCount == queuedBefore { await Task.yield() }
+            await waitUntil { limiter.queuedCount != queuedBefore }
             await enqueue("kept", PrioritySignal(.low), on: limiter, into: &group, order: order)
             cancelled.cancel()
             let result = await cancelled.result

@@ -161,7 +161,7 @@ import YYImage
     }
 
     private func waitUntilQueued(_ count: Int, in pipeline: ImagePipeline) async {
-        while pipeline.network.downloads.queuedCount < count { await Task.yield() }
+        await waitUntil { pipeline.network.downloads.queuedCount >= count }
     }
 
     @Test func queuedDownloadsStartInPriorityOrderAndAPriorityChangeMovesOneAhead() async throws {
@@ -190,7 +190,7 @@ import YYImage
         let real = harness.pipeline.imageTask(for: ImageRequest(url: harness.url("/wanted.png"), priority: .high))
         // The real request joined the queued download rather than queueing another.
         let key = RequestKeys(ImageRequest(url: harness.url("/wanted.png")), harness.pipeline.configuration).imageJob
-        while harness.pipeline.images.waiterCount(for: key) < 2 { await Task.yield() }
+        await waitUntil { harness.pipeline.images.waiterCount(for: key) >= 2 }
         #expect(harness.pipeline.network.downloads.queuedCount == 2)
         blocker.cancel()
         for task in [prefetch, other, real] { _ = try await task.response }

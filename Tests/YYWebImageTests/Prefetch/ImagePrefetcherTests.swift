@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTPServer
+import TestSupport
 import TestTraits
 import Testing
 
@@ -41,10 +42,11 @@ import Testing
         let prefetcher = ImagePrefetcher(pipeline: harness.pipeline, maxConcurrentRequests: 2)
         prefetcher.startPrefetching(with: (0..<8).map { harness.url("/c\($0).png") })
         var highest = 0
-        while prefetcher.pendingCount > 0 {
+        await waitUntil {
             highest = max(highest, harness.pipeline.images.runningCount)
-            await Task.yield()
+            return prefetcher.pendingCount == 0
         }
+        #expect(prefetcher.pendingCount == 0)
         #expect(highest <= 2)
         #expect(harness.server.requests.count == 8)
     }
