@@ -515,12 +515,17 @@ struct JSONParser {
     /// multiplications instead of eight steps of a loop.
     @inline(__always)
     static func eightDigits(_ word: UInt64) -> UInt64? {
-        // A digit byte has the high nibble 3, and adding 6 leaves it 3 (0x3A-0x3F become 0x4_).
-        // A byte of 0xFA or more carries into the next one, but it already fails its own nibble.
-        let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
-        let check = (word & highNibbles) | (((word &+ 0x0606_0606_0606_0606) & highNibbles) >> 4)
-        guard check == 0x3333_3333_3333_3333 else { return nil }
-        return digitValue(word)
+        nonDigitBytes(word) == 0 ? digitValue(word) : nil
+    }
+
+    /// The high bit of each byte of `word` that is not an ASCII digit, and possibly of bytes after
+    /// the first such byte; none when all eight are digits.
+    @inline(__always)
+    private static func nonDigitBytes(_ word: UInt64) -> UInt64 {
+        // Each byte XOR "0" is 0-9 exactly when it is a digit; adding 0x76 sets the high bit of
+        // any other (a carry out of a byte only reaches the bytes after it, past a non-digit).
+        let offsets = word ^ 0x3030_3030_3030_3030
+        return ((offsets &+ 0x7676_7676_7676_7676) | offsets) & 0x8080_8080_8080_8080
     }
 
     /// The value of eight ASCII digits, the first in the lowest byte (each byte already known to
@@ -540,12 +545,7 @@ struct JSONParser {
     /// is not, and their value: a number's digits up to eight at a time, in one step.
     @inline(__always)
     static func leadingDigits(_ word: UInt64) -> (count: Int, value: UInt64) {
-        // Each byte XOR "0" is 0-9 exactly when it is a digit; adding 0x76 sets the high bit of
-        // any other (a carry out of a byte only reaches the bytes after it, past the first
-        // non-digit).
-        let offsets = word ^ 0x3030_3030_3030_3030
-        let notDigits = ((offsets &+ 0x7676_7676_7676_7676) | offsets) & 0x8080_8080_8080_8080
-        let count = notDigits.trailingZeroBitCount >> 3
+        let count = nonDigitBytes(word).trailingZeroBitCount >> 3
         switch count {
         case 0: return (0, 0)
         case 8: return (8, digitValue(word))
