@@ -1,3 +1,5 @@
+internal import CYYJSONScan
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -15,8 +17,9 @@ import Darwin
 ///
 /// The loop reads the input through an `UnsafeBufferPointer`; every index is checked against
 /// `input.count` before it is read, and the eight-byte loads (``load8(at:)``) only run where eight
-/// bytes remain. Plain string bytes and indentation are scanned eight at a time, so the common
-/// cases cost a fraction of a byte-at-a-time loop. The helpers called for nearly every value
+/// bytes remain. Plain string bytes and indentation are scanned eight at a time, and string text
+/// with multi-byte UTF-8 32 bytes at a time (`yy_json_scan_string`, AVX2, where it runs), so the
+/// common cases cost a fraction of a byte-at-a-time loop. The helpers called for nearly every value
 /// (strings, keys, whitespace) are inlined into the loop, which keeps the position in a register
 /// (what that saves: `Benchmarks/README.md`, "Measured design choices").
 struct JSONParser {
@@ -24,6 +27,8 @@ struct JSONParser {
     private let options: JSONParsingOptions
     private var position = 0
     private var tape: JSONTapeWriter
+    /// Whether strings are scanned by `yy_json_scan_string` (AVX2 here) before the portable check.
+    private let vectorScan: Bool
 
     /// An array or object being parsed: where its start word is and how many members it has so far.
     private struct OpenContainer {
@@ -32,15 +37,23 @@ struct JSONParser {
         var count: Int
     }
 
-    static func parse(_ input: UnsafeBufferPointer<UInt8>, options: JSONParsingOptions) throws(JSONError) -> JSONTape {
-        var parser = JSONParser(input: input, options: options)
+    /// Parses `input`; `vectorScan: false` checks strings with the portable code alone (the
+    /// parity tests compare the two).
+    static func parse(
+        _ input: UnsafeBufferPointer<UInt8>, options: JSONParsingOptions, vectorScan: Bool = JSONParser.vectorScanAvailable
+    ) throws(JSONError) -> JSONTape {
+        var parser = JSONParser(input: input, options: options, vectorScan: vectorScan)
         try parser.run()
         return parser.tape.finish()
     }
 
-    private init(input: UnsafeBufferPointer<UInt8>, options: JSONParsingOptions) {
+    /// Whether `yy_json_scan_string` runs on this processor.
+    static let vectorScanAvailable = yy_json_scan_available() != 0
+
+    private init(input: UnsafeBufferPointer<UInt8>, options: JSONParsingOptions, vectorScan: Bool) {
         self.input = input
         self.options = options
+        self.vectorScan = vectorScan && input.count > 0
         // Most values take one or two words; a word per three bytes is a good first guess.
         tape = JSONTapeWriter(capacity: input.count / 3 + 4)
     }
@@ -220,11 +233,18 @@ struct JSONParser {
     }
 
     /// Validates a string starting at the opening quote and records its extent.
+    ///
+    /// Plain ASCII is skipped eight bytes at a time. Text with multi-byte UTF-8 goes to
+    /// `yy_json_scan_string` (32 bytes a step, where ``vectorScan`` is on: it pays for its call
+    /// there, not on the short ASCII strings most keys and values are); where it finds something
+    /// wrong it is not asked again for this string, and the portable checks find and name the bad
+    /// byte.
     @inline(__always)
     private mutating func parseString() throws(JSONError) {
         position += 1  // the opening quote
         let start = position
         var escaped = false
+        var vectorScan = self.vectorScan
         while true {
             skipPlainASCII()
             guard position < input.count else { throw fail(.unexpectedEnd) }
@@ -236,7 +256,7 @@ struct JSONParser {
             } else if byte < 0x20 {
                 throw fail(.controlCharacterInString)
             } else if byte >= 0x80 {
-                try validateUTF8Run()
+                if !(vectorScan && vectorScanText(enabled: &vectorScan)) { try validateUTF8Run() }
             } else {
                 position += 1  // fewer than eight bytes remain
             }
@@ -259,6 +279,19 @@ struct JSONParser {
             offset += 8
         }
         position = offset
+    }
+
+    /// Moves `position` to the end of the plain, valid string text there (see
+    /// `yy_json_scan_string`) and returns `true`; or, where that text has bad UTF-8 or no end,
+    /// turns `vectorScan` off for the rest of the string and returns `false`.
+    private mutating func vectorScanText(enabled vectorScan: inout Bool) -> Bool {
+        let length = yy_json_scan_string(input.baseAddress! + position, input.count - position)
+        guard length >= 0 else {
+            vectorScan = false
+            return false
+        }
+        position += length
+        return true
     }
 
     /// Validates text from `position` (a byte of 0x80 or above) that is mostly multi-byte UTF-8,
