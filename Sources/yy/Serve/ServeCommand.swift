@@ -267,6 +267,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MallocArenas.limitForServer(environment: ProcessInfo.processInfo.environment)
         let logger = bootstrapLogging()
         let service: ImageService
         do {

@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How many malloc arenas `yy serve` lets glibc make.
+///
+/// glibc gives a thread that finds the arenas busy a new one, up to eight a core, and an arena keeps
+/// the pages of what was freed in it. A render's mid-sized buffers (a decoded PNG of a few
+/// megapixels, a resize's rows) are freed and allocated again on whichever threads run the next
+/// requests, so every arena grows to the largest requests it has seen: the PNG row of
+/// `run-serve-benchmarks` peaked at about 400 MB with glibc's default and about 280 MB with two
+/// arenas, at the same speed (`Benchmarks/README.md`, "Measured design choices"). imgproxy gives
+/// libvips the same advice. Elsewhere (macOS, musl) this does nothing.
+enum MallocArenas {
+    /// The arenas `yy serve` asks for.
+    static let serverCount: Int32 = 2
+
+    /// Whether the environment already chooses (`MALLOC_ARENA_MAX`, or glibc's tunables naming
+    /// `arena_max`), in which case glibc's own reading of it stands.
+    static func environmentChooses(_ environment: [String: String]) -> Bool {
+        environment["MALLOC_ARENA_MAX"] != nil || environment["GLIBC_TUNABLES"]?.contains("arena_max") == true
+    }
+
+    /// Caps the arenas at ``serverCount`` unless the environment chooses.
+    static func limitForServer(environment: [String: String]) {
+        guard !environmentChooses(environment) else { return }
+        #if canImport(Glibc)
+        // `mallopt` is declared in <malloc.h>, which the Glibc module leaves out: looked up by name
+        // instead. M_ARENA_MAX is -8 in every glibc that has it (2.10 on).
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        guard let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, "mallopt") else { return }
+        let mArenaMax: Int32 = -8
+        _ = unsafeBitCast(symbol, to: Mallopt.self)(mArenaMax, serverCount)
+        #endif
+    }
+}
