@@ -9,8 +9,9 @@ import Glibc
 /// megapixels, a resize's rows) are freed and allocated again on whichever threads run the next
 /// requests, so every arena grows to the largest requests it has seen: the PNG row of
 /// `run-serve-benchmarks` peaked at about 400 MB with glibc's default and about 280 MB with two
-/// arenas, at the same speed (`Benchmarks/README.md`, "Measured design choices"). imgproxy gives
-/// libvips the same advice. Elsewhere (macOS, musl) this does nothing.
+/// arenas, JPEG at the same speed and AVIF (libaom's threads share the two) about 5 % slower
+/// (`Benchmarks/README.md`, "Measured design choices"). imgproxy gives libvips the same advice.
+/// Elsewhere (macOS, musl) this does nothing.
 enum MallocArenas {
     /// The arenas `yy serve` asks for.
     static let serverCount: Int32 = 2
