@@ -27,7 +27,8 @@ struct JSONParser {
     private let options: JSONParsingOptions
     private var position = 0
     private var tape: JSONTapeWriter
-    /// Whether strings are scanned by `yy_json_scan_string` (AVX2 here) before the portable check.
+    /// Whether string text with multi-byte UTF-8 is scanned by `yy_json_scan_string` (AVX2 here)
+    /// rather than by the portable checks.
     private let vectorScan: Bool
 
     /// An array or object being parsed: where its start word is and how many members it has so far.
