@@ -16,15 +16,13 @@ enum MallocArenas {
     /// The arenas `yy serve` asks for.
     static let serverCount: Int32 = 2
 
-    /// Whether the environment already chooses (`MALLOC_ARENA_MAX`, or glibc's tunables naming
-    /// `arena_max`), in which case glibc's own reading of it stands.
-    static func environmentChooses(_ environment: [String: String]) -> Bool {
-        environment["MALLOC_ARENA_MAX"] != nil || environment["GLIBC_TUNABLES"]?.contains("arena_max") == true
-    }
-
-    /// Caps the arenas at ``serverCount`` unless the environment chooses.
+    /// Caps the arenas at ``serverCount`` unless the environment already chooses
+    /// (`MALLOC_ARENA_MAX`, or glibc's tunables naming `arena_max`): glibc's own reading of it
+    /// then stands.
     static func limitForServer(environment: [String: String]) {
-        guard !environmentChooses(environment) else { return }
+        let environmentChooses =
+            environment["MALLOC_ARENA_MAX"] != nil || environment["GLIBC_TUNABLES"]?.contains("arena_max") == true
+        guard !environmentChooses else { return }
         #if canImport(Glibc)
         // `mallopt` is declared in <malloc.h>, which the Glibc module leaves out: looked up by name
         // instead. M_ARENA_MAX is -8 in every glibc that has it (2.10 on).
