@@ -54,7 +54,7 @@ struct JSONParser {
     private init(input: UnsafeBufferPointer<UInt8>, options: JSONParsingOptions, vectorScan: Bool) {
         self.input = input
         self.options = options
-        self.vectorScan = vectorScan && input.count > 0
+        self.vectorScan = vectorScan
         // Most values take one or two words; a word per three bytes is a good first guess.
         tape = JSONTapeWriter(capacity: input.count / 3 + 4)
     }
@@ -257,7 +257,10 @@ struct JSONParser {
             } else if byte < 0x20 {
                 throw fail(.controlCharacterInString)
             } else if byte >= 0x80 {
-                if !(vectorScan && vectorScanText(enabled: &vectorScan)) { try validateUTF8Run() }
+                if !(vectorScan && vectorScanText()) {
+                    vectorScan = false  // the portable checks name what is wrong; no second scan
+                    try validateUTF8Run()
+                }
             } else {
                 position += 1  // fewer than eight bytes remain
             }
@@ -283,14 +286,11 @@ struct JSONParser {
     }
 
     /// Moves `position` to the end of the plain, valid string text there (see
-    /// `yy_json_scan_string`) and returns `true`; or, where that text has bad UTF-8 or no end,
-    /// turns `vectorScan` off for the rest of the string and returns `false`.
-    private mutating func vectorScanText(enabled vectorScan: inout Bool) -> Bool {
+    /// `yy_json_scan_string`) and returns `true`; returns `false`, moving nothing, where that text
+    /// has bad UTF-8 or no end.
+    private mutating func vectorScanText() -> Bool {
         let length = yy_json_scan_string(input.baseAddress! + position, input.count - position)
-        guard length >= 0 else {
-            vectorScan = false
-            return false
-        }
+        guard length >= 0 else { return false }
         position += length
         return true
     }

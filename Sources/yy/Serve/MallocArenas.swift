@@ -7,10 +7,10 @@ import Glibc
 /// glibc gives a thread that finds the arenas busy a new one, up to eight a core, and an arena keeps
 /// the pages of what was freed in it. A render's mid-sized buffers (a decoded PNG of a few
 /// megapixels, a resize's rows) are freed and allocated again on whichever threads run the next
-/// requests, so every arena grows to the largest requests it has seen: the PNG row of
-/// `run-serve-benchmarks` peaked at about 400 MB with glibc's default and about 280 MB with two
-/// arenas, JPEG at the same speed and AVIF (libaom's threads share the two) about 5 % slower
-/// (`Benchmarks/README.md`, "Measured design choices"). imgproxy gives libvips the same advice.
+/// requests, so every arena grows to the largest requests it has seen and the process's peak to
+/// their sum. Two arenas keep the peak near what the renders in flight hold, at a small cost to
+/// encoders that allocate from several threads at once (libaom); the figures are in
+/// `Benchmarks/README.md`, "Measured design choices". imgproxy gives libvips the same advice.
 /// Elsewhere (macOS, musl) this does nothing.
 enum MallocArenas {
     /// The arenas `yy serve` asks for.
