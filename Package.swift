@@ -408,7 +408,7 @@ let package = Package(
         .testTarget(
             name: "YYImageTests",
             dependencies: [
-                "YYImage", "YYDispatch", "CPNG", "CLCMS2", "TestSupport", "TestTraits", "YYCache", "YYModelCore",
+                "YYImage", "YYDispatch", "CPNG", "CLCMS2", "CTurboJPEG", "TestSupport", "TestTraits", "YYCache", "YYModelCore",
                 .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strictSettings

@@ -32,21 +32,37 @@ enum TurboJPEG {
     static func decode(_ bytes: [UInt8], width: Int, height: Int, final: Bool) throws(ImageError) -> Bitmap {
         guard let handle = tjInitDecompress() else { throw .codec(.jpeg, "tjInitDecompress failed") }
         defer { tjDestroy(handle) }
-        // libjpeg writes every output row, even from truncated data (the missing part decodes as
-        // grey), or fails.
-        let bitmap = try Bitmap(uninitializedWidth: width, height: height) { (output, stride) throws(ImageError) in
-            let status = bytes.withUnsafeBufferPointer { input in
+        func decompress(into output: UnsafeMutableBufferPointer<UInt8>, stride: Int) -> Int32 {
+            bytes.withUnsafeBufferPointer { input in
                 tjDecompress2(
                     handle, input.baseAddress, UInt(bytes.count), output.baseAddress,
                     Int32(width), Int32(stride), Int32(height), Int32(TJPF_RGBA.rawValue), decodeFlags)
             }
-            // Warnings ("premature end of data", stray bytes) still leave a decoded image.
-            if status != 0 && tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
-                throw .codec(.jpeg, String(cString: tjGetErrorStr2(handle)))
-            }
+        }
+        // libjpeg writes every output row, even from truncated data (the missing part decodes as
+        // grey), or fails.
+        let bitmap = try Bitmap(uninitializedWidth: width, height: height) { (output, stride) throws(ImageError) in
+            guard decompress(into: output, stride: stride) != 0 else { return }
+            let failure = ImageError.codec(.jpeg, String(cString: tjGetErrorStr2(handle)))
+            // Warnings ("premature end of data", stray bytes) still leave a decoded image. But
+            // TurboJPEG also reports a fatal error as a warning when a warning came before it,
+            // and then rows are left unwritten: the decode runs again over zeros, where a row
+            // never written keeps alpha 0, and is refused if one does.
+            guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else { throw failure }
+            output.update(repeating: 0)
+            _ = decompress(into: output, stride: stride)
+            guard everyPixelIsWritten(output, width: width, height: height, stride: stride) else { throw failure }
         }
         if final && !endsWithEOI(bytes) { throw .truncated(.jpeg) }
         return bitmap
+    }
+
+    /// Whether every pixel of the RGBA rows in `pixels` has the alpha 255 that a decode writes.
+    private static func everyPixelIsWritten(_ pixels: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int, stride: Int) -> Bool {
+        for y in 0..<height {
+            for x in 0..<width where pixels[y * stride + x * 4 + 3] != 255 { return false }
+        }
+        return true
     }
 
     /// Decodes a CMYK or YCCK file to ink values, 4 bytes a pixel (0 = no ink), at a size from
