@@ -40,6 +40,8 @@ static void on_info(png_structp png, png_infop info) {
     if (width != state->width || height != state->height) {
         png_error(png, "image size differs from the caller's IHDR");
     }
+    // Read at the first IDAT, after which libpng ignores tRNS.
+    state->result->has_alpha = (color & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, info, PNG_INFO_tRNS) != 0;
     png_set_expand(png);  // palette -> RGB, gray < 8 bits -> 8 bits, tRNS -> alpha
     png_set_scale_16(png);  // 16 -> 8 bits rounded, as libpng's simplified API does
     png_set_gray_to_rgb(png);

@@ -11,6 +11,9 @@ typedef struct {
     int complete;
     /// 1 when the image is Adam7-interlaced.
     int interlaced;
+    /// 1 when the image has an alpha channel or a tRNS chunk as libpng read them; with 0 every
+    /// row written is opaque (alpha 255).
+    int has_alpha;
     /// Rows delivered by the last pass seen so far (progressive display: rows below this are empty
     /// or, for interlaced images, filled only by earlier passes).
     uint32_t rows_delivered;

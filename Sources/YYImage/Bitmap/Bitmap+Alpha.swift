@@ -1,9 +1,10 @@
 extension Bitmap {
     /// This bitmap with colour multiplied by alpha (a no-op when it already is), rounded:
-    /// c · a / 255. Large bitmaps are split across cores (the resampler's C kernel).
+    /// c · a / 255. Large bitmaps are split across cores (the resampler's C kernel); a bitmap
+    /// known to be opaque only changes its mode (c · 255 / 255 is c).
     public func premultiplied() -> Bitmap {
         guard alphaMode == .straight else { return self }
-        guard width > 0, height > 0 else {
+        guard width > 0, height > 0, !isKnownOpaque else {
             var copy = self
             copy.alphaMode = .premultiplied
             return copy
@@ -16,7 +17,7 @@ extension Bitmap {
     public func straightened() -> Bitmap {
         guard alphaMode == .premultiplied else { return self }
         var copy = self
-        if width > 0, height > 0 { Resampler.unpremultiply(&copy, usesAllCores: true) }
+        if width > 0, height > 0, !isKnownOpaque { Resampler.unpremultiply(&copy, usesAllCores: true) }
         copy.alphaMode = .straight
         return copy
     }

@@ -56,6 +56,8 @@ extension Bitmap {
                 }
             }
         }
+        // Averages of alpha 255 are 255.
+        if isKnownOpaque { out.markOpaque() }
         return alphaMode == .premultiplied ? out : out.straightened()
     }
 
@@ -93,6 +95,7 @@ extension Bitmap {
                 }
             }
         }
+        if isKnownOpaque { out.markOpaque() }
         return out
     }
 
@@ -115,6 +118,10 @@ extension Bitmap {
             let source = y * bytesPerRow + firstColumn * 4
             let target = (y - rect.y) * out.bytesPerRow + (firstColumn - rect.x) * 4
             out.pixels.replaceSubrange(target..<(target + rowBytes), with: pixels[source..<(source + rowBytes)])
+        }
+        // Opaque only when no part of `rect` lies past the edges (that part is transparent).
+        if isKnownOpaque && firstColumn == rect.x && endColumn == rect.x + out.width && firstRow == rect.y && endRow == rect.y + out.height {
+            out.markOpaque()
         }
         return out
     }

@@ -4,6 +4,10 @@ internal import CYYPixelKernels
 ///
 /// Colour samples are either straight (independent of alpha) or premultiplied by alpha, as
 /// `alphaMode` says. A value type: copies share storage until one of them is written.
+///
+/// A bitmap may also know that it is opaque without reading its pixels: decoders of formats
+/// without alpha say so, and operations that keep alpha at 255 pass it on. Any write to the
+/// pixels forgets it, so the fact never outlives the pixels it describes.
 public struct Bitmap: Sendable, Equatable {
     /// How colour samples relate to alpha.
     public enum AlphaMode: Sendable, Equatable {
@@ -22,7 +26,19 @@ public struct Bitmap: Sendable, Equatable {
     /// How the colour samples relate to alpha.
     public internal(set) var alphaMode: AlphaMode
     /// The pixels: `height` rows of `bytesPerRow` bytes, each pixel R, G, B, A.
-    public internal(set) var pixels: [UInt8]
+    public internal(set) var pixels: [UInt8] {
+        get { storage }
+        // In place (no copy of the array), and whatever the write does, the opaque fact is gone.
+        _modify {
+            isKnownOpaque = false
+            yield &storage
+        }
+    }
+
+    private var storage: [UInt8]
+    /// Whether every alpha byte is known to be 255 without reading them (see ``markOpaque()``).
+    /// `false` says nothing: ``isOpaque`` then reads the pixels.
+    private(set) var isKnownOpaque = false
 
     /// A transparent black bitmap.
     public init(width: Int, height: Int, alphaMode: AlphaMode = .straight) {
@@ -31,7 +47,7 @@ public struct Bitmap: Sendable, Equatable {
         self.height = height
         self.bytesPerRow = width * 4
         self.alphaMode = alphaMode
-        self.pixels = [UInt8](repeating: 0, count: width * height * 4)
+        self.storage = [UInt8](repeating: 0, count: width * height * 4)
     }
 
     /// A bitmap whose pixels `initialize` writes, every byte of them (C decoders that fill the
@@ -47,7 +63,7 @@ public struct Bitmap: Sendable, Equatable {
         self.bytesPerRow = width * 4
         self.alphaMode = .straight
         var failure: ImageError?
-        self.pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+        self.storage = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
             do throws(ImageError) {
                 try initialize(buffer, width * 4)
                 count = buffer.count
@@ -78,7 +94,7 @@ public struct Bitmap: Sendable, Equatable {
         self.height = height
         self.bytesPerRow = stride
         self.alphaMode = alphaMode
-        self.pixels = pixels
+        self.storage = pixels
     }
 
     /// The number of bytes the pixels take.
@@ -101,10 +117,23 @@ public struct Bitmap: Sendable, Equatable {
         }
     }
 
-    /// Whether every pixel has alpha 255.
+    /// Whether every pixel has alpha 255: known at once for bitmaps decoded from formats without
+    /// alpha and what opaque operations made from them, read from the pixels otherwise.
     public var isOpaque: Bool {
+        isKnownOpaque || scansOpaque
+    }
+
+    /// Records that every alpha byte is 255, for whoever asks ``isOpaque`` next. Only for code
+    /// that wrote or checked every pixel (debug builds check the claim).
+    mutating func markOpaque() {
+        assert(scansOpaque, "a bitmap marked opaque has alpha below 255")
+        isKnownOpaque = true
+    }
+
+    /// Whether every pixel has alpha 255, read from the pixels.
+    private var scansOpaque: Bool {
         guard width > 0, height > 0 else { return true }
-        return pixels.withUnsafeBufferPointer { buffer in
+        return storage.withUnsafeBufferPointer { buffer in
             // The C loop takes 32-bit sizes; a bitmap past them (gigabytes a row) is scanned here.
             guard let columns = Int32(exactly: width), let rows = Int32(exactly: height) else {
                 for y in 0..<height {
@@ -114,6 +143,12 @@ public struct Bitmap: Sendable, Equatable {
             }
             return yy_is_opaque(buffer.baseAddress, bytesPerRow, columns, rows) != 0
         }
+    }
+
+    /// Equal size, stride, alpha mode and bytes (what is known of them aside).
+    public static func == (lhs: Bitmap, rhs: Bitmap) -> Bool {
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.bytesPerRow == rhs.bytesPerRow
+            && lhs.alphaMode == rhs.alphaMode && lhs.storage == rhs.storage
     }
 
     /// The pixels packed tightly (`width * 4` bytes a row), whatever the stride.

@@ -41,6 +41,8 @@ enum ColorTransform {
                     transform, pixels.baseAddress, pixels.baseAddress, cmsUInt32Number(width),
                     cmsUInt32Number(height), cmsUInt32Number(stride), cmsUInt32Number(stride), 0, 0)
             }
+            // Alpha is copied as it is.
+            if bitmap.isKnownOpaque { out.markOpaque() }
             return out.converted(to: bitmap.alphaMode)
         }
         // Gray: the level of each pixel (R), converted to an sRGB colour, alpha kept.
@@ -59,6 +61,7 @@ enum ColorTransform {
                 out.pixels[y * stride + x * 4 + 2] = rgb[x * 3 + 2]
             }
         }
+        if bitmap.isKnownOpaque { out.markOpaque() }
         return out.converted(to: bitmap.alphaMode)
     }
 
@@ -80,6 +83,7 @@ enum ColorTransform {
             }
             // lcms leaves the output's extra channel alone: alpha is opaque.
             for i in stride(from: 3, to: out.pixels.count, by: 4) { out.pixels[i] = 255 }
+            out.markOpaque()
             return out
         }
         for i in stride(from: 0, to: width * height * 4, by: 4) {
@@ -89,6 +93,7 @@ enum ColorTransform {
             out.pixels[i + 2] = UInt8((255 - UInt32(inks[i + 2])) * white / 255)
             out.pixels[i + 3] = 255
         }
+        out.markOpaque()
         return out
     }
 

@@ -50,6 +50,9 @@ struct JPEGContainer: ImageContainer {
             let inks = try TurboJPEG.decodeInks(bytes, width: size.width, height: size.height, inverted: isAdobeInverted, final: isFinal)
             return ColorTransform.cmykToSRGB(inks, width: size.width, height: size.height, profile: colorProfile)
         }
-        return try TurboJPEG.decode(bytes, width: size.width, height: size.height, final: isFinal)
+        // JPEG has no alpha: the decode writes 255 into every fourth byte of every row, or fails.
+        var bitmap = try TurboJPEG.decode(bytes, width: size.width, height: size.height, final: isFinal)
+        bitmap.markOpaque()
+        return bitmap
     }
 }

@@ -3,7 +3,8 @@ internal import CYYImageShims
 
 /// libpng's decoder, called through the C shim (``PNGWriter`` encodes).
 enum LibPNG {
-    /// Decodes a complete or partial PNG stream of a known size into straight RGBA8.
+    /// Decodes a complete or partial PNG stream of a known size into straight RGBA8, known to be
+    /// opaque when every row arrived and the image has neither alpha nor tRNS.
     /// With `final` false a stream that stops early gives the rows that arrived; with `final`
     /// true it is an error.
     /// `verified` says the stream's chunk CRCs were checked already (rebuilt APNG frames), so
@@ -36,6 +37,10 @@ enum LibPNG {
         try bitmap.pixels.withUnsafeMutableBufferPointer { (output: inout UnsafeMutableBufferPointer<UInt8>) throws(ImageError) in
             try run(output, stride)
         }
+        // Without alpha or tRNS every row written is opaque, and rows not written are transparent.
+        // libpng reaches IEND even after image data that ends short (a warning), so the rows are
+        // counted; interlaced images, whose passes fill rows out of order, are left to a scan.
+        if result.has_alpha == 0 && result.interlaced == 0 && result.rows_delivered == height { bitmap.markOpaque() }
         return bitmap
     }
 

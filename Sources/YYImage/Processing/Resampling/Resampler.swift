@@ -30,7 +30,10 @@ enum Resampler {
         }
         let mode = bitmap.alphaMode
         var source = bitmap
-        let filtersAlpha = mode == .straight && !bitmap.isOpaque
+        // A straight source is read once to learn whether it is opaque (unless it is known);
+        // a premultiplied one needs no premultiplying either way.
+        let opaque = mode == .straight ? bitmap.isOpaque : bitmap.isKnownOpaque
+        let filtersAlpha = mode == .straight && !opaque
         if let (fx, fy) = preShrinkFactors(width: width, height: height, region: region, options: options) {
             // The shrink premultiplies each block's rows as it reads them: no premultiplied copy
             // of the whole source is made (on a 24 MP photo, 96 MB of fresh pages to fault in).
@@ -46,6 +49,8 @@ enum Resampler {
             return out
         }
         out.alphaMode = mode
+        // Every row of taps sums to exactly one, so a flat alpha of 255 stays 255.
+        if opaque { out.markOpaque() }
         return out
     }
 

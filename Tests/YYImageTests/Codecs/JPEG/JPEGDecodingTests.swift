@@ -58,4 +58,16 @@ struct JPEGDecodingTests {
         let damaged = try ImageDecoder(data: Data(bytes)).frame(at: 0)
         #expect(damaged == (try ImageDecoder(data: Data(file)).frame(at: 0)))
     }
+
+    /// JPEG has no alpha: its frames are known to be opaque, so nothing reads them to find out,
+    /// and a file cut short decodes its missing rows as opaque grey.
+    @Test func framesAreKnownOpaqueWholeOrCutShort() throws {
+        let file = try Self.file()
+        let whole = try ImageDecoder(data: Data(file)).frame(at: 0)
+        #expect(whole.isKnownOpaque && whole.isOpaque)
+        let decoder = ImageDecoder()
+        try decoder.update(data: Data(file.prefix(file.count / 2)), final: false)
+        let cut = try decoder.frame(at: 0)
+        #expect(cut.isKnownOpaque && cut.isOpaque)
+    }
 }
