@@ -99,6 +99,48 @@ static void sum_rows_avx2(const uint8_t *src, size_t stride, int32_t rows, size_
     }
 }
 
+/// Each of `v`'s eight uint32 times `reciprocal`, rounded and shifted down 32 bits: the rounded
+/// division of `average_columns_uint16_t`, four samples per `vpmuludq`.
+__attribute__((target("avx2")))
+static inline __m256i divide_by_reciprocal(__m256i v, __m256i reciprocal) {
+    const __m256i half = _mm256_set1_epi64x(1ll << 31);
+    const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epu32(v, reciprocal), half), 32);
+    // The odd samples' quotients land in the high halves, where they belong.
+    const __m256i odd = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(v, 32), reciprocal), half);
+    return _mm256_or_si256(even, _mm256_and_si256(odd, _mm256_set1_epi64x((long long)0xFFFFFFFF00000000ull)));
+}
+
+/// The first `full / 4 * 4` output pixels of `average_columns_avx2`, four a step: each column of
+/// the four blocks loaded as one vector (pixel k's four sums in quarter k) and added in uint16,
+/// which holds a block of at most 257 samples of 255. Returns how many pixels it wrote.
+__attribute__((target("avx2")))
+static int32_t average_column_quads_avx2(const uint16_t *sums, int32_t full, int32_t factor_x, uint64_t reciprocal64, uint8_t *out) {
+    const __m256i reciprocal = _mm256_set1_epi64x((long long)reciprocal64);
+    // After the packs, 32-bit element 0 is pixel 0, 4 pixel 1, 1 pixel 2, 5 pixel 3.
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const size_t block = (size_t)factor_x * 4;
+    int32_t x = 0;
+    for (; x + 4 <= full; x += 4) {
+        const uint16_t *sum = sums + (size_t)x * block;
+        __m256i total = _mm256_setzero_si256();
+        for (int32_t c = 0; c < factor_x; c++, sum += 4) {
+            const __m128i low = _mm_castpd_si128(
+                _mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)sum)), (const double *)(const void *)(sum + block)));
+            const __m128i high = _mm_castpd_si128(_mm_loadh_pd(
+                _mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(const void *)(sum + 2 * block))),
+                (const double *)(const void *)(sum + 3 * block)));
+            total = _mm256_add_epi16(total, _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1));
+        }
+        // Pixels 0 and 1, then 2 and 3, as uint32, divided, and packed back to bytes.
+        const __m256i pixels01 = divide_by_reciprocal(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(total)), reciprocal);
+        const __m256i pixels23 = divide_by_reciprocal(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(total, 1)), reciprocal);
+        const __m256i words = _mm256_packus_epi32(pixels01, pixels23);
+        const __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(words, words), order);
+        _mm_storeu_si128((__m128i *)(void *)(out + (size_t)x * 4), _mm256_castsi256_si128(bytes));
+    }
+    return x;
+}
+
 /// `average_columns_uint16_t` with a pixel's four sums added as one vector and divided by the
 /// same 32-bit reciprocal, two samples per `vpmuludq`: the same bytes. Blocks of one sample
 /// (area 1, whose reciprocal is 2^32) and blocks whose sums could pass 32 bits take the scalar
@@ -112,10 +154,13 @@ static void average_columns_avx2(const uint16_t *sums, int32_t src_width, int32_
         average_columns_uint16_t(sums, src_width, factor_x, rows, out);
         return;
     }
-    const __m128i reciprocal = _mm_set1_epi64x((long long)(((1ull << 32) + full_area / 2) / full_area));
+    const uint64_t full_reciprocal = ((1ull << 32) + full_area / 2) / full_area;
+    int32_t x = 0;
+    if (full_area <= 257) x = average_column_quads_avx2(sums, full, factor_x, full_reciprocal, out);
+    const __m128i reciprocal = _mm_set1_epi64x((long long)full_reciprocal);
     const __m128i half = _mm_set1_epi64x(1ll << 31);
     const __m128i bytes_of_words = _mm_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 12, 8, 4, 0);
-    for (int32_t x = 0; x < full; x++) {
+    for (; x < full; x++) {
         const uint16_t *sum = sums + (size_t)x * factor_x * 4;
         __m128i total = _mm_setzero_si128();
         for (int32_t c = 0; c < factor_x; c++, sum += 4) {

@@ -56,6 +56,23 @@ let rows = [
     Row(name: "RGBA 6000×4000 → 1000×667", source: translucent, width: 1000, height: 667),
     Row(name: "RGBA 1600×1200 → 2x (3200×2400)", source: smallTranslucent, width: 3200, height: 2400),
 ]
+// `--profile-row N`: resizes row N our default way on one thread for `--seconds` (default 10)
+// and exits, for `perf record` to see one row alone.
+if let index = commandLineOption("--profile-row").flatMap(Int.init), rows.indices.contains(index) {
+    let row = rows[index]
+    var options = ResizeOptions()
+    options.usesAllCores = false
+    let chain = ProcessingChain().resized(Resize(width: row.width, height: row.height, fit: .fill, enlarge: true, options: options))
+    let end = Date().addingTimeInterval(commandLineOption("--seconds").flatMap(Double.init) ?? 10)
+    var count = 0
+    while Date() < end {
+        _ = try chain.apply(to: row.source)
+        count += 1
+    }
+    print("\(row.name): \(count) resizes")
+    exit(0)
+}
+
 let peerRows: [String] = try rows.enumerated().map { index, row in
     let bands = row.name.hasPrefix("RGBA") ? 4 : 3
     let path = try raw(row.source, bands: bands, name: "row\(index).raw")

@@ -44,6 +44,28 @@ import Testing
         return disagreements
     }
 
+    /// Box shrinks of every factor up to 18 on each axis (blocks of 2 to 324 samples: the AVX2
+    /// step of four pixels adds in uint16 up to 257, the others in uint32), at widths that leave
+    /// 0 to 3 pixels past the last step and a partial block at the edge.
+    @Test func theSIMDAndPortableBoxShrinksGiveTheSameBytes() {
+        let source = ProcessingFixtures.texture(width: 151, height: 37, seed: 5)
+        var options = ResizeOptions()
+        options.usesAllCores = false
+        var disagreements: [String] = []
+        for factorX in 1...18 {
+            for factorY in [1, 2, 3, 7, 18] where factorX * factorY > 1 {
+                for width in [factorX * 4, factorX * 5 + 1, factorX * 7 - 1, 151] where width <= source.width {
+                    let cropped = source.cropped(to: PixelRect(x: 0, y: 0, width: width, height: source.height))
+                    let out = Self.bothPaths {
+                        Resampler.boxShrink(cropped, factorX: factorX, factorY: factorY, options: options)
+                    }
+                    if out.simd.packedPixels != out.portable.packedPixels { disagreements.append("\(factorX)x\(factorY) width \(width)") }
+                }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements)")
+    }
+
     @Test func theSIMDAndPortablePremultipliersGiveTheSameBytes() {
         for width in [1, 7, 8, 9, 15, 16, 17, 63] {
             var source = ProcessingFixtures.texture(width: width, height: 5, seed: 11)
