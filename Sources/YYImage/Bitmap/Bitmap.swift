@@ -50,21 +50,21 @@ public struct Bitmap: Sendable, Equatable {
         self.storage = [UInt8](repeating: 0, count: width * height * 4)
     }
 
-    /// A bitmap whose pixels `initialize` writes, every byte of them (C decoders that fill the
-    /// whole image). Skips zero-filling memory that is overwritten at once; when `initialize`
-    /// throws the bitmap never exists, so unwritten bytes are never read.
-    init(
-        uninitializedWidth width: Int, height: Int,
-        initialize: (UnsafeMutableBufferPointer<UInt8>, _ bytesPerRow: Int) throws(ImageError) -> Void
-    ) throws(ImageError) {
+    /// A bitmap whose pixels `initialize` writes, every byte of them (C decoders and kernels that
+    /// fill the whole image). Skips zero-filling memory that is overwritten at once; when
+    /// `initialize` throws the bitmap never exists, so unwritten bytes are never read.
+    init<Failure: Error>(
+        uninitializedWidth width: Int, height: Int, alphaMode: AlphaMode = .straight,
+        initialize: (UnsafeMutableBufferPointer<UInt8>, _ bytesPerRow: Int) throws(Failure) -> Void
+    ) throws(Failure) {
         precondition(width >= 0 && height >= 0, "negative bitmap size")
         self.width = width
         self.height = height
         self.bytesPerRow = width * 4
-        self.alphaMode = .straight
-        var failure: ImageError?
+        self.alphaMode = alphaMode
+        var failure: Failure?
         self.storage = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
-            do throws(ImageError) {
+            do throws(Failure) {
                 try initialize(buffer, width * 4)
                 count = buffer.count
             } catch {

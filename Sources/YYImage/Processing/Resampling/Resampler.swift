@@ -90,14 +90,14 @@ enum Resampler {
         _ source: Bitmap, horizontal: ResampleAxis?, vertical: ResampleAxis?, usesAllCores: Bool, checkpoint: () throws(Failure) -> Void
     ) throws(Failure) -> Bitmap {
         let width = horizontal?.outputSize ?? source.width, height = vertical?.outputSize ?? source.height
-        var out = Bitmap(width: width, height: height, alphaMode: source.alphaMode)
         let bands = bandCount(pixels: max(source.width * source.height, width * height), outputRows: height, usesAllCores: usesAllCores)
-        let (outStride, inStride) = (out.bytesPerRow, source.bytesPerRow)
+        let inStride = source.bytesPerRow
         let verticalFirst = horizontal.flatMap { h in vertical.map { v in Self.filtersColumnsFirst(h, v) } } ?? false
         let work = multiplyAdds(source, horizontal, vertical, verticalFirst: verticalFirst)
         let slices = sliceCount(bands: bands, outputRows: height, multiplyAdds: work)
-        try source.pixels.withUnsafeBufferPointer { src throws(Failure) in
-            try out.pixels.withUnsafeMutableBufferPointer { dst throws(Failure) in
+        // Every output row is written by one slice (a checkpoint that throws drops the bitmap).
+        return try Bitmap(uninitializedWidth: width, height: height, alphaMode: source.alphaMode) { (dst, outStride) throws(Failure) in
+            try source.pixels.withUnsafeBufferPointer { src throws(Failure) in
                 let input = SendablePointer(src.baseAddress!), output = SendableMutablePointer(dst.baseAddress!)
                 try forEachSlice(of: height, slices: slices, bands: bands, checkpoint: checkpoint) { rows in
                     let needed = vertical?.sourceRange(of: rows) ?? rows
@@ -113,9 +113,9 @@ enum Resampler {
                                 Int32(rows.lowerBound), Int32(rows.count), width * 4, $0)
                         }
                     case (let horizontal?, let vertical?) where verticalFirst:
-                        // Columns first: the band's output rows at the source's width, then along each row.
-                        var band = [UInt8](repeating: 0, count: rows.count * inStride)
-                        band.withUnsafeMutableBufferPointer { band in
+                        // Columns first: the band's output rows at the source's width, then along each
+                        // row. The first pass writes every byte of the band that the second reads.
+                        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: rows.count * inStride) { band in
                             vertical.withKernelAxis {
                                 yy_resample_vertical(
                                     firstRow, inStride, Int32(needed.lowerBound), band.baseAddress, inStride,
@@ -126,8 +126,7 @@ enum Resampler {
                             }
                         }
                     case (let horizontal?, let vertical?):
-                        var band = [UInt8](repeating: 0, count: needed.count * width * 4)
-                        band.withUnsafeMutableBufferPointer { band in
+                        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: needed.count * width * 4) { band in
                             horizontal.withKernelAxis {
                                 yy_resample_horizontal(firstRow, inStride, band.baseAddress, width * 4, Int32(needed.count), $0)
                             }
@@ -145,7 +144,6 @@ enum Resampler {
                 }
             }
         }
-        return out
     }
 
     /// The multiply-adds of a convolution: each pass's output samples times its taps.
@@ -220,11 +218,11 @@ enum Resampler {
     /// there).
     static func boxShrink(_ source: Bitmap, factorX: Int, factorY: Int, premultiplying: Bool = false, options: ResizeOptions) -> Bitmap {
         let width = (source.width + factorX - 1) / factorX, height = (source.height + factorY - 1) / factorY
-        var out = Bitmap(width: width, height: height, alphaMode: premultiplying ? .premultiplied : source.alphaMode)
         let bands = bandCount(pixels: source.width * source.height, outputRows: height, usesAllCores: options.usesAllCores)
-        let (inStride, outStride, rowBytes) = (source.bytesPerRow, out.bytesPerRow, source.width * 4)
-        source.pixels.withUnsafeBufferPointer { src in
-            out.pixels.withUnsafeMutableBufferPointer { dst in
+        let (inStride, rowBytes) = (source.bytesPerRow, source.width * 4)
+        // Every output pixel is one block's average.
+        return Bitmap(uninitializedWidth: width, height: height, alphaMode: premultiplying ? .premultiplied : source.alphaMode) { dst, outStride in
+            source.pixels.withUnsafeBufferPointer { src in
                 let input = SendablePointer(src.baseAddress!), output = SendableMutablePointer(dst.baseAddress!)
                 forEachBand(of: height, bands: bands) { rows in
                     var sums = [UInt32](repeating: 0, count: source.width * 4)
@@ -255,7 +253,6 @@ enum Resampler {
                 }
             }
         }
-        return out
     }
 
     /// The cores this process may keep busy (its cgroup's quota included), read once.
