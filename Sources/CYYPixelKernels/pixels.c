@@ -194,9 +194,15 @@ void yy_box_shrink(const uint8_t *src, size_t src_stride, int32_t src_width, int
         // The block's rows summed sample by sample first, then each output pixel's columns.
 #if YY_AVX2_PATH
         if (rows <= 257 && yy_pixel_kernels_use_avx2()) {
+            // In segments of whole blocks, about 1,000 pixels and a multiple of 8 (32-byte steps),
+            // so that the sums stay in the first-level cache between the two steps.
+            const int32_t segment = factor_x * 8 * (factor_x < 128 ? 128 / factor_x : 1);
             uint16_t *sums = (uint16_t *)(void *)scratch;
-            sum_rows_avx2(in, src_stride, rows, row_samples, sums);
-            average_columns_avx2(sums, src_width, factor_x, rows, out);
+            for (int32_t x0 = 0; x0 < src_width; x0 += segment) {
+                const int32_t width = segment < src_width - x0 ? segment : src_width - x0;
+                sum_rows_avx2(in + (size_t)x0 * 4, src_stride, rows, (size_t)width * 4, sums);
+                average_columns_avx2(sums, width, factor_x, rows, out + (size_t)(x0 / factor_x) * 4);
+            }
             continue;
         }
 #endif

@@ -46,7 +46,8 @@ import Testing
 
     /// Box shrinks of every factor up to 18 on each axis (blocks of 2 to 324 samples: the AVX2
     /// step of four pixels adds in uint16 up to 257, the others in uint32), at widths that leave
-    /// 0 to 3 pixels past the last step and a partial block at the edge.
+    /// 0 to 3 pixels past the last step and a partial block at the edge, and rows that span
+    /// several of the AVX2 path's segments.
     @Test func theSIMDAndPortableBoxShrinksGiveTheSameBytes() {
         let source = ProcessingFixtures.texture(width: 151, height: 37, seed: 5)
         var options = ResizeOptions()
@@ -61,6 +62,17 @@ import Testing
                     }
                     if out.simd.packedPixels != out.portable.packedPixels { disagreements.append("\(factorX)x\(factorY) width \(width)") }
                 }
+            }
+        }
+        // Rows wider than the AVX2 path's segments (about 1,000 pixels of whole blocks).
+        let wide = ProcessingFixtures.texture(width: 2_150, height: 7, seed: 6)
+        for factorX in [1, 2, 3, 5, 17, 130] {
+            // The C path's segment for this factor: a width ending one pixel each side of it.
+            let segment = factorX * 8 * (factorX < 128 ? 128 / factorX : 1)
+            for width in [2_150, segment - 1, segment + 1] {
+                let cropped = wide.cropped(to: PixelRect(x: 0, y: 0, width: width, height: wide.height))
+                let out = Self.bothPaths { Resampler.boxShrink(cropped, factorX: factorX, factorY: 3, options: options) }
+                if out.simd.packedPixels != out.portable.packedPixels { disagreements.append("\(factorX)x3 width \(width)") }
             }
         }
         #expect(disagreements.isEmpty, "\(disagreements)")
