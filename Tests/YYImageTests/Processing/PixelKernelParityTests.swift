@@ -47,35 +47,49 @@ import Testing
     /// Box shrinks of every factor up to 18 on each axis (blocks of 2 to 324 samples: the AVX2
     /// step of four pixels adds in uint16 up to 257, the others in uint32), at widths that leave
     /// 0 to 3 pixels past the last step and a partial block at the edge, and rows that span
-    /// several of the AVX2 path's segments.
+    /// several of the AVX2 path's segments; straight and premultiplying as they go, which must
+    /// also equal premultiplying the whole source first.
     @Test func theSIMDAndPortableBoxShrinksGiveTheSameBytes() {
-        let source = ProcessingFixtures.texture(width: 151, height: 37, seed: 5)
         var options = ResizeOptions()
         options.usesAllCores = false
         var disagreements: [String] = []
+        func compare(_ source: Bitmap, factorX: Int, factorY: Int, width: Int) {
+            let cropped = source.cropped(to: PixelRect(x: 0, y: 0, width: width, height: source.height))
+            for premultiplying in [false, true] {
+                let out = Self.bothPaths {
+                    Resampler.boxShrink(cropped, factorX: factorX, factorY: factorY, premultiplying: premultiplying, options: options)
+                }
+                if out.simd.packedPixels != out.portable.packedPixels {
+                    disagreements.append("\(factorX)x\(factorY) width \(width) premultiplying \(premultiplying)")
+                }
+            }
+            let first = Resampler.boxShrink(cropped.converted(to: .premultiplied), factorX: factorX, factorY: factorY, options: options)
+            let fused = Resampler.boxShrink(cropped, factorX: factorX, factorY: factorY, premultiplying: true, options: options)
+            if first.packedPixels != fused.packedPixels { disagreements.append("\(factorX)x\(factorY) width \(width) premultiplied first") }
+        }
+        let source = Self.translucent(ProcessingFixtures.texture(width: 151, height: 37, seed: 5))
         for factorX in 1...18 {
             for factorY in [1, 2, 3, 7, 18] where factorX * factorY > 1 {
                 for width in [factorX * 4, factorX * 5 + 1, factorX * 7 - 1, 151] where width <= source.width {
-                    let cropped = source.cropped(to: PixelRect(x: 0, y: 0, width: width, height: source.height))
-                    let out = Self.bothPaths {
-                        Resampler.boxShrink(cropped, factorX: factorX, factorY: factorY, options: options)
-                    }
-                    if out.simd.packedPixels != out.portable.packedPixels { disagreements.append("\(factorX)x\(factorY) width \(width)") }
+                    compare(source, factorX: factorX, factorY: factorY, width: width)
                 }
             }
         }
         // Rows wider than the AVX2 path's segments (about 1,000 pixels of whole blocks).
-        let wide = ProcessingFixtures.texture(width: 2_150, height: 7, seed: 6)
+        let wide = Self.translucent(ProcessingFixtures.texture(width: 2_150, height: 7, seed: 6))
         for factorX in [1, 2, 3, 5, 17, 130] {
             // The C path's segment for this factor: a width ending one pixel each side of it.
             let segment = factorX * 8 * (factorX < 128 ? 128 / factorX : 1)
-            for width in [2_150, segment - 1, segment + 1] {
-                let cropped = wide.cropped(to: PixelRect(x: 0, y: 0, width: width, height: wide.height))
-                let out = Self.bothPaths { Resampler.boxShrink(cropped, factorX: factorX, factorY: 3, options: options) }
-                if out.simd.packedPixels != out.portable.packedPixels { disagreements.append("\(factorX)x3 width \(width)") }
-            }
+            for width in [2_150, segment - 1, segment + 1] { compare(wide, factorX: factorX, factorY: 3, width: width) }
         }
         #expect(disagreements.isEmpty, "\(disagreements)")
+    }
+
+    /// `bitmap` with alpha varying over every value.
+    private static func translucent(_ bitmap: Bitmap) -> Bitmap {
+        var out = bitmap
+        for y in 0..<out.height { for x in 0..<out.width { out[x, y].a = UInt8((x * 37 + y * 91) % 256) } }
+        return out
     }
 
     @Test func theSIMDAndPortablePremultipliersGiveTheSameBytes() {
