@@ -71,16 +71,24 @@ enum TurboJPEG {
     static func decodeInks(_ bytes: [UInt8], width: Int, height: Int, inverted: Bool, final: Bool) throws(ImageError) -> [UInt8] {
         guard let handle = tjInitDecompress() else { throw .codec(.jpeg, "tjInitDecompress failed") }
         defer { tjDestroy(handle) }
-        var inks = [UInt8](repeating: 0, count: width * height * 4)
-        let status = inks.withUnsafeMutableBufferPointer { output in
-            bytes.withUnsafeBufferPointer { input in
-                tjDecompress2(
-                    handle, input.baseAddress, UInt(bytes.count), output.baseAddress,
-                    Int32(width), Int32(width * 4), Int32(height), Int32(TJPF_CMYK.rawValue), decodeFlags)
+        func decompress(filledWith fill: UInt8) -> (inks: [UInt8], status: Int32) {
+            var inks = [UInt8](repeating: fill, count: width * height * 4)
+            let status = inks.withUnsafeMutableBufferPointer { output in
+                bytes.withUnsafeBufferPointer { input in
+                    tjDecompress2(
+                        handle, input.baseAddress, UInt(bytes.count), output.baseAddress,
+                        Int32(width), Int32(width * 4), Int32(height), Int32(TJPF_CMYK.rawValue), decodeFlags)
+                }
             }
+            return (inks, status)
         }
-        if status != 0 && tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
-            throw .codec(.jpeg, String(cString: tjGetErrorStr2(handle)))
+        var (inks, status) = decompress(filledWith: 0)
+        if status != 0 {
+            let failure = ImageError.codec(.jpeg, String(cString: tjGetErrorStr2(handle)))
+            // As in `decode`: a fatal error after a warning is reported as a warning, with rows
+            // left unwritten. Ink bytes have no value a decode never writes, so the decode runs
+            // again over 255s and is refused where the two differ.
+            guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue), decompress(filledWith: 255).inks == inks else { throw failure }
         }
         if final && !endsWithEOI(bytes) { throw .truncated(.jpeg) }
         if inverted { for i in inks.indices { inks[i] = 255 &- inks[i] } }

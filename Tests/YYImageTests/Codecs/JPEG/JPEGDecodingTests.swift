@@ -15,16 +15,18 @@ struct JPEGDecodingTests {
     }
 
     /// The same picture as a progressive JPEG (libjpeg-turbo's encoder: our writer makes
-    /// baseline files), whose decoder reads every scan before it writes a row.
-    static func progressiveFile() throws -> [UInt8] {
+    /// baseline files), whose decoder reads every scan before it writes a row; `cmyk` makes it
+    /// an Adobe YCCK file of the picture's bytes read as inks.
+    static func progressiveFile(cmyk: Bool = false) throws -> [UInt8] {
         let picture = TestImages.photo(256, 256)
         let handle = try #require(tjInitCompress())
         defer { tjDestroy(handle) }
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
+        let format = cmyk ? TJPF_CMYK : TJPF_RGBA
         let status = picture.pixels.withUnsafeBufferPointer {
             tjCompress2(
-                handle, $0.baseAddress, 256, 1024, 256, Int32(TJPF_RGBA.rawValue), &output, &size, Int32(TJSAMP_420.rawValue), 90,
+                handle, $0.baseAddress, 256, 1024, 256, Int32(format.rawValue), &output, &size, Int32(TJSAMP_420.rawValue), 90,
                 Int32(TJFLAG_PROGRESSIVE))
         }
         defer { tjFree(output) }
@@ -39,9 +41,11 @@ struct JPEGDecodingTests {
 
     /// Stray bytes between two scans (a warning), then a last scan that names a Huffman table
     /// never defined (a fatal error): TurboJPEG reports the error as a warning because one came
-    /// first, and no row was written.
-    @Test func aFatalErrorAfterAWarningIsAnErrorNotUnwrittenRows() throws {
-        var bytes = try Self.progressiveFile()
+    /// first, and no row was written. RGB and CMYK files take different decodes.
+    @Test(arguments: [false, true])
+    func aFatalErrorAfterAWarningIsAnErrorNotUnwrittenRows(cmyk: Bool) throws {
+        var bytes = try Self.progressiveFile(cmyk: cmyk)
+        if cmyk { #expect(try ImageDecoder(data: Data(bytes)).frame(at: 0).width == 256) }
         let scans = Self.offsets(of: 0xDA, in: bytes)
         try #require(scans.count > 2)
         // FF DA, length (2), component count (1), then the component's id and table selectors.
