@@ -119,8 +119,8 @@ extension Bitmap {
             let target = (y - rect.y) * out.bytesPerRow + (firstColumn - rect.x) * 4
             out.pixels.replaceSubrange(target..<(target + rowBytes), with: pixels[source..<(source + rowBytes)])
         }
-        // Opaque only when no part of `rect` lies past the edges (that part is transparent).
-        if isKnownOpaque && firstColumn == rect.x && endColumn == rect.x + out.width && firstRow == rect.y && endRow == rect.y + out.height {
+        // Opaque only when `rect` lies inside this bitmap (a part past the edges is transparent).
+        if isKnownOpaque && rect.x >= 0 && rect.y >= 0 && rect.x + out.width <= width && rect.y + out.height <= height {
             out.markOpaque()
         }
         return out

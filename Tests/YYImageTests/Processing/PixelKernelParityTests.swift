@@ -94,8 +94,7 @@ import Testing
 
     @Test func theSIMDAndPortablePremultipliersGiveTheSameBytes() {
         for width in [1, 7, 8, 9, 15, 16, 17, 63] {
-            var source = ProcessingFixtures.texture(width: width, height: 5, seed: 11)
-            for y in 0..<5 { for x in 0..<width { source[x, y].a = UInt8((x * 37 + y * 91) % 256) } }
+            let source = Self.translucent(ProcessingFixtures.texture(width: width, height: 5, seed: 11))
             let out = Self.bothPaths { source.converted(to: .premultiplied) }
             #expect(out.simd.packedPixels == out.portable.packedPixels, "width \(width)")
         }
