@@ -46,6 +46,12 @@ void yy_pixel_kernels_set_simd_on_this_thread(int choice) {
     thread_choice = choice < 0 ? -1 : choice ? 1 : 0;
 }
 
+/// `value * alpha / 255`, rounded, exactly: t = value * alpha + 128; (t + (t >> 8)) >> 8.
+static inline uint32_t premultiplied_sample(uint32_t value, uint32_t alpha) {
+    const uint32_t t = value * alpha + 128;
+    return (t + (t >> 8)) >> 8;
+}
+
 /// Each output pixel's columns of one block row of sums, averaged: `SUM_TYPE` is the sums' type.
 #define AVERAGE_COLUMNS(SUM_TYPE)                                                                     \
     static void average_columns_##SUM_TYPE(const SUM_TYPE *sums, int32_t src_width, int32_t factor_x, \
@@ -76,26 +82,61 @@ AVERAGE_COLUMNS(uint32_t)
 
 #if YY_AVX2_PATH
 
-/// Sums `rows` rows of `n` bytes into `sums` (int16: at most 257 rows of 255), 32 bytes a step.
+/// Pixels 0-1 and 4-5 of `pixels` (eight RGBA8 pixels), then 2-3 and 6-7, widened to int16 (the
+/// order of `_mm256_unpacklo_epi8` and `_mm256_unpackhi_epi8`), colour multiplied by alpha with
+/// the exact rounding of `premultiplied_sample` (alpha times 255, which that rounding turns back
+/// into alpha).
 __attribute__((target("avx2")))
-static void sum_rows_avx2(const uint8_t *src, size_t stride, int32_t rows, size_t n, uint16_t *sums) {
+static inline void premultiplied_halves_avx2(__m256i pixels, __m256i halves[2]) {
+    // Within each 128-bit lane, the two pixels of a half take their alphas (bytes 3 and 7) as
+    // int16 factors; the alpha samples' own factor is set to 255 by the blend below.
+    const __m256i alpha_of = _mm256_set_epi8(
+        -1, 7, -1, 7, -1, 7, -1, 7, -1, 3, -1, 3, -1, 3, -1, 3,
+        -1, 7, -1, 7, -1, 7, -1, 7, -1, 3, -1, 3, -1, 3, -1, 3);
+    const __m256i alpha_lanes = _mm256_set_epi16(-1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0);
+    const __m256i v255 = _mm256_set1_epi16(255), v128 = _mm256_set1_epi16(128);
+    halves[0] = _mm256_unpacklo_epi8(pixels, _mm256_setzero_si256());
+    halves[1] = _mm256_unpackhi_epi8(pixels, _mm256_setzero_si256());
+    const __m256i alphas[2] = {_mm256_shuffle_epi8(pixels, alpha_of), _mm256_shuffle_epi8(_mm256_srli_si256(pixels, 8), alpha_of)};
+    for (int h = 0; h < 2; h++) {
+        const __m256i factor = _mm256_blendv_epi8(alphas[h], v255, alpha_lanes);
+        const __m256i t = _mm256_add_epi16(_mm256_mullo_epi16(halves[h], factor), v128);
+        halves[h] = _mm256_srli_epi16(_mm256_add_epi16(t, _mm256_srli_epi16(t, 8)), 8);
+    }
+}
+
+/// Sums `rows` rows of `n` bytes (whole pixels) into `sums` (int16: at most 257 rows of 255), 32
+/// bytes a step; `premultiplying` (a constant at each call) sums colour times alpha instead, so
+/// that no premultiplied copy of the rows is made.
+__attribute__((target("avx2"), always_inline))
+static inline void sum_rows_avx2(const uint8_t *src, size_t stride, int32_t rows, size_t n, uint16_t *sums, int premultiplying) {
     const __m256i zero = _mm256_setzero_si256();
     size_t i = 0;
     for (; i + 32 <= n; i += 32) {
         __m256i low = zero, high = zero;
         for (int32_t r = 0; r < rows; r++) {
-            __m256i bytes = _mm256_loadu_si256((const __m256i *)(const void *)(src + (size_t)r * stride + i));
-            low = _mm256_add_epi16(low, _mm256_unpacklo_epi8(bytes, zero));
-            high = _mm256_add_epi16(high, _mm256_unpackhi_epi8(bytes, zero));
+            const __m256i bytes = _mm256_loadu_si256((const __m256i *)(const void *)(src + (size_t)r * stride + i));
+            __m256i halves[2];
+            if (premultiplying) {
+                premultiplied_halves_avx2(bytes, halves);
+            } else {
+                halves[0] = _mm256_unpacklo_epi8(bytes, zero);
+                halves[1] = _mm256_unpackhi_epi8(bytes, zero);
+            }
+            low = _mm256_add_epi16(low, halves[0]);
+            high = _mm256_add_epi16(high, halves[1]);
         }
         // The unpacks work per 128-bit lane: bytes 0-7 and 16-23 in `low`, 8-15 and 24-31 in `high`.
         _mm256_storeu_si256((__m256i *)(void *)(sums + i), _mm256_permute2x128_si256(low, high, 0x20));
         _mm256_storeu_si256((__m256i *)(void *)(sums + i + 16), _mm256_permute2x128_si256(low, high, 0x31));
     }
-    for (; i < n; i++) {
-        uint32_t total = 0;
-        for (int32_t r = 0; r < rows; r++) total += src[(size_t)r * stride + i];
-        sums[i] = (uint16_t)total;
+    for (; i < n; i += 4) {
+        uint32_t total[4] = {0, 0, 0, 0};
+        for (int32_t r = 0; r < rows; r++) {
+            const uint8_t *pixel = src + (size_t)r * stride + i;
+            for (int c = 0; c < 4; c++) total[c] += premultiplying && c < 3 ? premultiplied_sample(pixel[c], pixel[3]) : pixel[c];
+        }
+        for (int c = 0; c < 4; c++) sums[i + (size_t)c] = (uint16_t)total[c];
     }
 }
 
@@ -180,11 +221,30 @@ static void average_columns_avx2(const uint16_t *sums, int32_t src_width, int32_
     }
 }
 
+/// One output row of `yy_box_shrink` from its block's `rows` rows (at most 257), in segments of
+/// whole blocks, about 1,000 pixels and a multiple of 8 (32-byte steps), so that the sums stay in
+/// the first-level cache between summing and averaging.
+__attribute__((target("avx2")))
+static void box_shrink_row_avx2(const uint8_t *in, size_t stride, int32_t src_width, int32_t rows, int32_t factor_x,
+                                int premultiplying, uint16_t *sums, uint8_t *out) {
+    const int32_t segment = factor_x * 8 * (factor_x < 128 ? 128 / factor_x : 1);
+    for (int32_t x0 = 0; x0 < src_width; x0 += segment) {
+        const int32_t width = segment < src_width - x0 ? segment : src_width - x0;
+        // Two copies of the summing loop, each with its choice made at compile time.
+        if (premultiplying) {
+            sum_rows_avx2(in + (size_t)x0 * 4, stride, rows, (size_t)width * 4, sums, 1);
+        } else {
+            sum_rows_avx2(in + (size_t)x0 * 4, stride, rows, (size_t)width * 4, sums, 0);
+        }
+        average_columns_avx2(sums, width, factor_x, rows, out + (size_t)(x0 / factor_x) * 4);
+    }
+}
+
 #endif
 
 void yy_box_shrink(const uint8_t *src, size_t src_stride, int32_t src_width, int32_t src_height,
                    uint8_t *dst, size_t dst_stride, int32_t factor_x, int32_t factor_y,
-                   int32_t out_first, int32_t out_count, uint32_t *scratch) {
+                   int32_t out_first, int32_t out_count, int premultiplying, uint32_t *scratch) {
     const size_t row_samples = (size_t)src_width * 4;
     for (int32_t y = out_first; y < out_first + out_count; y++) {
         const int32_t row0 = y * factor_y;
@@ -194,22 +254,21 @@ void yy_box_shrink(const uint8_t *src, size_t src_stride, int32_t src_width, int
         // The block's rows summed sample by sample first, then each output pixel's columns.
 #if YY_AVX2_PATH
         if (rows <= 257 && yy_pixel_kernels_use_avx2()) {
-            // In segments of whole blocks, about 1,000 pixels and a multiple of 8 (32-byte steps),
-            // so that the sums stay in the first-level cache between the two steps.
-            const int32_t segment = factor_x * 8 * (factor_x < 128 ? 128 / factor_x : 1);
-            uint16_t *sums = (uint16_t *)(void *)scratch;
-            for (int32_t x0 = 0; x0 < src_width; x0 += segment) {
-                const int32_t width = segment < src_width - x0 ? segment : src_width - x0;
-                sum_rows_avx2(in + (size_t)x0 * 4, src_stride, rows, (size_t)width * 4, sums);
-                average_columns_avx2(sums, width, factor_x, rows, out + (size_t)(x0 / factor_x) * 4);
-            }
+            box_shrink_row_avx2(in, src_stride, src_width, rows, factor_x, premultiplying, (uint16_t *)(void *)scratch, out);
             continue;
         }
 #endif
         memset(scratch, 0, sizeof(uint32_t) * row_samples);
         for (int32_t r = 0; r < rows; r++) {
             const uint8_t *row = in + (size_t)r * src_stride;
-            for (size_t i = 0; i < row_samples; i++) scratch[i] += row[i];
+            if (!premultiplying) {
+                for (size_t i = 0; i < row_samples; i++) scratch[i] += row[i];
+                continue;
+            }
+            for (size_t i = 0; i < row_samples; i += 4) {
+                for (int c = 0; c < 3; c++) scratch[i + (size_t)c] += premultiplied_sample(row[i + (size_t)c], row[i + 3]);
+                scratch[i + 3] += row[i + 3];
+            }
         }
         average_columns_uint32_t(scratch, src_width, factor_x, rows, out);
     }
@@ -227,42 +286,19 @@ int yy_is_opaque(const uint8_t *pixels, size_t stride, int32_t width, int32_t ro
 
 static void premultiply_portable(uint8_t *p, int32_t width) {
     for (int32_t x = 0; x < width; x++, p += 4) {
-        const uint32_t a = p[3];
-        // x * a / 255 rounded, exactly: t = x * a + 128; (t + (t >> 8)) >> 8.
-        for (int c = 0; c < 3; c++) {
-            const uint32_t t = p[c] * a + 128;
-            p[c] = (uint8_t)((t + (t >> 8)) >> 8);
-        }
+        for (int c = 0; c < 3; c++) p[c] = (uint8_t)premultiplied_sample(p[c], p[3]);
     }
 }
 
 #if YY_AVX2_PATH
 
-/// Eight pixels at a time: samples widened to int16, each multiplied by its pixel's alpha (alpha
-/// itself by 255, which the same rounding turns back into alpha), then divided by 255 with the
-/// exact rounding of the portable loop.
+/// Eight pixels at a time, as `premultiplied_halves_avx2` works them out.
 __attribute__((target("avx2")))
 static void premultiply_avx2(uint8_t *p, int32_t width) {
-    // Within each 128-bit lane, the two pixels of a half take their alphas (bytes 3 and 7) as
-    // int16 factors; the alpha samples' own factor is set to 255 by the blend below.
-    const __m256i alpha_of = _mm256_set_epi8(
-        -1, 7, -1, 7, -1, 7, -1, 7, -1, 3, -1, 3, -1, 3, -1, 3,
-        -1, 7, -1, 7, -1, 7, -1, 7, -1, 3, -1, 3, -1, 3, -1, 3);
-    const __m256i alpha_lanes = _mm256_set_epi16(-1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0);
-    const __m256i v255 = _mm256_set1_epi16(255), v128 = _mm256_set1_epi16(128);
     int32_t x = 0;
     for (; x + 8 <= width; x += 8) {
-        __m256i pixels = _mm256_loadu_si256((const __m256i *)(const void *)(p + x * 4));
-        // Pixels 0-1 and 4-5 (low halves of each lane), then 2-3 and 6-7.
-        __m256i halves[2] = {_mm256_unpacklo_epi8(pixels, _mm256_setzero_si256()), _mm256_unpackhi_epi8(pixels, _mm256_setzero_si256())};
-        __m256i alphas_low = _mm256_shuffle_epi8(pixels, alpha_of);
-        __m256i alphas_high = _mm256_shuffle_epi8(_mm256_srli_si256(pixels, 8), alpha_of);
-        __m256i alphas[2] = {alphas_low, alphas_high};
-        for (int h = 0; h < 2; h++) {
-            __m256i factor = _mm256_blendv_epi8(alphas[h], v255, alpha_lanes);
-            __m256i t = _mm256_add_epi16(_mm256_mullo_epi16(halves[h], factor), v128);
-            halves[h] = _mm256_srli_epi16(_mm256_add_epi16(t, _mm256_srli_epi16(t, 8)), 8);
-        }
+        __m256i halves[2];
+        premultiplied_halves_avx2(_mm256_loadu_si256((const __m256i *)(const void *)(p + x * 4)), halves);
         _mm256_storeu_si256((__m256i *)(void *)(p + x * 4), _mm256_packus_epi16(halves[0], halves[1]));
     }
     premultiply_portable(p + x * 4, width - x);

@@ -33,10 +33,12 @@ void yy_resample_vertical(const uint8_t *src, size_t src_stride, int32_t src_fir
 /// Averages blocks of `factor_x` x `factor_y` RGBA8 pixels (an integer box shrink): output row `y`
 /// in `out_first ..< out_first + out_count` averages source rows `y * factor_y ..<` (fewer at the
 /// bottom edge, `src_height` rows in all), output column `x` the columns `x * factor_x ..<` (fewer
-/// at the right edge, `src_width` in all). `scratch` holds `4 * src_width` sums.
+/// at the right edge, `src_width` in all). With `premultiplying` nonzero, colour is multiplied by
+/// alpha as it is read (as `yy_premultiply` rounds it): the same bytes as premultiplying the
+/// source first. `scratch` holds `4 * src_width` sums.
 void yy_box_shrink(const uint8_t *src, size_t src_stride, int32_t src_width, int32_t src_height,
                    uint8_t *dst, size_t dst_stride, int32_t factor_x, int32_t factor_y,
-                   int32_t out_first, int32_t out_count, uint32_t *scratch);
+                   int32_t out_first, int32_t out_count, int premultiplying, uint32_t *scratch);
 
 /// 1 when every pixel's alpha is 255, else 0.
 int yy_is_opaque(const uint8_t *pixels, size_t stride, int32_t width, int32_t rows);

@@ -214,41 +214,21 @@ enum Resampler {
     /// Averages `factorX` × `factorY` blocks (partial blocks at the right and bottom edges).
     /// `premultiplying` (for a straight source) averages colour times alpha, giving a
     /// premultiplied result: the same bytes as premultiplying the source first, without a
-    /// premultiplied copy of it (each block's rows are copied to a small buffer and premultiplied
-    /// there).
+    /// premultiplied copy of it (the kernel multiplies each sample as it reads it).
     static func boxShrink(_ source: Bitmap, factorX: Int, factorY: Int, premultiplying: Bool = false, options: ResizeOptions) -> Bitmap {
         let width = (source.width + factorX - 1) / factorX, height = (source.height + factorY - 1) / factorY
         let bands = bandCount(pixels: source.width * source.height, outputRows: height, usesAllCores: options.usesAllCores)
-        let (inStride, rowBytes) = (source.bytesPerRow, source.width * 4)
+        let inStride = source.bytesPerRow
         // Every output pixel is one block's average.
         return Bitmap(uninitializedWidth: width, height: height, alphaMode: premultiplying ? .premultiplied : source.alphaMode) { dst, outStride in
             source.pixels.withUnsafeBufferPointer { src in
                 let input = SendablePointer(src.baseAddress!), output = SendableMutablePointer(dst.baseAddress!)
                 forEachBand(of: height, bands: bands) { rows in
-                    var sums = [UInt32](repeating: 0, count: source.width * 4)
-                    sums.withUnsafeMutableBufferPointer { sums in
-                        guard premultiplying else {
-                            yy_box_shrink(
-                                input.pointer, inStride, Int32(source.width), Int32(source.height),
-                                output.pointer + rows.lowerBound * outStride, outStride, Int32(factorX), Int32(factorY),
-                                Int32(rows.lowerBound), Int32(rows.count), sums.baseAddress)
-                            return
-                        }
-                        // One block row at a time: its source rows premultiplied in `block`, which
-                        // stays in cache, then averaged into output row `y`.
-                        var block = [UInt8](repeating: 0, count: factorY * rowBytes)
-                        block.withUnsafeMutableBufferPointer { block in
-                            for y in rows {
-                                let count = min(factorY, source.height - y * factorY)
-                                for r in 0..<count {
-                                    (block.baseAddress! + r * rowBytes).update(from: input.pointer + (y * factorY + r) * inStride, count: rowBytes)
-                                }
-                                yy_premultiply(block.baseAddress, rowBytes, Int32(source.width), Int32(count))
-                                yy_box_shrink(
-                                    block.baseAddress, rowBytes, Int32(source.width), Int32(count),
-                                    output.pointer + y * outStride, outStride, Int32(factorX), Int32(count), 0, 1, sums.baseAddress)
-                            }
-                        }
+                    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: source.width * 4) { sums in
+                        yy_box_shrink(
+                            input.pointer, inStride, Int32(source.width), Int32(source.height),
+                            output.pointer + rows.lowerBound * outStride, outStride, Int32(factorX), Int32(factorY),
+                            Int32(rows.lowerBound), Int32(rows.count), premultiplying ? 1 : 0, sums.baseAddress)
                     }
                 }
             }
