@@ -100,6 +100,18 @@ import Testing
         }
     }
 
+    @Test func theSIMDAndPortableUnpremultipliersGiveTheSameBytes() {
+        for width in [1, 7, 8, 9, 15, 16, 17, 63] {
+            // Premultiplied, with some colour above its alpha (not what premultiplying gives, but
+            // what a premultiplied file may hold) and some runs of eight opaque pixels.
+            var source = Self.translucent(ProcessingFixtures.texture(width: width, height: 5, seed: 13)).converted(to: .premultiplied)
+            for y in 0..<source.height { for x in 0..<source.width where (x / 8 + y) % 3 == 0 { source[x, y].a = 255 } }
+            for y in 0..<source.height { for x in 0..<source.width where (x + y) % 5 == 0 { source[x, y].g = 255 } }
+            let out = Self.bothPaths { source.converted(to: .straight) }
+            #expect(out.simd.packedPixels == out.portable.packedPixels, "width \(width)")
+        }
+    }
+
     @Test func thePortableSwitchTakesEffectOnThisThreadAndIsUndone() {
         let outside = PixelKernels.usesSIMD
         #expect(!PixelKernels.withSIMD(false) { PixelKernels.usesSIMD })

@@ -123,4 +123,18 @@ import Testing
         let odd = Bitmap(width: 13, height: 3, pixels: Array(bitmap.pixels.prefix(13 * 3 * 4)))!
         #expect(Resampler.premultiplied(odd, usesAllCores: false) == odd.premultiplied())
     }
+
+    @Test func unpremultiplyingInTheKernelsMatchesTheExactFormulaForEveryPair() {
+        // Every (sample, alpha) pair of a premultiplied bitmap, colour above alpha included.
+        var bitmap = Bitmap(width: 256, height: 256, alphaMode: .premultiplied)
+        for a in 0..<256 { for c in 0..<256 { bitmap[c, a] = RGBA(UInt8(c), UInt8(255 - c), UInt8(c / 2), UInt8(a)) } }
+        var straight = bitmap
+        Resampler.unpremultiply(&straight, usesAllCores: false)
+        for a in 0..<256 {
+            for c in 0..<256 {
+                let expected = { (x: Int) in a == 0 ? 0 : UInt8(min(255, (x * 255 + a / 2) / a)) }
+                #expect(straight[c, a] == RGBA(expected(c), expected(255 - c), expected(c / 2), UInt8(a)), "c \(c), a \(a)")
+            }
+        }
+    }
 }
