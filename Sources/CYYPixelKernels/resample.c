@@ -107,6 +107,20 @@ static inline __m256i spread_pixels23(void) {
         -1, 15, -1, 11, -1, 14, -1, 10, -1, 13, -1, 9, -1, 12, -1, 8);
 }
 
+/// The two pixels at `p` as 8 bytes, or when `pair` is 0 the one pixel there (the high bytes 0,
+/// nothing past it read). Each copy has a constant size, so it compiles to one load: a copy of a
+/// size known only at run time is a call to `memcpy`.
+static inline int64_t load_pixels(const uint8_t *p, int pair) {
+    if (pair) {
+        int64_t two;
+        memcpy(&two, p, sizeof two);
+        return two;
+    }
+    uint32_t one;
+    memcpy(&one, p, sizeof one);
+    return (int64_t)one;
+}
+
 /// One output pixel of two rows at once, as Pillow-SIMD does: row 0 in the low lane, row 1 in the
 /// high, so one broadcast of each tap pair serves both (a load, not a shuffle).
 __attribute__((target("avx2")))
@@ -123,9 +137,8 @@ static inline void horizontal_pixel_pair_avx2(const uint8_t *p0, const uint8_t *
         sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_shuffle_epi8(source, pixels23), _mm256_set1_epi32(tap_pair_at(k, t + 2))));
     }
     for (; t < count; t += 2) {
-        int64_t a = 0, b = 0;
-        memcpy(&a, p0 + t * 4, t + 1 < count ? 8 : 4);
-        memcpy(&b, p1 + t * 4, t + 1 < count ? 8 : 4);
+        const int pair = t + 1 < count;
+        const int64_t a = load_pixels(p0 + t * 4, pair), b = load_pixels(p1 + t * 4, pair);
         __m256i source = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_cvtsi64_si128(a)), _mm_cvtsi64_si128(b), 1);
         sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_shuffle_epi8(source, pixels01), _mm256_set1_epi32(tap_pair_at(k, t))));
     }
@@ -160,12 +173,9 @@ static inline void horizontal_pixel_quad_avx2(const uint8_t *p0, size_t stride, 
     }
     for (; t < count; t += 2) {
         // As in the two-row step: a lone last pixel is read alone.
-        const size_t bytes = t + 1 < count ? 8 : 4;
-        int64_t a = 0, b = 0, c = 0, d = 0;
-        memcpy(&a, p0 + t * 4, bytes);
-        memcpy(&b, p1 + t * 4, bytes);
-        memcpy(&c, p2 + t * 4, bytes);
-        memcpy(&d, p3 + t * 4, bytes);
+        const int pair = t + 1 < count;
+        const int64_t a = load_pixels(p0 + t * 4, pair), b = load_pixels(p1 + t * 4, pair);
+        const int64_t c = load_pixels(p2 + t * 4, pair), d = load_pixels(p3 + t * 4, pair);
         const __m256i taps = _mm256_set1_epi32(tap_pair_at(k, t));
         const __m256i rows01 = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_cvtsi64_si128(a)), _mm_cvtsi64_si128(b), 1);
         const __m256i rows23 = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_cvtsi64_si128(c)), _mm_cvtsi64_si128(d), 1);
