@@ -288,9 +288,10 @@ int yy_is_opaque(const uint8_t *pixels, size_t stride, int32_t width, int32_t ro
     return 1;
 }
 
-static void premultiply_portable(uint8_t *p, int32_t width) {
-    for (int32_t x = 0; x < width; x++, p += 4) {
-        for (int c = 0; c < 3; c++) p[c] = (uint8_t)premultiplied_sample(p[c], p[3]);
+static void premultiply_portable(const uint8_t *src, uint8_t *dst, int32_t width) {
+    for (int32_t x = 0; x < width; x++, src += 4, dst += 4) {
+        for (int c = 0; c < 3; c++) dst[c] = (uint8_t)premultiplied_sample(src[c], src[3]);
+        dst[3] = src[3];
     }
 }
 
@@ -298,28 +299,29 @@ static void premultiply_portable(uint8_t *p, int32_t width) {
 
 /// Eight pixels at a time, as `premultiplied_halves_avx2` works them out.
 __attribute__((target("avx2")))
-static void premultiply_avx2(uint8_t *p, int32_t width) {
+static void premultiply_avx2(const uint8_t *src, uint8_t *dst, int32_t width) {
     int32_t x = 0;
     for (; x + 8 <= width; x += 8) {
         __m256i halves[2];
-        premultiplied_halves_avx2(_mm256_loadu_si256((const __m256i *)(const void *)(p + x * 4)), halves);
-        _mm256_storeu_si256((__m256i *)(void *)(p + x * 4), _mm256_packus_epi16(halves[0], halves[1]));
+        premultiplied_halves_avx2(_mm256_loadu_si256((const __m256i *)(const void *)(src + x * 4)), halves);
+        _mm256_storeu_si256((__m256i *)(void *)(dst + x * 4), _mm256_packus_epi16(halves[0], halves[1]));
     }
-    premultiply_portable(p + x * 4, width - x);
+    premultiply_portable(src + x * 4, dst + x * 4, width - x);
 }
 
 #endif
 
-void yy_premultiply(uint8_t *pixels, size_t stride, int32_t width, int32_t rows) {
+void yy_premultiply(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride, int32_t width, int32_t rows) {
     for (int32_t y = 0; y < rows; y++) {
-        uint8_t *p = pixels + (size_t)y * stride;
+        const uint8_t *in = src + (size_t)y * src_stride;
+        uint8_t *out = dst + (size_t)y * dst_stride;
 #if YY_AVX2_PATH
         if (yy_pixel_kernels_use_avx2()) {
-            premultiply_avx2(p, width);
+            premultiply_avx2(in, out, width);
             continue;
         }
 #endif
-        premultiply_portable(p, width);
+        premultiply_portable(in, out, width);
     }
 }
 

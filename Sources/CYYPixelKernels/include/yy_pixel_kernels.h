@@ -43,8 +43,9 @@ void yy_box_shrink(const uint8_t *src, size_t src_stride, int32_t src_width, int
 /// 1 when every pixel's alpha is 255, else 0.
 int yy_is_opaque(const uint8_t *pixels, size_t stride, int32_t width, int32_t rows);
 
-/// Multiplies colour by alpha in place (rounded: c * a / 255), `width` pixels of each of `rows` rows.
-void yy_premultiply(uint8_t *pixels, size_t stride, int32_t width, int32_t rows);
+/// Writes `width` pixels of each of `rows` rows of `src` to `dst` with colour multiplied by alpha
+/// (rounded: c * a / 255). `dst` may be `src` (in place), but the two may not otherwise overlap.
+void yy_premultiply(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride, int32_t width, int32_t rows);
 
 /// Divides colour by alpha in place (rounded, clamped; colour under alpha 0 becomes 0).
 void yy_unpremultiply(uint8_t *pixels, size_t stride, int32_t width, int32_t rows);

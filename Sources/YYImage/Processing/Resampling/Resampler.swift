@@ -184,19 +184,22 @@ enum Resampler {
         return columnsFirst <= rowsFirst
     }
 
-    /// `bitmap` (straight) with colour multiplied by alpha, in bands on large images.
+    /// `bitmap` (straight) with colour multiplied by alpha, in bands on large images: read once and
+    /// written once, with no copy made first.
     static func premultiplied(_ bitmap: Bitmap, usesAllCores: Bool) -> Bitmap {
-        var out = bitmap
-        out.alphaMode = .premultiplied
-        let (width, stride) = (out.width, out.bytesPerRow)
-        let bands = bandCount(pixels: out.width * out.height, outputRows: out.height, usesAllCores: usesAllCores)
-        out.pixels.withUnsafeMutableBufferPointer { pixels in
-            let base = SendableMutablePointer(pixels.baseAddress!)
-            forEachBand(of: bitmap.height, bands: bands) { rows in
-                yy_premultiply(base.pointer + rows.lowerBound * stride, stride, Int32(width), Int32(rows.count))
+        let (width, inStride) = (bitmap.width, bitmap.bytesPerRow)
+        let bands = bandCount(pixels: bitmap.width * bitmap.height, outputRows: bitmap.height, usesAllCores: usesAllCores)
+        // Every row of the result is written by one band.
+        return Bitmap(uninitializedWidth: width, height: bitmap.height, alphaMode: .premultiplied) { dst, outStride in
+            bitmap.pixels.withUnsafeBufferPointer { src in
+                let input = SendablePointer(src.baseAddress!), output = SendableMutablePointer(dst.baseAddress!)
+                forEachBand(of: bitmap.height, bands: bands) { rows in
+                    yy_premultiply(
+                        input.pointer + rows.lowerBound * inStride, inStride, output.pointer + rows.lowerBound * outStride, outStride,
+                        Int32(width), Int32(rows.count))
+                }
             }
         }
-        return out
     }
 
     /// Divides colour by alpha in place, in bands on large images.
