@@ -183,6 +183,20 @@ func ourThumbnail(_ type: ImageType, oneThread: Bool) throws -> Data {
     return try ImageEncoder.encode(thumbnail, as: type, quality: type == .jpeg ? 0.9 : 0.8)
 }
 
+// `--profile-thumbnail jpeg|webp`: makes our thumbnail on one thread for `--seconds` (default 10)
+// and exits, for `perf record`.
+if let format = commandLineOption("--profile-thumbnail") {
+    let type: ImageType = format == "webp" ? .webp : .jpeg
+    let end = Date().addingTimeInterval(commandLineOption("--seconds").flatMap(Double.init) ?? 10)
+    var count = 0
+    while Date() < end {
+        _ = try ourThumbnail(type, oneThread: true)
+        count += 1
+    }
+    print("thumbnail \(format): \(count)")
+    exit(0)
+}
+
 /// The size our thumbnail's decode has: libjpeg-turbo's scale for the rule's side.
 let floorSize: (width: Int, height: Int) = try {
     let decoder = try ImageDecoder(data: jpegData)
