@@ -367,7 +367,7 @@ static void unpremultiply_avx2(uint8_t *p, int32_t width) {
             const __m256 numerator = _mm256_add_ps(
                 _mm256_mul_ps(_mm256_cvtepi32_ps(samples), v255), _mm256_cvtepi32_ps(_mm256_srli_epi32(alpha, 1)));
             __m256i q = _mm256_min_epi32(_mm256_cvttps_epi32(_mm256_div_ps(numerator, _mm256_cvtepi32_ps(alpha))), max);
-            // Under alpha 0 the quotient is not a number (its conversion INT_MIN): colour 0.
+            // Under alpha 0 the quotient is infinite or not a number (either converts to INT_MIN): colour 0.
             q = _mm256_andnot_si256(_mm256_cmpeq_epi32(alpha, zero), q);
             quotients[k] = _mm256_blend_epi32(q, samples, 0x88);  // alpha itself unchanged
         }
