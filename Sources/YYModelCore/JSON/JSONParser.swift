@@ -538,11 +538,12 @@ struct JSONParser {
         }
     }
 
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
-    }
+    /// 10^0 through 10^22, every one exact in a `Double`. A literal, laid out at compile time: a
+    /// global built at run time is checked for initialisation at every read.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+        1e21, 1e22,
+    ]
 
     /// The value of eight ASCII digits loaded by ``load8(at:)`` (the first digit in the lowest
     /// byte), or `nil` when any of the eight bytes is not a digit: a check and three
