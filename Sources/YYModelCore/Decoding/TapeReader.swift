@@ -1,6 +1,7 @@
 import Foundation
 
 /// Reads values at tape positions: the type checks and coercions shared by every container.
+@usableFromInline
 final class TapeReader {
     /// The document read; held so that `view` stays valid.
     let document: JSONDocument
@@ -38,6 +39,7 @@ final class TapeReader {
 
     // MARK: Dispatch
 
+    @usableFromInline
     func decode<T: Decodable>(_ type: T.Type, at index: Int, path: [any CodingKey]) throws -> T {
         // @Model types: straight from the tape.
         if let model = T.self as? any _TapeDecodable.Type, view.tag(at: index) == .objectStart {

@@ -16,10 +16,11 @@ public protocol _TapeDecodable: Decodable {
 /// last occurrence.
 @_documentation(visibility: internal)
 public struct _TapeObject {
-    let reader: TapeReader
-    let codingPath: [any CodingKey]
+    @usableFromInline let reader: TapeReader
+    @usableFromInline let codingPath: [any CodingKey]
     private var members: TapeMemberLookup
 
+    @usableFromInline
     init(reader: TapeReader, start: Int, codingPath: [any CodingKey]) {
         self.reader = reader
         self.codingPath = codingPath
@@ -82,7 +83,8 @@ public struct _TapeObject {
     ///
     /// (The `require` methods read first and check after: calling a method of `self` with an
     /// argument that mutates `self` would copy the whole object for every member.)
-    private func missing(_ name: String) -> DecodingError {
+    @usableFromInline
+    func missing(_ name: String) -> DecodingError {
         DecodingError.keyNotFound(_ModelKey(name), .init(codingPath: codingPath, debugDescription: "No value for \(name)."))
     }
 
@@ -105,16 +107,32 @@ public struct _TapeObject {
     /// Reads a nested value with this object's coding path: the key joins the path only if an
     /// error comes back (at its depth, below whatever deeper steps the error already names), so
     /// nested models and arrays allocate no path while decoding succeeds.
-    private mutating func readNested<T>(
+    @inlinable
+    mutating func readNested<T>(
         _ key: StaticString, _ coercion: ModelDecoder.Coercion?, _ dates: ModelDecoder.DateDecodingStrategy?,
         _ read: (TapeReader, Int, [any CodingKey]) throws -> T
     ) throws -> T? {
-        guard let index = valueIndex(of: key), !reader.isNull(at: index) else { return nil }
+        guard let (reader, index) = nestedValue(key, coercion, dates) else { return nil }
         do {
-            return try read(reader(for: coercion, dates: dates), index, codingPath)
+            return try read(reader, index, codingPath)
         } catch let error as DecodingError {
-            throw error.addingKey(_ModelKey(key.description), below: codingPath, evenIfDeeper: true)
+            throw nestedError(error, key)
         }
+    }
+
+    /// The member `key`'s tape index and the reader for it, or `nil` when it is absent or null.
+    @usableFromInline
+    mutating func nestedValue(
+        _ key: StaticString, _ coercion: ModelDecoder.Coercion?, _ dates: ModelDecoder.DateDecodingStrategy?
+    ) -> (TapeReader, Int)? {
+        guard let index = valueIndex(of: key), !reader.isNull(at: index) else { return nil }
+        return (reader(for: coercion, dates: dates), index)
+    }
+
+    /// `error`, from reading the member `key`, with the key in its coding path.
+    @usableFromInline
+    func nestedError(_ error: DecodingError, _ key: StaticString) -> DecodingError {
+        error.addingKey(_ModelKey(key.description), below: codingPath, evenIfDeeper: true)
     }
 
     /// An integer member. A JSON integer that fits is the common case under either coercion and
@@ -176,6 +194,7 @@ public struct _TapeObject {
     }
 
     /// The member `key` decoded as `T` under `coercion` (the decoder's when `nil`), or `nil` when it is absent or null.
+    @inlinable
     public mutating func decode<T: Decodable>(
         _ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
         dates: ModelDecoder.DateDecodingStrategy? = nil
@@ -184,6 +203,7 @@ public struct _TapeObject {
     }
 
     /// A `@Model` member: read straight from the tape, the type known at compile time.
+    @inlinable
     public mutating func decode<T: _TapeDecodable>(
         _ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
         dates: ModelDecoder.DateDecodingStrategy? = nil
@@ -192,6 +212,7 @@ public struct _TapeObject {
     }
 
     /// An array of `@Model` values: each element read straight from the tape.
+    @inlinable
     public mutating func decode<T: _TapeDecodable>(
         _ type: [T].Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
         dates: ModelDecoder.DateDecodingStrategy? = nil
@@ -245,6 +266,7 @@ public struct _TapeObject {
     }
 
     /// Like `decode(_:key:coercion:)`, but the member must be present and not null: `DecodingError.keyNotFound` otherwise.
+    @inlinable
     public mutating func require<T: Decodable>(
         _ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
         dates: ModelDecoder.DateDecodingStrategy? = nil
@@ -254,6 +276,7 @@ public struct _TapeObject {
     }
 
     /// A `@Model` member that must be present.
+    @inlinable
     public mutating func require<T: _TapeDecodable>(
         _ type: T.Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
         dates: ModelDecoder.DateDecodingStrategy? = nil
@@ -263,6 +286,7 @@ public struct _TapeObject {
     }
 
     /// An array of `@Model` values that must be present.
+    @inlinable
     public mutating func require<T: _TapeDecodable>(
         _ type: [T].Type, key: StaticString, coercion: ModelDecoder.Coercion? = nil,
         dates: ModelDecoder.DateDecodingStrategy? = nil

@@ -14,6 +14,8 @@ struct TapeMemberLookup {
     let start: Int
     /// The tape index of the object's end word.
     let end: Int
+    /// How many members the object has (kept in its end word, read once: every lookup needs it).
+    let memberCount: Int
     /// Where the next scan of a large object starts: the key after the last match.
     private var cursor: Int
 
@@ -21,14 +23,14 @@ struct TapeMemberLookup {
         self.view = view
         self.start = start
         end = Int(view.payload(at: start))
+        memberCount = Int(view.payload(at: end))
         cursor = start + 1
     }
 
     /// The tape index of the value for `key` (its UTF-8 bytes), or `nil`.
     mutating func valueIndex(of key: UnsafeRawBufferPointer) -> Int? {
-        let members = view.count(ofContainerAt: start)
         var found: Int?
-        if members <= 8 {
+        if memberCount <= 8 {
             var position = start + 1
             while position < end {
                 let value = position + 2
@@ -37,7 +39,7 @@ struct TapeMemberLookup {
             }
         } else {
             var position = cursor
-            for _ in 0..<members {
+            for _ in 0..<memberCount {
                 if position >= end { position = start + 1 }
                 let value = position + 2
                 if view.string(at: position, equals: key) {
