@@ -48,4 +48,16 @@ void yy_png_decode_rgba(const uint8_t *data, size_t size, uint32_t width, uint32
                         uint8_t *pixels, size_t stride, yy_png_should_stop should_stop, void *stop_context,
                         yy_png_decode_result *result);
 
+/// Called by `yy_png_decode_rgba_bands` with `context` each time its band buffer holds rows
+/// `first_row ..< first_row + rows` of the image (from the buffer's first row); nonzero stops the
+/// decode (`failed` and `stopped` are then set).
+typedef int (*yy_png_band_ready)(void *context, uint32_t first_row, uint32_t rows);
+
+/// `yy_png_decode_rgba` for a non-interlaced image, through a buffer of `band_rows` rows (of
+/// `stride` bytes) instead of the whole image: each time it is full, and with the last rows,
+/// `on_band` gets it. An interlaced image is an error. `rows_delivered` counts the rows handed over.
+void yy_png_decode_rgba_bands(const uint8_t *data, size_t size, uint32_t width, uint32_t height, uint8_t *band,
+                              size_t stride, uint32_t band_rows, yy_png_band_ready on_band, void *band_context,
+                              yy_png_should_stop should_stop, void *stop_context, yy_png_decode_result *result);
+
 #endif

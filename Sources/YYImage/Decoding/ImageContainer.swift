@@ -38,7 +38,7 @@ protocol ImageContainer: Sendable {
 
     /// The pixels of frame `index` at the frame's own size, straight alpha. `shrinkOnLoad` is
     /// the longest side the caller needs, so codecs that can decode smaller (JPEG, WebP, JPEG
-    /// 2000) may, at a power-of-two scale (``ShrinkOnLoad``).
+    /// 2000) may, at a power-of-two scale (``ShrinkOnLoad``); PNG averages blocks as it inflates.
     func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap
 
     /// Frame `index` as ``decodeFrame(at:shrinkOnLoad:)`` gives it, stopping with the error of

@@ -129,7 +129,7 @@ struct ImageRenderer: Sendable {
         }
         let framesKept = animated ? decoder.frameCount : 1
         if let plan { candidates = try affordable(candidates, decoded: canvas, result: plan.outputSize, frames: framesKept) }
-        let shrinkOnLoad = animated ? nil : plan?.shrinkOnLoad(reducingGap: shrinkOnLoadGap)
+        let shrinkOnLoad = animated ? nil : sourceType == .png ? plan?.boxShrinkOnLoad() : plan?.shrinkOnLoad(reducingGap: shrinkOnLoadGap)
         var output = Output(data: Data(), type: type)
         var encoders = candidates.map { encoder(for: $0, options: options, decoder: decoder, isAlone: isAlone) }
         output.decoding += clock.now - started

@@ -143,6 +143,14 @@ struct RenderPlan: Sendable {
         return ProcessingChain([.resize(resize)]).shrinkOnLoad(sourceWidth: sourceSize.width, sourceHeight: sourceSize.height)
     }
 
+    /// The longest side a decoder that shrinks by averaging blocks (PNG) may shrink the source
+    /// to: the resampler's own pre-shrink, done while the rows are inflated, so it keeps the
+    /// resize's reducing gap (and there is none when the resize has no gap).
+    func boxShrinkOnLoad() -> Int? {
+        guard case .resize(let resize)? = chain.steps.first, resize.options.reducingGap != nil else { return nil }
+        return chain.shrinkOnLoad(sourceWidth: sourceSize.width, sourceHeight: sourceSize.height)
+    }
+
     /// The box of `o` in pixels (after `dpr`), for the image before its turn: the box is for
     /// the image as it ends up, so a quarter turn swaps its sides before the resize.
     static func box(_ o: ProcessingOptions) -> (width: Int, height: Int) {

@@ -1,5 +1,6 @@
 internal import CPNG
 internal import CYYImageShims
+internal import CYYPixelKernels
 
 /// libpng's decoder, called through the C shim (``PNGWriter`` encodes).
 enum LibPNG {
@@ -42,6 +43,78 @@ enum LibPNG {
         // counted; interlaced images, whose passes fill rows out of order, are left to a scan.
         if result.has_alpha == 0 && result.interlaced == 0 && result.rows_delivered == height { bitmap.markOpaque() }
         return bitmap
+    }
+
+    /// Decodes a complete, non-interlaced PNG stream without alpha or tRNS and averages each
+    /// `factor` × `factor` block of it as its rows arrive (partial blocks at the right and bottom
+    /// edges), so that no more than `factor` rows of the whole image are ever held: the same
+    /// bytes as the whole decode box-shrunk by `Resampler.boxShrink`.
+    static func decode(
+        _ bytes: ArraySlice<UInt8>, width: Int, height: Int, shrinkingBy factor: Int, checkpoint: CodecCheckpoint? = nil
+    ) throws(ImageError) -> Bitmap {
+        precondition(factor >= 2, "a shrink by 2 or more")
+        let stride = width * 4
+        let shrinker = BandShrinker(width: width, factor: factor, outputHeight: (height + factor - 1) / factor)
+        var result = yy_png_decode_result()
+        let stopContext = checkpoint.map { Unmanaged.passUnretained($0).toOpaque() }
+        withExtendedLifetime((checkpoint, shrinker)) {
+            bytes.withUnsafeBufferPointer { input in
+                yy_png_decode_rgba_bands(
+                    input.baseAddress, input.count, UInt32(width), UInt32(height), shrinker.band, stride, UInt32(factor),
+                    shrinkBand, Unmanaged.passUnretained(shrinker).toOpaque(),
+                    stopContext == nil ? nil : askCheckpoint, stopContext, &result)
+            }
+        }
+        if result.stopped != 0, let error = checkpoint?.stopError { throw error }
+        if result.failed != 0 {
+            let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            throw message == "unexpected end of data" ? .truncated(.png) : .malformed(.png, message)
+        }
+        guard result.complete != 0, result.rows_delivered == height else { throw .truncated(.png) }
+        var bitmap = shrinker.output
+        bitmap.markOpaque()
+        return bitmap
+    }
+
+    /// The rows of one band of a PNG being decoded in bands, and the shrunk image they go into.
+    private final class BandShrinker {
+        let width: Int
+        let factor: Int
+        /// `factor` rows of `width` RGBA pixels.
+        let band: UnsafeMutablePointer<UInt8>
+        /// The box kernel's column sums: 4 per source pixel.
+        let sums: UnsafeMutablePointer<UInt32>
+        var output: Bitmap
+
+        init(width: Int, factor: Int, outputHeight: Int) {
+            self.width = width
+            self.factor = factor
+            band = .allocate(capacity: width * 4 * factor)
+            sums = .allocate(capacity: width * 4)
+            output = Bitmap(width: (width + factor - 1) / factor, height: outputHeight)
+        }
+
+        deinit {
+            band.deallocate()
+            sums.deallocate()
+        }
+
+        /// Averages the band's `rows` rows (image rows from `firstRow`) into output row `firstRow / factor`.
+        func shrink(firstRow: Int, rows: Int) {
+            let outStride = output.bytesPerRow
+            output.pixels.withUnsafeMutableBufferPointer { pixels in
+                yy_box_shrink(
+                    band, width * 4, Int32(width), Int32(rows), pixels.baseAddress! + firstRow / factor * outStride, outStride,
+                    Int32(factor), Int32(factor), 0, 1, 0, sums)
+            }
+        }
+    }
+
+    /// The band callback handed to C: the context is an unretained ``BandShrinker``.
+    private static let shrinkBand: yy_png_band_ready = { context, firstRow, rows in
+        guard let context else { return 1 }
+        Unmanaged<BandShrinker>.fromOpaque(context).takeUnretainedValue().shrink(firstRow: Int(firstRow), rows: Int(rows))
+        return 0
     }
 
     /// The stop callback handed to C: the context is an unretained ``CodecCheckpoint``.

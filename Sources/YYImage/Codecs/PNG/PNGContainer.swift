@@ -99,12 +99,26 @@ struct PNGContainer: ImageContainer {
 
     func frameMayHaveAlpha(at index: Int) -> Bool { hasAlphaChannel }
 
+    /// The largest shrink on load: 1/32, as far as a block of rows stays small (32 rows).
+    static let maxShrinkDenominator = 32
+
+    /// Whether the image is Adam7-interlaced (IHDR's last byte): its rows arrive in seven passes.
+    private var isInterlaced: Bool { header[header.startIndex + 12] != 0 }
+
     func decodeFrame(at index: Int, shrinkOnLoad: Int?) throws(ImageError) -> Bitmap {
         try decodeFrame(at: index, shrinkOnLoad: shrinkOnLoad, checkpoint: nil)
     }
 
+    /// The default image, shrunk on load to the smallest power-of-two scale that keeps
+    /// `shrinkOnLoad` (at most 1/32) by averaging blocks as its rows are inflated, when it is
+    /// complete, opaque and not interlaced; whole otherwise (a frame of an animation too).
     func decodeFrame(at index: Int, shrinkOnLoad: Int?, checkpoint: CodecCheckpoint?) throws(ImageError) -> Bitmap {
         guard let ranges = frameData[index] else {
+            let denominator = ShrinkOnLoad.denominator(
+                width: canvasWidth, height: canvasHeight, keeping: shrinkOnLoad, maxDenominator: Self.maxShrinkDenominator)
+            if denominator > 1, isFinal, !hasAlphaChannel, !isInterlaced {
+                return try LibPNG.decode(bytes[...], width: canvasWidth, height: canvasHeight, shrinkingBy: denominator, checkpoint: checkpoint)
+            }
             return try LibPNG.decode(bytes[...], width: canvasWidth, height: canvasHeight, final: isFinal, checkpoint: checkpoint)
         }
         let frame = frames[index]
