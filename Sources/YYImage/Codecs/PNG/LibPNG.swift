@@ -1,4 +1,3 @@
-internal import CPNG
 internal import CYYImageShims
 internal import CYYPixelKernels
 
@@ -25,11 +24,7 @@ enum LibPNG {
                         context == nil ? nil : askCheckpoint, context, &result)
                 }
             }
-            if result.stopped != 0, let error = checkpoint?.stopError { throw error }
-            if result.failed != 0 {
-                let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                throw message == "unexpected end of data" ? .truncated(.png) : .malformed(.png, message)
-            }
+            if let error = error(of: result, checkpoint: checkpoint) { throw error }
             if final && result.complete == 0 { throw .truncated(.png) }
         }
         // Rows that have not arrived (partial data) stay transparent.
@@ -65,11 +60,7 @@ enum LibPNG {
                     stopContext == nil ? nil : askCheckpoint, stopContext, &result)
             }
         }
-        if result.stopped != 0, let error = checkpoint?.stopError { throw error }
-        if result.failed != 0 {
-            let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            throw message == "unexpected end of data" ? .truncated(.png) : .malformed(.png, message)
-        }
+        if let error = error(of: result, checkpoint: checkpoint) { throw error }
         guard result.complete != 0, result.rows_delivered == height else { throw .truncated(.png) }
         var bitmap = shrinker.output
         bitmap.markOpaque()
@@ -123,7 +114,12 @@ enum LibPNG {
         return Unmanaged<CodecCheckpoint>.fromOpaque(context).takeUnretainedValue().shouldStop() ? 1 : 0
     }
 
-    private static func message(of image: png_image) -> String {
-        withUnsafeBytes(of: image.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    /// What went wrong in a decode that ended with `result`, if anything: the checkpoint's
+    /// error when it stopped the decode, a truncation, or libpng's message.
+    private static func error(of result: yy_png_decode_result, checkpoint: CodecCheckpoint?) -> ImageError? {
+        if result.stopped != 0, let error = checkpoint?.stopError { return error }
+        guard result.failed != 0 else { return nil }
+        let message = withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return message == "unexpected end of data" ? .truncated(.png) : .malformed(.png, message)
     }
 }
