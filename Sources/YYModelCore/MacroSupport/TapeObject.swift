@@ -107,6 +107,10 @@ public struct _TapeObject {
     /// Reads a nested value with this object's coding path: the key joins the path only if an
     /// error comes back (at its depth, below whatever deeper steps the error already names), so
     /// nested models and arrays allocate no path while decoding succeeds.
+    ///
+    /// Inlinable, as the generic `decode` and `require` below are: the module that declares a
+    /// model specialises them for its types, where generic code would ask the runtime for the
+    /// metadata of `T?` on every call. What they call is internal and not generic.
     @inlinable
     mutating func readNested<T>(
         _ key: StaticString, _ coercion: ModelDecoder.Coercion?, _ dates: ModelDecoder.DateDecodingStrategy?,
