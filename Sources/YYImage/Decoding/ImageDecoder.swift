@@ -36,11 +36,10 @@ public final class ImageDecoder: Sendable {
         /// The longest side the caller needs, at least: codecs that decode smaller cheaply do so,
         /// at the smallest power-of-two scale (1/2, 1/4, 1/8) whose longest side, rounded up, is
         /// still at least this — JPEG through DCT scaling, a WebP still through libwebp's
-        /// scaler, JPEG 2000 through its resolution levels, a complete, opaque, non-interlaced
-        /// PNG by averaging blocks as its rows are inflated (down to 1/32); others decode at full
-        /// size. Only
-        /// powers of two: libjpeg-turbo's other scales (3/8, 5/8 …) alias, as the DCT scales of
-        /// libvips, sharp and Pillow's `draft` avoid. The caller resizes to the exact size after,
+        /// scaler, JPEG 2000 through its resolution levels, a complete, non-interlaced PNG by
+        /// averaging blocks as its rows are inflated (down to 1/32); others decode at full size.
+        /// Only powers of two: libjpeg-turbo's other scales (3/8, 5/8 …) alias, as the DCT scales
+        /// of libvips, sharp and Pillow's `draft` avoid. The caller resizes to the exact size after,
         /// working out that size from the original (``orientedWidth``, ``orientedHeight``), not
         /// from the shrunk frame. `nil` (the default) decodes at full size.
         public var shrinkOnLoad: Int?

@@ -40,16 +40,20 @@ enum LibPNG {
         return bitmap
     }
 
-    /// Decodes a complete, non-interlaced PNG stream without alpha or tRNS and averages each
-    /// `factor` × `factor` block of it as its rows arrive (partial blocks at the right and bottom
-    /// edges), so that no more than `factor` rows of the whole image are ever held: the same
-    /// bytes as the whole decode box-shrunk by `Resampler.boxShrink`.
+    /// Decodes a complete, non-interlaced PNG stream and averages each `factor` × `factor` block
+    /// of it as its rows arrive (partial blocks at the right and bottom edges), so that no more
+    /// than `factor` rows of the whole image are ever held: the same bytes as the whole decode
+    /// box-shrunk by `Resampler.boxShrink`. With `hasAlpha` (an alpha channel or tRNS) colour is
+    /// averaged premultiplied, as the resampler averages it, and the result given back straight
+    /// (premultiplying it again gives the averages back exactly).
     static func decode(
-        _ bytes: ArraySlice<UInt8>, width: Int, height: Int, shrinkingBy factor: Int, checkpoint: CodecCheckpoint? = nil
+        _ bytes: ArraySlice<UInt8>, width: Int, height: Int, shrinkingBy factor: Int, hasAlpha: Bool,
+        checkpoint: CodecCheckpoint? = nil
     ) throws(ImageError) -> Bitmap {
         precondition(factor >= 2, "a shrink by 2 or more")
         let stride = width * 4
-        let shrinker = BandShrinker(width: width, factor: factor, outputHeight: (height + factor - 1) / factor)
+        let shrinker = BandShrinker(
+            width: width, factor: factor, outputHeight: (height + factor - 1) / factor, premultiplying: hasAlpha)
         var result = yy_png_decode_result()
         let stopContext = checkpoint.map { Unmanaged.passUnretained($0).toOpaque() }
         withExtendedLifetime((checkpoint, shrinker)) {
@@ -63,6 +67,10 @@ enum LibPNG {
         if let error = error(of: result, checkpoint: checkpoint) { throw error }
         guard result.complete != 0, result.rows_delivered == height else { throw .truncated(.png) }
         var bitmap = shrinker.output
+        if hasAlpha {
+            bitmap.alphaMode = .premultiplied
+            return bitmap.converted(to: .straight)
+        }
         bitmap.markOpaque()
         return bitmap
     }
@@ -71,15 +79,18 @@ enum LibPNG {
     private final class BandShrinker {
         let width: Int
         let factor: Int
+        /// Whether colour is averaged times alpha (the output is then premultiplied).
+        let premultiplying: Bool
         /// `factor` rows of `width` RGBA pixels.
         let band: UnsafeMutablePointer<UInt8>
         /// The box kernel's column sums: 4 per source pixel.
         let sums: UnsafeMutablePointer<UInt32>
         var output: Bitmap
 
-        init(width: Int, factor: Int, outputHeight: Int) {
+        init(width: Int, factor: Int, outputHeight: Int, premultiplying: Bool) {
             self.width = width
             self.factor = factor
+            self.premultiplying = premultiplying
             band = .allocate(capacity: width * 4 * factor)
             sums = .allocate(capacity: width * 4)
             output = Bitmap(width: (width + factor - 1) / factor, height: outputHeight)
@@ -96,7 +107,7 @@ enum LibPNG {
             output.pixels.withUnsafeMutableBufferPointer { pixels in
                 yy_box_shrink(
                     band, width * 4, Int32(width), Int32(rows), pixels.baseAddress! + firstRow / factor * outStride, outStride,
-                    Int32(factor), Int32(factor), 0, 1, 0, sums)
+                    Int32(factor), Int32(factor), 0, 1, premultiplying ? 1 : 0, sums)
             }
         }
     }

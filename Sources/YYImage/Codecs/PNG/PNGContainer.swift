@@ -111,13 +111,15 @@ struct PNGContainer: ImageContainer {
 
     /// The default image, shrunk on load to the smallest power-of-two scale that keeps
     /// `shrinkOnLoad` (at most 1/32) by averaging blocks as its rows are inflated, when it is
-    /// complete, opaque and not interlaced; whole otherwise (a frame of an animation too).
+    /// complete and not interlaced; whole otherwise (a frame of an animation too).
     func decodeFrame(at index: Int, shrinkOnLoad: Int?, checkpoint: CodecCheckpoint?) throws(ImageError) -> Bitmap {
         guard let ranges = frameData[index] else {
             let denominator = ShrinkOnLoad.denominator(
                 width: canvasWidth, height: canvasHeight, keeping: shrinkOnLoad, maxDenominator: Self.maxShrinkDenominator)
-            if denominator > 1, isFinal, !hasAlphaChannel, !isInterlaced {
-                return try LibPNG.decode(bytes[...], width: canvasWidth, height: canvasHeight, shrinkingBy: denominator, checkpoint: checkpoint)
+            if denominator > 1, isFinal, !isInterlaced {
+                return try LibPNG.decode(
+                    bytes[...], width: canvasWidth, height: canvasHeight, shrinkingBy: denominator, hasAlpha: hasAlphaChannel,
+                    checkpoint: checkpoint)
             }
             return try LibPNG.decode(bytes[...], width: canvasWidth, height: canvasHeight, final: isFinal, checkpoint: checkpoint)
         }
