@@ -73,6 +73,37 @@ if let index = commandLineOption("--profile-row").flatMap(Int.init), rows.indice
     exit(0)
 }
 
+// The thumbnail's source: a 24 MP JPEG file (quality 90) written by us from the same photo.
+let jpegPath = folder + "/photo-6000x4000.jpg"
+try ImageEncoder.encode(big, as: .jpeg, quality: 0.9).write(to: URL(fileURLWithPath: jpegPath))
+let jpegData = try Data(contentsOf: URL(fileURLWithPath: jpegPath))
+
+func ourThumbnail(_ type: ImageType, oneThread: Bool) throws -> Data {
+    let data = try Data(contentsOf: URL(fileURLWithPath: jpegPath))
+    var resizeOptions = ResizeOptions()
+    resizeOptions.usesAllCores = !oneThread
+    let chain = ProcessingChain().resized(Resize(width: 400, options: resizeOptions))
+    let decoder = try ImageDecoder(data: data)
+    let original = (width: decoder.orientedWidth, height: decoder.orientedHeight)
+    let decoded = try decoder.frame(at: 0, shrinkOnLoad: chain.shrinkOnLoad(sourceWidth: original.width, sourceHeight: original.height))
+    let thumbnail = try chain.apply(to: decoded, decodedFrom: original)
+    return try ImageEncoder.encode(thumbnail, as: type, quality: type == .jpeg ? 0.9 : 0.8)
+}
+
+// `--profile-thumbnail jpeg|webp`: makes our thumbnail on one thread for `--seconds` (default 10)
+// and exits before any table runs, for `perf record`.
+if let format = commandLineOption("--profile-thumbnail") {
+    let type: ImageType = format == "webp" ? .webp : .jpeg
+    let end = Date().addingTimeInterval(commandLineOption("--seconds").flatMap(Double.init) ?? 10)
+    var count = 0
+    while Date() < end {
+        _ = try ourThumbnail(type, oneThread: true)
+        count += 1
+    }
+    print("thumbnail \(format): \(count)")
+    exit(0)
+}
+
 let peerRows: [String] = try rows.enumerated().map { index, row in
     let bands = row.name.hasPrefix("RGBA") ? 4 : 3
     let path = try raw(row.source, bands: bands, name: "row\(index).raw")
@@ -164,38 +195,9 @@ printQuality(
     resizeQuality, rows: rows.enumerated().map { ("r\($0.offset)", $0.element.name) },
     labels: [("ours-gap2", "ours (gap 2)"), ("ours-no-gap", "ours (no gap)"), ("pillow-simd", "Pillow-SIMD"), ("pyvips", "pyvips")])
 
-// Thumbnail end to end: a 24 MP JPEG file (quality 90, written by us from the same photo) to a
-// 400 px wide JPEG (quality 90) and WebP (quality 80), bytes in memory. The floor is libjpeg-turbo
-// decoding the file at the scale our shrink-on-load rule picks and nothing else.
-let jpegPath = folder + "/photo-6000x4000.jpg"
-try ImageEncoder.encode(big, as: .jpeg, quality: 0.9).write(to: URL(fileURLWithPath: jpegPath))
-let jpegData = try Data(contentsOf: URL(fileURLWithPath: jpegPath))
-
-func ourThumbnail(_ type: ImageType, oneThread: Bool) throws -> Data {
-    let data = try Data(contentsOf: URL(fileURLWithPath: jpegPath))
-    var resizeOptions = ResizeOptions()
-    resizeOptions.usesAllCores = !oneThread
-    let chain = ProcessingChain().resized(Resize(width: 400, options: resizeOptions))
-    let decoder = try ImageDecoder(data: data)
-    let original = (width: decoder.orientedWidth, height: decoder.orientedHeight)
-    let decoded = try decoder.frame(at: 0, shrinkOnLoad: chain.shrinkOnLoad(sourceWidth: original.width, sourceHeight: original.height))
-    let thumbnail = try chain.apply(to: decoded, decodedFrom: original)
-    return try ImageEncoder.encode(thumbnail, as: type, quality: type == .jpeg ? 0.9 : 0.8)
-}
-
-// `--profile-thumbnail jpeg|webp`: makes our thumbnail on one thread for `--seconds` (default 10)
-// and exits, for `perf record`.
-if let format = commandLineOption("--profile-thumbnail") {
-    let type: ImageType = format == "webp" ? .webp : .jpeg
-    let end = Date().addingTimeInterval(commandLineOption("--seconds").flatMap(Double.init) ?? 10)
-    var count = 0
-    while Date() < end {
-        _ = try ourThumbnail(type, oneThread: true)
-        count += 1
-    }
-    print("thumbnail \(format): \(count)")
-    exit(0)
-}
+// Thumbnail end to end: the 24 MP JPEG file written above to a 400 px wide JPEG (quality 90) and
+// WebP (quality 80), bytes in memory. The floor is libjpeg-turbo decoding the file at the scale
+// our shrink-on-load rule picks and nothing else.
 
 /// The size our thumbnail's decode has: libjpeg-turbo's scale for the rule's side.
 let floorSize: (width: Int, height: Int) = try {

@@ -118,7 +118,8 @@ struct ImageRenderer: Sendable {
         // The plan from the source's size when frames have the canvas's size (not ICO's
         // entries) and no step needs the pixels first; then a still may shrink on load, at a
         // power-of-two scale that keeps `shrinkOnLoadGap` times the result (Benchmarks/README.md:
-        // the rule measured against thumbor's), and an SVG is drawn at the resize's scale.
+        // the rule measured against thumbor's; a PNG keeps the resize's own gap, see
+        // `RenderPlan.shrinkOnLoad`), and an SVG is drawn at the resize's scale.
         var canvas = (width: decoder.orientedWidth, height: decoder.orientedHeight)
         var plan =
             decoder.compositesFrames && pages == 0..<1 ? try RenderPlan(beforeDecoding: options, sourceSize: canvas, outputType: type) : nil
@@ -129,7 +130,7 @@ struct ImageRenderer: Sendable {
         }
         let framesKept = animated ? decoder.frameCount : 1
         if let plan { candidates = try affordable(candidates, decoded: canvas, result: plan.outputSize, frames: framesKept) }
-        let shrinkOnLoad = animated ? nil : sourceType == .png ? plan?.boxShrinkOnLoad() : plan?.shrinkOnLoad(reducingGap: shrinkOnLoadGap)
+        let shrinkOnLoad = animated ? nil : plan?.shrinkOnLoad(of: sourceType, reducingGap: shrinkOnLoadGap)
         var output = Output(data: Data(), type: type)
         var encoders = candidates.map { encoder(for: $0, options: options, decoder: decoder, isAlone: isAlone) }
         output.decoding += clock.now - started

@@ -6,7 +6,7 @@ import YYImage
 /// pixelate, extend, extend to the aspect ratio, padding, colorize, gradient, background.
 ///
 /// Made once per request: before decoding, from the source's size, when no step needs the
-/// pixels to be planned (then the decoder may shrink on load, see ``shrinkOnLoad(reducingGap:)``);
+/// pixels to be planned (then the decoder may shrink on load, see ``shrinkOnLoad(of:reducingGap:)``);
 /// otherwise from the first frame, trimmed.
 struct RenderPlan: Sendable {
     /// The steps after trim, applied to every frame.
@@ -133,22 +133,20 @@ struct RenderPlan: Sendable {
         outputSize = size
     }
 
-    /// The longest side a decoder may shrink the source to before the chain runs: set when the
-    /// chain starts with a resize that shrinks, keeping `reducingGap` times the scaled size
-    /// (`nil`: the scaled size itself). The frame then goes to the chain with ``sourceSize`` as
-    /// the size it was decoded from.
-    func shrinkOnLoad(reducingGap: Double?) -> Int? {
+    /// The longest side a decoder of `sourceType` may shrink the source to before the chain runs:
+    /// set when the chain starts with a resize that shrinks. Decoders that decode smaller (JPEG,
+    /// WebP, JPEG 2000) keep `reducingGap` times the scaled size (`nil`: the scaled size itself);
+    /// PNG, which averages blocks of pixels as it inflates them (the resampler's own pre-shrink,
+    /// done early), keeps the resize's own reducing gap, and does not shrink when it has none.
+    /// The frame then goes to the chain with ``sourceSize`` as the size it was decoded from.
+    func shrinkOnLoad(of sourceType: ImageType, reducingGap: Double?) -> Int? {
         guard case .resize(var resize)? = chain.steps.first else { return nil }
-        resize.options.reducingGap = reducingGap
+        if sourceType == .png {
+            guard resize.options.reducingGap != nil else { return nil }
+        } else {
+            resize.options.reducingGap = reducingGap
+        }
         return ProcessingChain([.resize(resize)]).shrinkOnLoad(sourceWidth: sourceSize.width, sourceHeight: sourceSize.height)
-    }
-
-    /// The longest side a decoder that shrinks by averaging blocks (PNG) may shrink the source
-    /// to: the resampler's own pre-shrink, done while the rows are inflated, so it keeps the
-    /// resize's reducing gap (and there is none when the resize has no gap).
-    func boxShrinkOnLoad() -> Int? {
-        guard case .resize(let resize)? = chain.steps.first, resize.options.reducingGap != nil else { return nil }
-        return chain.shrinkOnLoad(sourceWidth: sourceSize.width, sourceHeight: sourceSize.height)
     }
 
     /// The box of `o` in pixels (after `dpr`), for the image before its turn: the box is for
