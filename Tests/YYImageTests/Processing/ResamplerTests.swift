@@ -39,6 +39,21 @@ import Testing
         }
     }
 
+    @Test(arguments: [ResamplingKernel.lanczos3, .lanczos2])
+    func lanczosWeightsTurnedTapByTapStayWithinABillionthOfTheKernel(_ kernel: ResamplingKernel) {
+        // From an enlargement to a 1/600 shrink (3,601 taps a row); a tap on the centre and taps beside it.
+        for (scale, count) in [(1.0, 7), (1.5, 10), (3.75, 24), (8.0, 49), (600.0, 3601)] {
+            let step = 1 / scale
+            for offset in [0.0, 0.5, 0.123, 0.999] {
+                let x0 = -Double(count / 2) * step - offset * step
+                var weights = [Double](repeating: .nan, count: count)
+                weights.withUnsafeMutableBufferPointer { kernel.weights(from: x0, step: step, into: $0) }
+                let worst = (0..<count).map { abs(weights[$0] - kernel.weight(x0 + Double($0) * step)) }.max() ?? .nan
+                #expect(worst < 1e-9, "\(kernel), scale \(scale), offset \(offset): \(worst)")
+            }
+        }
+    }
+
     @Test func theSameSizeGivesTheSamePixels() throws {
         let source = ProcessingFixtures.texture(width: 33, height: 21, alpha: true)
         for kernel in ResamplingKernel.allCases {

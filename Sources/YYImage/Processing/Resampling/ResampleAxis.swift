@@ -48,10 +48,10 @@ struct ResampleAxis: Sendable {
             let high = min(inputSize, max(low + 1, Int((centre + support + 0.5).rounded(.down))))
             let n = min(taps, high - low)
             var total = 0.0
-            for t in 0..<n {
-                let w = kernel.weight((Double(low + t) - centre + 0.5) / filterScale)
-                weights[i * taps + t] = w
-                total += w
+            weights.withUnsafeMutableBufferPointer { all in
+                let row = UnsafeMutableBufferPointer(rebasing: all[i * taps..<i * taps + n])
+                kernel.weights(from: (Double(low) - centre + 0.5) / filterScale, step: 1 / filterScale, into: row)
+                for w in row { total += w }
             }
             if total == 0 {
                 // A region past the edge: take the nearest edge sample.
