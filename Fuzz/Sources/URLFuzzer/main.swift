@@ -53,7 +53,9 @@ private func fuzzPath(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     }
     // Planning is arithmetic on the options: it may refuse, never trap.
     if let plan = try? RenderPlan(beforeDecoding: options, sourceSize: (6000, 4000), outputType: .webp) {
-        _ = plan.shrinkOnLoad(reducingGap: 2)
+        // A decoder that decodes smaller (JPEG) and one that averages blocks as it reads (PNG).
+        _ = plan.shrinkOnLoad(of: .jpeg, reducingGap: 2)
+        _ = plan.shrinkOnLoad(of: .png, reducingGap: 2)
     }
     _ = try? RenderPlan(options: options, frame: frame, outputType: .jpeg)
     if let other = otherForm(of: url), let again = try? ProcessingURL(path: other) {

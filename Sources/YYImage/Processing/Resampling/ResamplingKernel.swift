@@ -45,7 +45,7 @@ public enum ResamplingKernel: String, Sendable, CaseIterable, Codable {
     ///
     /// Lanczos kernels turn their two sines by a fixed angle from one tap to the next (a rotation,
     /// four multiplications) instead of calling `sin` twice a tap: a resize's taps are evenly
-    /// spaced, and the calls were most of the time it took to work them out. Within 1/1024 of the
+    /// spaced, and those calls are most of what working out the taps costs. Within 1/1024 of the
     /// centre, where the sines' tiny absolute error would be a large part of `sin(πx)/πx`'s
     /// numerator, the weight is computed directly.
     func weights(from x0: Double, step: Double, into weights: UnsafeMutableBufferPointer<Double>) {
