@@ -49,14 +49,11 @@ public enum ResamplingKernel: String, Sendable, CaseIterable, Codable {
     /// centre, where the sines' tiny absolute error would be a large part of `sin(πx)/πx`'s
     /// numerator, the weight is computed directly.
     func weights(from x0: Double, step: Double, into weights: UnsafeMutableBufferPointer<Double>) {
-        let lobes: Double
-        switch self {
-        case .lanczos3: lobes = 3
-        case .lanczos2: lobes = 2
-        default:
+        guard self == .lanczos3 || self == .lanczos2 else {
             for t in weights.indices { weights[t] = weight(x0 + Double(t) * step) }
             return
         }
+        let lobes = support
         let turn = Double.pi * step
         let (stepSine, stepCosine) = (sin(turn), cos(turn))
         let (lobeStepSine, lobeStepCosine) = (sin(turn / lobes), cos(turn / lobes))
