@@ -46,18 +46,21 @@ final class SignalPipe {
             let count = read(readEnd, &bytes, bytes.count)
             for signal in bytes.prefix(max(0, count)) { handler(Int32(signal)) }
         }
+        // The read end closes once the source has let go of it: closed earlier, libdispatch could
+        // still be watching a descriptor the process may already have reused.
+        source.setCancelHandler { close(readEnd) }
         source.resume()
         for signal in signals { Self.install(signal, handler: Self.forward) }
     }
 
-    /// Puts the signals' default actions back and closes the pipe.
+    /// Puts the signals' default actions back and closes the pipe (its read end when the source's
+    /// cancellation is done).
     func cancel() {
         // Handlers first, so that no new one starts; one already past its load of the write end
         // could still write after the close, a window of a few instructions at the end of a run.
         for signal in signals { Self.install(signal, handler: SIG_DFL) }
         guard signalPipeWriteEnd.compareExchange(expected: writeEnd, desired: -1, ordering: .sequentiallyConsistent).exchanged else { return }
         source.cancel()
-        close(readEnd)
         close(writeEnd)
     }
 
