@@ -24,15 +24,20 @@ public final class ChildProcess: @unchecked Sendable {
         public var text: String { String(decoding: standardOutput, as: UTF8.self) }
     }
 
-    // Started with posix_spawn rather than Foundation's Process, whose run() on Linux reads past
-    // a buffer while it lists /proc/self/fd (swift-corelibs-foundation#5472) and now and then
-    // crashes a test run that starts many children.
+    // Started with posix_spawn and read with blocking reads rather than through Foundation's
+    // Process and FileHandle's readabilityHandler: on Linux, Process.run() reads past a buffer
+    // while it lists /proc/self/fd (swift-corelibs-foundation#5472), and a pipe torn down while
+    // its readability source is being cancelled leaves libdispatch's event loop a dangling
+    // registration that crashes it (#5507); each now and then crashed a test run.
     private let pid: pid_t
     private let input: FileHandle
-    // Read on background threads so a chatty child never blocks on a full pipe.
+    // Read on threads of their own so a chatty child never blocks on a full pipe. `output`
+    // guards both buffers and announces every chunk to ``waitForOutput(containing:within:)``.
     private let collected = DispatchGroup()
+    private let output = NSCondition()
     private var outputData = Data()
     private var errorData = Data()
+    private var outputEnded = false
     // The wait status, once waitpid has reaped the child (guarded by the lock).
     private let lock = NSLock()
     private var exitStatus: Int32?
@@ -69,10 +74,48 @@ public final class ChildProcess: @unchecked Sendable {
         }
         pid = child
         input = FileHandle(fileDescriptor: inputWrite, closeOnDealloc: true)
-        let outputHandle = FileHandle(fileDescriptor: outputRead, closeOnDealloc: true)
-        let errorHandle = FileHandle(fileDescriptor: errorRead, closeOnDealloc: true)
-        DispatchQueue.global().async(group: collected) { self.outputData = outputHandle.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: collected) { self.errorData = errorHandle.readDataToEndOfFile() }
+        collect(outputRead) { child, chunk in
+            if let chunk { child.outputData.append(chunk) } else { child.outputEnded = true }
+        }
+        collect(errorRead) { child, chunk in
+            if let chunk { child.errorData.append(chunk) }
+        }
+    }
+
+    /// Reads `descriptor` to its end on a thread of its own, handing each chunk and then `nil`
+    /// (the end) to `append` under the `output` lock, and closes it.
+    private func collect(_ descriptor: Int32, _ append: @escaping @Sendable (ChildProcess, Data?) -> Void) {
+        collected.enter()
+        let reader = Thread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                output.withLock { append(self, count > 0 ? Data(buffer[..<count]) : nil) }
+                output.broadcast()
+                if count <= 0 { break }
+            }
+            close(descriptor)
+            collected.leave()
+        }
+        reader.start()
+    }
+
+    /// Waits until the child's standard output contains `text` and returns `true`, or returns
+    /// `false` when its output ends without it or `within` passes first.
+    public func waitForOutput(containing text: String, within limit: Duration) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18)
+        return output.withLock {
+            while true {
+                if String(decoding: outputData, as: UTF8.self).contains(text) { return true }
+                if outputEnded || !output.wait(until: deadline) { return false }
+            }
+        }
+    }
+
+    /// Everything the child has written to standard output so far, as text.
+    public var outputSoFar: String {
+        output.withLock { String(decoding: outputData, as: UTF8.self) }
     }
 
     /// A close-on-exec pipe: its read and write ends. Made under ``spawning``, so that no child
@@ -130,6 +173,23 @@ public final class ChildProcess: @unchecked Sendable {
     /// never ends (the caller's time limit then fails the test).
     public func wait(closingInput: Bool = true) -> Output {
         if closingInput { try? input.close() }
+        let status = reap()
+        collected.wait()
+        // waitpid's status: the low 7 bits are the signal that ended it, else bits 8-15 the exit code.
+        let signal = status & 0x7f
+        return output.withLock {
+            Output(
+                status: signal == 0 ? (status >> 8) & 0xff : signal,
+                terminatedBySignal: signal != 0,
+                standardOutput: outputData,
+                standardError: String(decoding: errorData, as: UTF8.self))
+        }
+    }
+
+    /// Waits for the child to end, closes its standard input and returns its wait status, without
+    /// waiting for the end of its output (a grandchild may hold it open: a server's forked child).
+    @discardableResult
+    public func reap() -> Int32 {
         let status = lock.withLock { () -> Int32 in
             if let exitStatus { return exitStatus }
             var status: Int32 = 0
@@ -139,14 +199,7 @@ public final class ChildProcess: @unchecked Sendable {
             return status
         }
         try? input.close()
-        collected.wait()
-        // waitpid's status: the low 7 bits are the signal that ended it, else bits 8-15 the exit code.
-        let signal = status & 0x7f
-        return Output(
-            status: signal == 0 ? (status >> 8) & 0xff : signal,
-            terminatedBySignal: signal != 0,
-            standardOutput: outputData,
-            standardError: String(decoding: errorData, as: UTF8.self))
+        return status
     }
 
     /// Runs a command to completion; with `timeLimit`, one still running after it is killed

@@ -6,8 +6,8 @@ import Glibc
 public enum PeakMemory {
     /// Runs `executable` with `arguments` (output discarded, `PATH` the only environment) and
     /// returns its exit status and its peak resident memory in bytes: the kernel's `ru_maxrss`
-    /// for that child alone, from `wait4` (Foundation's `Process` reaps its children itself, and
-    /// `RUSAGE_CHILDREN` mixes every child the test process ever waited for).
+    /// for that child alone, from `wait4` (`RUSAGE_CHILDREN` mixes every child the test process
+    /// ever waited for).
     public static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, peakBytes: Int)? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

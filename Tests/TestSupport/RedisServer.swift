@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A `redis-server` of the test's own on a loopback port, persistence off, stopped when released.
 ///
 /// It runs in a folder of its own (`--dir`), so nothing it might write lands in the working
@@ -19,7 +13,7 @@ public final class RedisServer: @unchecked Sendable {
     /// The server's working directory; a `--dir` in the caller's arguments comes later and wins.
     private let folder = TemporaryDirectory("redis-server")
     private let lock = NSLock()
-    private var process: Process?
+    private var process: ChildProcess?
 
     /// The path of `redis-server`, or `nil` when it is not installed.
     public static let executable = ChildProcess.systemExecutable("redis-server")
@@ -60,18 +54,9 @@ public final class RedisServer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let process else { return }
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        Self.waitForKilledChild(process)
+        process.kill()
+        process.reap()
         self.process = nil
-    }
-
-    /// Returns once a child sent SIGKILL is gone. `Process.waitUntilExit` alone can wait forever:
-    /// Foundation reaps its children on Linux when SIGCHLD arrives, and a signal that coalesces with
-    /// another child's can leave this one a zombie that nobody reaps. `waitpid` on the child itself
-    /// returns when it has died, reaping it, or at once when Foundation reaped it first.
-    static func waitForKilledChild(_ process: Process) {
-        var status: Int32 = 0
-        while waitpid(process.processIdentifier, &status, 0) == -1 && errno == EINTR {}
     }
 
     /// Starts the server again on the same port (after ``kill()``), empty.
@@ -87,62 +72,22 @@ public final class RedisServer: @unchecked Sendable {
     }
 
     /// Runs redis-server and returns once its log says it accepts connections (or throws with the
-    /// log when it exits first, or says nothing for 20 s).
-    private static func launch(port: Int, tls: Bool, arguments: [String]) throws -> Process {
+    /// log when it exits first, or says nothing for 20 s). Its log goes on being read (and kept)
+    /// until it ends, so the server never blocks on a full pipe.
+    private static func launch(port: Int, tls: Bool, arguments: [String]) throws -> ChildProcess {
         guard let executable else { throw StartFailure(description: missingReason) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
         let ports = tls ? ["--port", "0", "--tls-port", String(port)] : ["--port", String(port)]
-        process.arguments =
+        let process = try ChildProcess(
+            executable,
             ports + [
                 "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                 "--protected-mode", "no", "--daemonize", "no", "--loglevel", "notice",
-            ] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let ready = DispatchSemaphore(value: 0)
-        let log = LogCollector()
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            if chunk.isEmpty {
-                handle.readabilityHandler = nil
-                ready.signal()
-                return
-            }
-            if log.append(chunk).contains("Ready to accept connections") { ready.signal() }
-        }
-        try process.run()
-        let signalled = ready.wait(timeout: .now() + 20) == .success
-        let text = log.text
-        guard signalled, text.contains("Ready to accept connections"), process.isRunning else {
-            Foundation.kill(process.processIdentifier, SIGKILL)
-            Self.waitForKilledChild(process)
-            throw StartFailure(description: "redis-server on port \(port) did not start: \(text)")
-        }
-        // Keep draining the log so the server never blocks on a full pipe.
-        output.fileHandleForReading.readabilityHandler = { handle in
-            if handle.availableData.isEmpty { handle.readabilityHandler = nil }
+            ] + arguments)
+        guard process.waitForOutput(containing: "Ready to accept connections", within: .seconds(20)), process.isRunning else {
+            process.kill()
+            let log = process.wait()
+            throw StartFailure(description: "redis-server on port \(port) did not start: \(log.text)\(log.standardError)")
         }
         return process
-    }
-
-    /// Accumulates the server's log while it starts.
-    private final class LogCollector: @unchecked Sendable {
-        private let lock = NSLock()
-        private var data = Data()
-
-        func append(_ chunk: Data) -> String {
-            lock.lock()
-            defer { lock.unlock() }
-            data.append(chunk)
-            return String(decoding: data, as: UTF8.self)
-        }
-
-        var text: String {
-            lock.lock()
-            defer { lock.unlock() }
-            return String(decoding: data, as: UTF8.self)
-        }
     }
 }

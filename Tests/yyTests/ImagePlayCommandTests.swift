@@ -169,28 +169,20 @@ struct Tmux {
     }
 
     /// Runs a tmux command and returns what it printed. The server that `new-session` starts
-    /// would inherit every descriptor of the tmux client, among them the one Foundation watches to
-    /// learn that the client ended, and the output pipes: so tmux runs from a shell that closes
-    /// every descriptor above 2 first, and writes to a file.
+    /// would inherit every descriptor of the tmux client, the output pipes among them, and keep
+    /// them open: so tmux runs from a shell that closes every descriptor above 2 and sends its
+    /// output to a file (the shell's `$0`).
     @discardableResult
     func run(_ arguments: [String]) throws -> String {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
-        let handle = try FileHandle(forWritingTo: output)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        let closeInherited =
-            #"for fd in /proc/self/fd/*; do n=${fd##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done 2>/dev/null; exec "$0" "$@""#
-        process.arguments = ["-c", closeInherited, try #require(Self.path), "-L", socket] + arguments
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "tmux \(arguments.joined(separator: " ")): \(text)")
+        let closeInheritedAndRun =
+            #"for fd in /proc/self/fd/*; do n=${fd##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done 2>/dev/null; exec "$@" </dev/null >"$0" 2>&1"#
+        let finished = try ChildProcess.run(
+            "/bin/bash", ["-c", closeInheritedAndRun, output.path, try #require(Self.path), "-L", socket] + arguments,
+            timeLimit: .seconds(30))
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        #expect(finished.status == 0 && !finished.terminatedBySignal, "tmux \(arguments.joined(separator: " ")): \(text)")
         return text
     }
 
