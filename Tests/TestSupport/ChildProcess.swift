@@ -26,9 +26,10 @@ public final class ChildProcess: @unchecked Sendable {
 
     // Started with posix_spawn and read with blocking reads rather than through Foundation's
     // Process and FileHandle's readabilityHandler: on Linux, Process.run() reads past a buffer
-    // while it lists /proc/self/fd (swift-corelibs-foundation#5472), and a pipe torn down while
-    // its readability source is being cancelled leaves libdispatch's event loop a dangling
-    // registration that crashes it (#5507); each now and then crashed a test run.
+    // while it lists /proc/self/fd (swift-corelibs-foundation#5472), and readability handlers set
+    // up and torn down on several threads leave libdispatch's epoll loop a freed registration that
+    // crashes its manager thread (swift-corelibs-libdispatch#949); each now and then crashed a
+    // test run.
     private let pid: pid_t
     private let input: FileHandle
     // Read on threads of their own so a chatty child never blocks on a full pipe. `output`
