@@ -105,18 +105,13 @@ public final class ChildProcess: @unchecked Sendable {
     /// Waits until the child's standard output contains `text` and returns `true`, or returns
     /// `false` when its output ends without it or `within` passes first.
     public func waitForOutput(containing text: String, within limit: Duration) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18)
+        let deadline = Date(timeIntervalSinceNow: Self.seconds(limit))
         return output.withLock {
             while true {
                 if String(decoding: outputData, as: UTF8.self).contains(text) { return true }
                 if outputEnded || !output.wait(until: deadline) { return false }
             }
         }
-    }
-
-    /// Everything the child has written to standard output so far, as text.
-    public var outputSoFar: String {
-        output.withLock { String(decoding: outputData, as: UTF8.self) }
     }
 
     /// A close-on-exec pipe: its read and write ends. Made under ``spawning``, so that no child
@@ -212,11 +207,14 @@ public final class ChildProcess: @unchecked Sendable {
         let child = try ChildProcess(executable, arguments)
         if let input { child.send(input) }
         if let timeLimit {
-            let seconds = Double(timeLimit.components.seconds) + Double(timeLimit.components.attoseconds) / 1e18
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds(timeLimit)) {
                 if !child.reaped.load(ordering: .sequentiallyConsistent) { child.kill() }
             }
         }
         return child.wait()
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
