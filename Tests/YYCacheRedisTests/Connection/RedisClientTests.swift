@@ -228,6 +228,9 @@ import Testing
         configuration.connectionsPerNode = 0
         configuration.circuitBackoff = .zero
         configuration.maximumCircuitBackoff = .seconds(-1)
+        // Not the subject here: long enough for a first request under a sanitizer, where the
+        // default quarter second was once too short.
+        configuration.operationTimeout = .seconds(5)
         let client = RedisClient(configuration: configuration)
         #expect(try await client.send(RedisCommand("PING")) == .simpleString("PONG"))
         await client.close()
